@@ -1,0 +1,3 @@
+from regintel.cli import main
+
+main()

@@ -1,0 +1,261 @@
+"""SQLAlchemy Core tables: what repositories query. The schema itself is created only by the
+Alembic migrations in ``regintel/migrations``; ``tests/contract/test_schema.py`` proves the two
+agree."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pgvector.sqlalchemy import Vector
+from sqlalchemy import (
+    ARRAY,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    Computed,
+    DateTime,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    MetaData,
+    Numeric,
+    Table,
+    Text,
+    UniqueConstraint,
+    func,
+    text,
+)
+from sqlalchemy.dialects.postgresql import JSONB, TSVECTOR, UUID
+
+EMBEDDING_DIM = 384  # must match settings.embedding.dimension at migration time
+
+metadata = MetaData()
+
+
+def _id() -> Column[Any]:
+    return Column("id", UUID(as_uuid=True), primary_key=True,
+                  server_default=text("gen_random_uuid()"))
+
+
+def _tenant() -> Column[Any]:
+    return Column("tenant_id", UUID(as_uuid=True),
+                  ForeignKey("tenants.id", ondelete="CASCADE"), nullable=False)
+
+
+def _created() -> Column[Any]:
+    return Column("created_at", DateTime(timezone=True), nullable=False, server_default=func.now())
+
+
+def _updated() -> Column[Any]:
+    return Column("updated_at", DateTime(timezone=True), nullable=False, server_default=func.now())
+
+
+tenants = Table(
+    "tenants", metadata,
+    _id(),
+    Column("name", Text, nullable=False),
+    Column("slug", Text, nullable=False, unique=True),
+    _created(),
+)
+
+users = Table(
+    "users", metadata,
+    _id(),
+    Column("email", Text, nullable=False),
+    Column("password_hash", Text, nullable=False),
+    Column("display_name", Text, nullable=False, server_default=""),
+    _created(),
+    Column("last_login_at", DateTime(timezone=True)),
+    Index("users_email_key", func.lower(text("email")), unique=True),
+)
+
+memberships = Table(
+    "memberships", metadata,
+    Column("tenant_id", UUID(as_uuid=True), ForeignKey("tenants.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("user_id", UUID(as_uuid=True), ForeignKey("users.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("role", Text, nullable=False, server_default="member"),
+    _created(),
+    CheckConstraint("role IN ('owner', 'admin', 'member')", name="memberships_role_check"),
+)
+
+user_profiles = Table(
+    "user_profiles", metadata,
+    Column("tenant_id", UUID(as_uuid=True), ForeignKey("tenants.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("user_id", UUID(as_uuid=True), ForeignKey("users.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("company", Text, nullable=False, server_default=""),
+    Column("country", Text, nullable=False, server_default=""),
+    Column("industry", Text, nullable=False, server_default=""),
+    Column("description", Text, nullable=False, server_default=""),
+    Column("completed_at", DateTime(timezone=True)),
+    _updated(),
+)
+
+document_sets = Table(
+    "document_sets", metadata,
+    _id(),
+    _tenant(),
+    Column("name", Text, nullable=False),
+    Column("colour", Text, nullable=False),
+    _created(),
+    UniqueConstraint("tenant_id", "id", name="document_sets_tenant_id_id_key"),
+    Index("document_sets_tenant_name_key", "tenant_id", func.lower(text("name")), unique=True),
+)
+
+documents = Table(
+    "documents", metadata,
+    _id(),
+    _tenant(),
+    Column("set_id", UUID(as_uuid=True)),
+    Column("title", Text, nullable=False),
+    Column("version", Text, nullable=False, server_default=""),
+    Column("doc_type", Text, nullable=False),
+    Column("status", Text, nullable=False, server_default="queued"),
+    Column("status_reason", Text),
+    Column("content_hash", Text, nullable=False),
+    Column("file_path", Text, nullable=False),
+    Column("original_filename", Text, nullable=False),
+    Column("mime_type", Text, nullable=False),
+    Column("size_bytes", BigInteger, nullable=False),
+    Column("page_count", Integer),
+    Column("char_count", Integer),
+    Column("chunk_count", Integer, nullable=False, server_default="0"),
+    Column("supersedes_id", UUID(as_uuid=True)),
+    Column("uploaded_by", UUID(as_uuid=True), ForeignKey("users.id", ondelete="SET NULL")),
+    Column("embedding_model", Text),
+    Column("embedding_dim", Integer),
+    Column("is_public", Boolean, nullable=False, server_default=text("false")),
+    _created(),
+    _updated(),
+    Column("ready_at", DateTime(timezone=True)),
+    CheckConstraint("doc_type IN ('regulation', 'policy')", name="documents_doc_type_check"),
+    CheckConstraint("status IN ('queued', 'processing', 'ready', 'failed')",
+                    name="documents_status_check"),
+    UniqueConstraint("tenant_id", "id", name="documents_tenant_id_id_key"),
+    UniqueConstraint("tenant_id", "content_hash", name="documents_tenant_content_hash_key"),
+    ForeignKeyConstraint(["tenant_id", "set_id"], ["document_sets.tenant_id", "document_sets.id"],
+                         name="documents_set_fkey"),
+    ForeignKeyConstraint(["tenant_id", "supersedes_id"], ["documents.tenant_id", "documents.id"],
+                         name="documents_supersedes_fkey"),
+    Index("documents_tenant_status_idx", "tenant_id", "status"),
+)
+
+chunks = Table(
+    "chunks", metadata,
+    _id(),
+    Column("tenant_id", UUID(as_uuid=True), nullable=False),
+    Column("document_id", UUID(as_uuid=True), nullable=False),
+    Column("ordinal", Integer, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("page_start", Integer, nullable=False),
+    Column("page_end", Integer, nullable=False),
+    Column("clause", Text),
+    Column("char_start", Integer, nullable=False),
+    Column("char_end", Integer, nullable=False),
+    Column("embedding", Vector(EMBEDDING_DIM)),
+    Column("tsv", TSVECTOR, Computed("to_tsvector('english', text)", persisted=True)),
+    _created(),
+    ForeignKeyConstraint(["tenant_id", "document_id"], ["documents.tenant_id", "documents.id"],
+                         ondelete="CASCADE", name="chunks_document_fkey"),
+    UniqueConstraint("document_id", "ordinal", name="chunks_document_ordinal_key"),
+    Index("chunks_tenant_document_idx", "tenant_id", "document_id"),
+    Index("chunks_tsv_idx", "tsv", postgresql_using="gin"),
+    Index("chunks_embedding_hnsw_idx", "embedding", postgresql_using="hnsw",
+          postgresql_ops={"embedding": "vector_cosine_ops"}),
+)
+
+conversations = Table(
+    "conversations", metadata,
+    _id(),
+    _tenant(),
+    Column("user_id", UUID(as_uuid=True), ForeignKey("users.id", ondelete="SET NULL")),
+    Column("title", Text, nullable=False, server_default=""),
+    Column("project_id", UUID(as_uuid=True)),
+    _created(),
+    _updated(),
+    Column("last_message_at", DateTime(timezone=True)),
+    UniqueConstraint("tenant_id", "id", name="conversations_tenant_id_id_key"),
+    Index("conversations_tenant_recent_idx", "tenant_id", "last_message_at"),
+)
+
+
+def _conversation_fk(name: str) -> ForeignKeyConstraint:
+    return ForeignKeyConstraint(["tenant_id", "conversation_id"],
+                                ["conversations.tenant_id", "conversations.id"],
+                                ondelete="CASCADE", name=name)
+
+
+messages = Table(
+    "messages", metadata,
+    _id(),
+    Column("tenant_id", UUID(as_uuid=True), nullable=False),
+    Column("conversation_id", UUID(as_uuid=True), nullable=False),
+    Column("role", Text, nullable=False),
+    Column("content", Text, nullable=False),
+    Column("metadata", JSONB, nullable=False, server_default=text("'{}'::jsonb")),
+    _created(),
+    CheckConstraint("role IN ('user', 'assistant', 'system', 'tool')", name="messages_role_check"),
+    _conversation_fk("messages_conversation_fkey"),
+    Index("messages_conversation_idx", "tenant_id", "conversation_id", "created_at"),
+)
+
+conversation_context = Table(
+    "conversation_context", metadata,
+    Column("tenant_id", UUID(as_uuid=True), primary_key=True),
+    Column("conversation_id", UUID(as_uuid=True), primary_key=True),
+    Column("context_json", JSONB, nullable=False),
+    _updated(),
+    _conversation_fk("conversation_context_conversation_fkey"),
+)
+
+memory_summaries = Table(
+    "memory_summaries", metadata,
+    Column("tenant_id", UUID(as_uuid=True), primary_key=True),
+    Column("conversation_id", UUID(as_uuid=True), primary_key=True),
+    Column("summary", Text, nullable=False),
+    Column("covered_messages", Integer, nullable=False, server_default="0"),
+    _updated(),
+    _conversation_fk("memory_summaries_conversation_fkey"),
+)
+
+memory_qa = Table(
+    "memory_qa", metadata,
+    _id(),
+    Column("tenant_id", UUID(as_uuid=True), nullable=False),
+    Column("conversation_id", UUID(as_uuid=True), nullable=False),
+    Column("question", Text, nullable=False),
+    Column("answer_digest", Text, nullable=False),
+    Column("topics", ARRAY(Text), nullable=False, server_default=text("'{}'::text[]")),
+    Column("source_ids", JSONB, nullable=False, server_default=text("'[]'::jsonb")),
+    Column("embedding", Vector(EMBEDDING_DIM)),
+    _created(),
+    _conversation_fk("memory_qa_conversation_fkey"),
+    Index("memory_qa_conversation_idx", "tenant_id", "conversation_id"),
+)
+
+usage_events = Table(
+    "usage_events", metadata,
+    _id(),
+    _tenant(),
+    Column("user_id", UUID(as_uuid=True), ForeignKey("users.id", ondelete="SET NULL")),
+    Column("conversation_id", UUID(as_uuid=True)),
+    Column("action", Text, nullable=False, server_default=""),
+    Column("engine", Text, nullable=False),
+    Column("model", Text, nullable=False, server_default=""),
+    Column("input_tokens", Integer, nullable=False, server_default="0"),
+    Column("output_tokens", Integer, nullable=False, server_default="0"),
+    Column("cost_usd", Numeric(12, 6), nullable=False, server_default="0"),
+    _created(),
+    Index("usage_events_tenant_time_idx", "tenant_id", "created_at"),
+)
+
+# Tables whose rows belong to one tenant; each has RLS keyed on ``tenant_id``.
+TENANT_TABLES: tuple[Table, ...] = (
+    memberships, user_profiles, document_sets, documents, chunks, conversations, messages,
+    conversation_context, memory_summaries, memory_qa, usage_events,
+)

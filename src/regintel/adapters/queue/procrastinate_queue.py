@@ -1,0 +1,39 @@
+"""JobQueue on procrastinate, in the same Postgres as everything else."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from regintel.ports.queue import JobHandler
+
+
+class ProcrastinateQueue:
+    def __init__(self, conninfo: str) -> None:
+        import procrastinate
+
+        self._app = procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=conninfo))
+        self._opened = False
+
+    def register(self, name: str, handler: JobHandler, *, retries: int = 3) -> None:
+        import procrastinate
+
+        strategy = procrastinate.RetryStrategy(max_attempts=retries, exponential_wait=2)
+        self._app.task(name=name, retry=strategy if retries else False)(handler)
+
+    async def open(self) -> None:
+        if not self._opened:
+            await self._app.open_async()
+            self._opened = True
+
+    async def close(self) -> None:
+        if self._opened:
+            await self._app.close_async()
+            self._opened = False
+
+    async def defer(self, name: str, *, queueing_lock: str | None = None, **payload: Any) -> int:
+        deferrer = self._app.configure_task(name, allow_unknown=False, queueing_lock=queueing_lock)
+        return int(await deferrer.defer_async(**payload))
+
+    async def run_worker(self, *, concurrency: int = 1, wait: bool = True) -> None:
+        await self._app.run_worker_async(concurrency=concurrency, wait=wait,
+                                         install_signal_handlers=False)

@@ -1,0 +1,1 @@
+"""Alembic migrations; run with ``regintel migrate``."""

@@ -1,0 +1,25 @@
+"""The job queue port. Services register plain async handlers by name; the adapter turns them
+into durable jobs (retries, one worker per job, survives restarts)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+JobHandler = Callable[..., Awaitable[None]]
+
+
+class JobQueue(Protocol):
+    def register(self, name: str, handler: JobHandler, *, retries: int = 3) -> None:
+        """Make ``handler`` runnable as job ``name``; keyword payloads must be JSON values."""
+
+    async def defer(self, name: str, *, queueing_lock: str | None = None,
+                    **payload: Any) -> int:
+        """Enqueue a job and return its id; with ``queueing_lock``, at most one waits at once."""
+
+    async def run_worker(self, *, concurrency: int = 1, wait: bool = True) -> None:
+        """Process jobs until cancelled (``wait=False``: until the queue is empty)."""
+
+    async def open(self) -> None: ...
+
+    async def close(self) -> None: ...

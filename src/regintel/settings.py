@@ -1,0 +1,176 @@
+"""One typed settings tree, read once from the environment (prefix ``REGINTEL_``) and injected.
+
+Nothing reads the environment at import time: ``get_settings()`` builds the tree on first use
+and caches it; tests build their own ``Settings(...)`` and pass it to the container.
+"""
+
+from __future__ import annotations
+
+import secrets
+from enum import StrEnum
+from functools import lru_cache
+from pathlib import Path
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from regintel.errors import ConfigurationError
+
+# Secrets that are obviously not secret; refusing them outside the demo prevents a copied
+# example config from signing real sessions.
+_WEAK_SECRETS = frozenset({"", "secret", "changeme", "change-me", "changethis", "regintel", "dev"})
+_MIN_SECRET_LENGTH = 32
+
+
+class _Group(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class EmbeddingProvider(StrEnum):
+    LOCAL = "local"
+    OPENAI = "openai"
+
+
+class DatabaseSettings(_Group):
+    pool_size: int = Field(10, ge=1, le=200, description="Connections per process in the pool.")
+    connect_timeout_s: float = Field(10.0, gt=0, description="Timeout for one connection attempt.")
+    hnsw_m: int = Field(16, ge=4, le=100, description="pgvector HNSW `m` for the chunk index.")
+    hnsw_ef_construction: int = Field(
+        64, ge=8, le=1000, description="pgvector HNSW `ef_construction` for the chunk index."
+    )
+    embedded_start_timeout_s: float = Field(
+        30.0, gt=0, description="How long to wait for the embedded Postgres to accept connections."
+    )
+
+
+class GraphSettings(_Group):
+    name: str = Field("regintel", pattern=r"^[A-Za-z][A-Za-z0-9_]{0,62}$",
+                      description="Graph (key) name inside the graph server.")
+    appendfsync: str = Field(
+        "always", pattern="^(always|everysec)$",
+        description="Embedded FalkorDB AOF fsync policy; `always` keeps every acknowledged write.",
+    )
+
+
+class EmbeddingSettings(_Group):
+    provider: EmbeddingProvider = Field(EmbeddingProvider.LOCAL, description="Who embeds text.")
+    model: str = Field("all-MiniLM-L6-v2", description="Embedding model name.")
+    dimension: int = Field(384, ge=8, le=4096, description="Vector size stored in pgvector.")
+    batch_size: int = Field(64, ge=1, le=1024, description="Texts per embedding batch.")
+    base_url: str | None = Field(None, description="OpenAI-compatible embeddings endpoint.")
+    api_key: SecretStr | None = Field(None, description="Key for the embeddings endpoint.")
+
+
+class LlmSettings(_Group):
+    base_url: str | None = Field(
+        None, description="OpenAI-compatible chat endpoint; unset means the offline engine."
+    )
+    api_key: SecretStr | None = Field(None, description="Key for the chat endpoint.")
+    timeout_s: float = Field(60.0, gt=0, description="Per-request timeout.")
+    action_models: dict[str, str] = Field(
+        default_factory=lambda: {
+            "summarize": "small",
+            "inquire": "small",
+            "compare_focused": "small",
+            "compare_holistic": "large",
+            "audit": "large",
+        },
+        description="Action → model alias; aliases resolve through `models`.",
+    )
+    models: dict[str, str] = Field(
+        default_factory=lambda: {"small": "gpt-4o-mini", "large": "gpt-4o"},
+        description="Model alias → provider model name.",
+    )
+
+
+class UploadSettings(_Group):
+    max_bytes: int = Field(50 * 1024 * 1024, ge=1, description="Largest accepted upload, bytes.")
+
+
+class ServerSettings(_Group):
+    host: str = Field("127.0.0.1", description="Bind address for `regintel serve`.")
+    port: int = Field(8000, ge=1, le=65535, description="Bind port for `regintel serve`.")
+
+
+class Settings(BaseSettings):
+    """The whole configuration. Nested groups use ``__``: ``REGINTEL_LLM__BASE_URL``."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="REGINTEL_",
+        env_nested_delimiter="__",
+        extra="forbid",
+        frozen=True,
+    )
+
+    data_dir: Path = Field(Path(".regintel"), description="Embedded databases, files, secrets.")
+    database_url: SecretStr | None = Field(
+        None, description="External Postgres with pgvector; unset starts the embedded server."
+    )
+    graph_url: str | None = Field(
+        None,
+        description="falkor://, redis://, unix:// (FalkorDB) or bolt:// (Memgraph/Neo4j); "
+        "unset starts the embedded FalkorDB.",
+    )
+    secret_key: SecretStr | None = Field(None, description="Signs sessions; required outside demo.")
+    demo: bool = Field(False, description="Demo mode: may generate and persist a secret key.")
+    log_level: str = Field("INFO", description="Root log level.")
+
+    database: DatabaseSettings = Field(default_factory=DatabaseSettings)  # type: ignore[arg-type]
+    graph: GraphSettings = Field(default_factory=GraphSettings)  # type: ignore[arg-type]
+    embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)  # type: ignore[arg-type]
+    llm: LlmSettings = Field(default_factory=LlmSettings)  # type: ignore[arg-type]
+    upload: UploadSettings = Field(default_factory=UploadSettings)  # type: ignore[arg-type]
+    server: ServerSettings = Field(default_factory=ServerSettings)  # type: ignore[arg-type]
+
+    @field_validator("graph_url")
+    @classmethod
+    def _known_graph_scheme(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        scheme = value.split("://", 1)[0].lower()
+        if scheme not in {"falkor", "falkors", "redis", "rediss", "unix", "bolt", "neo4j"}:
+            raise ValueError(f"unsupported graph URL scheme {scheme!r}")
+        return value
+
+    @property
+    def pg_dir(self) -> Path:
+        return self.data_dir / "pg"
+
+    @property
+    def graph_dir(self) -> Path:
+        return self.data_dir / "graph"
+
+    @property
+    def files_dir(self) -> Path:
+        return self.data_dir / "files"
+
+
+def resolve_secret_key(settings: Settings) -> str:
+    """The key that signs sessions. Demo mode generates one once and keeps it in the data dir;
+    anything else must configure a real secret, so a forgotten setting cannot ship."""
+    if settings.secret_key is not None:
+        value = settings.secret_key.get_secret_value()
+        if value.strip().lower() in _WEAK_SECRETS or len(value) < _MIN_SECRET_LENGTH:
+            raise ConfigurationError(
+                "REGINTEL_SECRET_KEY is a placeholder or shorter than 32 characters",
+                hint="generate one with: python -c 'import secrets; print(secrets.token_urlsafe(48))'",
+            )
+        return value
+    if not settings.demo:
+        raise ConfigurationError(
+            "REGINTEL_SECRET_KEY is not set",
+            hint="set REGINTEL_SECRET_KEY to a random string of 32+ characters, "
+            "or run `regintel demo` for a local demo",
+        )
+    path = settings.data_dir / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    value = secrets.token_urlsafe(48)
+    path.write_text(value)
+    path.chmod(0o600)
+    return value
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()
