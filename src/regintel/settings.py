@@ -10,6 +10,7 @@ import secrets
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
+
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -114,12 +115,12 @@ class Settings(BaseSettings):
     demo: bool = Field(False, description="Demo mode: may generate and persist a secret key.")
     log_level: str = Field("INFO", description="Root log level.")
 
-    database: DatabaseSettings = Field(default_factory=DatabaseSettings)  # type: ignore[arg-type]
-    graph: GraphSettings = Field(default_factory=GraphSettings)  # type: ignore[arg-type]
-    embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)  # type: ignore[arg-type]
-    llm: LlmSettings = Field(default_factory=LlmSettings)  # type: ignore[arg-type]
-    upload: UploadSettings = Field(default_factory=UploadSettings)  # type: ignore[arg-type]
-    server: ServerSettings = Field(default_factory=ServerSettings)  # type: ignore[arg-type]
+    database: DatabaseSettings = Field(default_factory=DatabaseSettings)
+    graph: GraphSettings = Field(default_factory=GraphSettings)
+    embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    llm: LlmSettings = Field(default_factory=LlmSettings)
+    upload: UploadSettings = Field(default_factory=UploadSettings)
+    server: ServerSettings = Field(default_factory=ServerSettings)
 
     @field_validator("graph_url")
     @classmethod
@@ -152,7 +153,8 @@ def resolve_secret_key(settings: Settings) -> str:
         if value.strip().lower() in _WEAK_SECRETS or len(value) < _MIN_SECRET_LENGTH:
             raise ConfigurationError(
                 "REGINTEL_SECRET_KEY is a placeholder or shorter than 32 characters",
-                hint="generate one with: python -c 'import secrets; print(secrets.token_urlsafe(48))'",
+                hint="generate one with: "
+                "python -c 'import secrets; print(secrets.token_urlsafe(48))'",
             )
         return value
     if not settings.demo:

@@ -3,7 +3,6 @@ socket in ``<data_dir>/graph`` with append-only persistence."""
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import subprocess
@@ -13,10 +12,9 @@ from pathlib import Path
 import psutil
 
 from regintel.errors import DependencyUnavailable
+from regintel.runtime import paths
 
 log = logging.getLogger(__name__)
-
-_SOCKET_PATH_MAX = 100
 
 
 class EmbeddedFalkorDB:
@@ -31,10 +29,7 @@ class EmbeddedFalkorDB:
     @property
     def socket_path(self) -> Path:
         path = self.directory / "falkordb.sock"
-        if len(str(path)) <= _SOCKET_PATH_MAX:
-            return path
-        digest = hashlib.sha1(bytes(self.directory)).hexdigest()[:12]
-        return Path("/tmp") / f"regintel-graph-{digest}.sock"  # noqa: S108 (sun_path is 108 bytes)
+        return path if paths.fits(path) else paths.short_path(self.directory, "graph.sock")
 
     def is_running(self) -> bool:
         return self._ping()

@@ -20,6 +20,7 @@ from typing import Any
 import psutil
 
 from regintel.errors import DependencyUnavailable
+from regintel.runtime import paths
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +28,6 @@ DATABASE_NAME = "regintel"
 SUPERUSER = "postgres"
 # Postgres refuses to run as root; when we are root we run it as this system user.
 SYSTEM_USER = "pgserver"
-_SOCKET_PATH_MAX = 100  # sun_path is 108 bytes; keep room for ".s.PGSQL.5432"
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,8 @@ class PostgresEndpoint:
     port: int
 
     def url(self, database: str = DATABASE_NAME, *, driver: str = "postgresql") -> str:
-        return f"{driver}://{SUPERUSER}@/{database}?host={self.socket_dir}&port={self.port}"
+        return (f"{driver}://{SUPERUSER}@/{database}"
+                f"?host={self.socket_dir}&port={self.port}")
 
 
 class EmbeddedPostgres:
@@ -72,10 +73,10 @@ class EmbeddedPostgres:
             return endpoint
         if not self.initialized:
             self._initdb()
-        self._clear_stale_pid_file()
         socket_dir = self._socket_dir()
-        args = ["-w", "-t", str(int(self.start_timeout_s)),
-                "-o", '-h ""', "-o", f"-k {socket_dir}", "-l", str(self.pgdata / "log"), "start"]
+        self._clear_stale_locks(socket_dir)
+        args = ["-w", "-t", str(int(self.start_timeout_s)), "-o", '-h ""',
+                "-o", f"-k {socket_dir}", "-l", str(self.pgdata / "log"), "start"]
         deadline = time.monotonic() + self.start_timeout_s
         while True:
             try:
@@ -109,8 +110,9 @@ class EmbeddedPostgres:
     def _initdb(self) -> None:
         self.pgdata.mkdir(parents=True, exist_ok=True)
         self._prepare_permissions()
-        _pgserver_commands().initdb(["--auth=trust", "--auth-local=trust", "--encoding=utf8", "-U", SUPERUSER],
-               pgdata=self.pgdata, user=self._run_as)
+        _pgserver_commands().initdb(
+            ["--auth=trust", "--auth-local=trust", "--encoding=utf8", "-U", SUPERUSER],
+            pgdata=self.pgdata, user=self._run_as)
         # Unix sockets only; durability defaults stay (fsync on) so committed rows survive kills.
         with (self.pgdata / "postgresql.conf").open("a") as conf:
             conf.write("\n# regintel\nlisten_addresses = ''\nmax_connections = 200\n"
@@ -137,24 +139,24 @@ class EmbeddedPostgres:
         os.chown(self.pgdata, entry.pw_uid, entry.pw_gid)
 
     def _socket_dir(self) -> Path:
-        if len(str(self.pgdata / ".s.PGSQL.5432")) <= _SOCKET_PATH_MAX:
+        if paths.fits(self.pgdata / ".s.PGSQL.5432"):
             return self.pgdata
-        import hashlib
-
-        short = Path("/tmp") / f"regintel-pg-{hashlib.sha1(bytes(self.pgdata)).hexdigest()[:12]}"  # noqa: S108 (short socket path; sun_path is 108 bytes)
+        short = paths.short_path(self.pgdata, "pg")
         short.mkdir(mode=0o777, exist_ok=True)
-        short.chmod(0o777)
+        short.chmod(0o777)  # the postgres system user must create its socket here
         return short
 
-    def _clear_stale_pid_file(self) -> None:
-        pid_file = self.pgdata / "postmaster.pid"
-        try:
-            pid = int(pid_file.read_text().splitlines()[0])
-        except (FileNotFoundError, IndexError, ValueError):
-            return
-        if not _is_postmaster(pid, self.pgdata):
-            log.info("removing stale postmaster.pid (pid %s is not our postmaster)", pid)
-            pid_file.unlink(missing_ok=True)
+    def _clear_stale_locks(self, socket_dir: Path) -> None:
+        """After a SIGKILL the postmaster's pid file and socket lock name a dead (or zombie, or
+        reused) pid; postgres would refuse to start on them, so we remove them."""
+        for lock in (self.pgdata / "postmaster.pid", socket_dir / ".s.PGSQL.5432.lock"):
+            try:
+                pid = int(lock.read_text().splitlines()[0])
+            except (FileNotFoundError, IndexError, ValueError):
+                continue
+            if not _is_postmaster(pid, self.pgdata):
+                log.info("removing stale %s (pid %s is not our postmaster)", lock.name, pid)
+                lock.unlink(missing_ok=True)
 
     def _ensure_database(self, endpoint: PostgresEndpoint) -> None:
         import psycopg
@@ -166,7 +168,8 @@ class EmbeddedPostgres:
                 conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
 
     def _pg_ctl(self, args: list[str]) -> None:
-        _pgserver_commands().pg_ctl(args, pgdata=self.pgdata, user=self._run_as, timeout=self.start_timeout_s + 10)
+        _pgserver_commands().pg_ctl(args, pgdata=self.pgdata, user=self._run_as,
+                                    timeout=self.start_timeout_s + 10)
 
 
 def _is_postmaster(pid: int, pgdata: Path) -> bool:

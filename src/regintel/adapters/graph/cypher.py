@@ -33,9 +33,6 @@ def rel(name: str) -> str:
     return name
 
 
-PING = "RETURN 1"
-
-
 def merge_node(node_label: str) -> str:
     return (f"MERGE (n:{label(node_label)} {{key: $key}}) "
             "ON CREATE SET n.created_at = $now "

@@ -47,10 +47,21 @@ class FalkorGraphStore:
                 result = await self._graph.query(query, dict(params or {}))
         except (redis.ConnectionError, redis.TimeoutError, OSError) as exc:
             raise DependencyUnavailable("the graph store is unreachable") from exc
+        except redis.ResponseError as exc:
+            # FalkorDB creates a graph on its first write; reading one never written is empty.
+            if read_only and "empty key" in str(exc):
+                return []
+            raise
         return list(result.result_set)
 
     async def ping(self) -> None:
-        await self._query(cypher.PING, read_only=True)
+        """GRAPH.LIST proves both the server and the FalkorDB module answer."""
+        import redis
+
+        try:
+            await self._db.list_graphs()
+        except (redis.ConnectionError, redis.TimeoutError, OSError) as exc:
+            raise DependencyUnavailable("the graph store is unreachable") from exc
 
     async def merge_node(self, label: str, key: str,
                          properties: Mapping[str, GraphValue]) -> GraphNode:
@@ -84,7 +95,7 @@ class FalkorGraphStore:
 
     async def count_nodes(self, label: str) -> int:
         rows = await self._query(cypher.count_nodes(label), read_only=True)
-        return int(rows[0][0])
+        return int(rows[0][0]) if rows else 0
 
     async def close(self) -> None:
         await self._db.connection.aclose()

@@ -129,7 +129,8 @@ def upgrade() -> None:
         sa.Column("char_count", sa.Integer),
         sa.Column("chunk_count", sa.Integer, nullable=False, server_default="0"),
         sa.Column("supersedes_id", UUID(as_uuid=True)),
-        sa.Column("uploaded_by", UUID(as_uuid=True), sa.ForeignKey("users.id", ondelete="SET NULL")),
+        sa.Column("uploaded_by", UUID(as_uuid=True),
+                  sa.ForeignKey("users.id", ondelete="SET NULL")),
         sa.Column("embedding_model", sa.Text),
         sa.Column("embedding_dim", sa.Integer),
         sa.Column("is_public", sa.Boolean, nullable=False, server_default=sa.text("false")),
@@ -161,7 +162,8 @@ def upgrade() -> None:
         sa.Column("embedding", Vector(dim)),
         sa.Column("tsv", TSVECTOR, sa.Computed("to_tsvector('english', text)", persisted=True)),
         _ts("created_at"),
-        sa.ForeignKeyConstraint(["tenant_id", "document_id"], ["documents.tenant_id", "documents.id"],
+        sa.ForeignKeyConstraint(["tenant_id", "document_id"],
+                                ["documents.tenant_id", "documents.id"],
                                 ondelete="CASCADE", name="chunks_document_fkey"),
         sa.UniqueConstraint("document_id", "ordinal", name="chunks_document_ordinal_key"),
     )
@@ -250,7 +252,8 @@ def _grant_and_protect() -> None:
     # Tables added by later migrations get the same grants without repeating them.
     op.execute("ALTER DEFAULT PRIVILEGES IN SCHEMA public "
                f"GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO {APP_ROLE}")
-    op.execute(f"ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO {APP_ROLE}")
+    op.execute("ALTER DEFAULT PRIVILEGES IN SCHEMA public "
+               f"GRANT USAGE, SELECT ON SEQUENCES TO {APP_ROLE}")
     # FORCE makes RLS apply to the table owner too (an external DATABASE_URL often is the owner).
     for table in TENANT_TABLES:
         _protect(table, "tenant_id = regintel_current_tenant()")

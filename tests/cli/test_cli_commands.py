@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+from urllib.parse import quote
+
+import psycopg
+
+from regintel import __version__
+from regintel.runtime.falkordb import EmbeddedFalkorDB
+from regintel.runtime.postgres import EmbeddedPostgres, PostgresEndpoint
+from tests.cli.conftest import RunCli
+
+
+def test_version(run_cli: RunCli) -> None:
+    result = run_cli("--version")
+    assert result.returncode == 0 and result.stdout.strip() == f"regintel {__version__}"
+
+
+def test_migrate_on_empty_data_dir_then_noop_then_downgrade(run_cli: RunCli,
+                                                            tmp_path: Path) -> None:
+    first = run_cli("migrate")
+    assert first.returncode == 0, first.stderr
+    assert "migrated: base → 0003" in first.stdout
+    second = run_cli("migrate")
+    assert second.returncode == 0 and "already at 0003; nothing to do" in second.stdout
+    down = run_cli("migrate", "--downgrade", "--revision", "base")
+    assert down.returncode == 0 and "migrated: 0003 → base" in down.stdout
+    # The last user stopped the embedded servers on exit.
+    assert EmbeddedPostgres(tmp_path / "pg").running_endpoint() is None
+    assert not EmbeddedFalkorDB(tmp_path / "graph").is_running()
+
+
+def test_serve_refuses_to_start_without_a_secret(run_cli: RunCli, tmp_path: Path) -> None:
+    result = run_cli("serve")
+    assert result.returncode == 3
+    assert "REGINTEL_SECRET_KEY is not set" in result.stderr and "hint:" in result.stderr
+    assert not (tmp_path / "pg").exists()  # refused before touching any store
+
+
+def test_external_database_without_pgvector_is_named(run_cli: RunCli,
+                                                     pg_endpoint: PostgresEndpoint) -> None:
+    """A server whose catalogue offers no 'vector' extension. We shadow the catalogue view on a
+    real Postgres (search_path puts our schema first) because no pgvector-less server ships."""
+    name = f"novec_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(pg_endpoint.url("postgres"), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        with psycopg.connect(pg_endpoint.url(name), autocommit=True) as conn:
+            conn.execute("CREATE SCHEMA shadow")
+            conn.execute("CREATE VIEW shadow.pg_available_extensions AS SELECT * FROM "
+                         "pg_catalog.pg_available_extensions WHERE name <> 'vector'")
+        url = pg_endpoint.url(name) + "&options=" + quote("-c search_path=shadow,pg_catalog")
+        result = run_cli("migrate", REGINTEL_DATABASE_URL=url)
+        assert result.returncode == 3, result.stderr
+        assert "pgvector extension ('vector')" in result.stderr
+        with psycopg.connect(pg_endpoint.url(name)) as conn:  # nothing was created
+            tables = conn.execute(
+                "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").fetchone()
+        assert tables == (0,)
+    finally:
+        with psycopg.connect(pg_endpoint.url("postgres"), autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_bench_startup_prints_json_figures(run_cli: RunCli) -> None:
+    result = run_cli("bench", "startup", "--json", "--runs", "1")
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    for key in ("cold_s", "warm_s", "warm_max_s", "migrate_s", "warm_postgres_s", "warm_graph_s"):
+        assert isinstance(figures[key], float) and figures[key] > 0
+    table = run_cli("bench", "startup", "--runs", "1")
+    assert "warm (median of 1)" in table.stdout

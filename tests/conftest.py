@@ -1,0 +1,129 @@
+"""Shared fixtures: one throwaway data directory per test session with the real embedded
+Postgres (pgvector) and FalkorDB; a fresh, migrated database and a fresh graph per test; and a
+guard that fails any test trying to reach the network beyond loopback."""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import socket
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from pydantic import SecretStr
+
+from regintel.adapters.graph.falkordb_store import FalkorGraphStore
+from regintel.adapters.postgres.database import Database
+from regintel.adapters.postgres.migrate import migrate
+from regintel.runtime.postgres import PostgresEndpoint
+from regintel.runtime.stores import EmbeddedEndpoints, EmbeddedStores
+from regintel.settings import Settings
+
+TEST_SECRET = "test-secret-key-that-is-long-enough-0123456789"
+TEMPLATE_DB = "regintel_template"
+
+# A developer's own configuration must never point the tests at real data.
+for _name in [n for n in os.environ if n.startswith("REGINTEL_") and
+              not n.startswith("REGINTEL_TEST_")]:
+    del os.environ[_name]
+
+
+# -- network guard ---------------------------------------------------------------------------
+_real_connect = socket.socket.connect
+
+
+def _guarded_connect(self: socket.socket, address: Any) -> None:
+    if self.family in (socket.AF_INET, socket.AF_INET6):
+        host = address[0]
+        try:
+            is_loopback = ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            is_loopback = host == "localhost"
+        if not is_loopback:
+            raise RuntimeError(f"test tried to reach the network: {address!r}")
+    _real_connect(self, address)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_network() -> Iterator[None]:
+    socket.socket.connect = _guarded_connect  # type: ignore[method-assign,assignment]
+    yield
+    socket.socket.connect = _real_connect  # type: ignore[method-assign]
+
+
+# -- embedded stores -------------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("regintel-data")
+
+
+@pytest.fixture(scope="session")
+def embedded(data_dir: Path) -> Iterator[EmbeddedEndpoints]:
+    with EmbeddedStores(data_dir, postgres=True, graph=True) as endpoints:
+        yield endpoints
+
+
+@pytest.fixture(scope="session")
+def pg_endpoint(embedded: EmbeddedEndpoints) -> PostgresEndpoint:
+    assert embedded.postgres is not None
+    endpoint = embedded.postgres
+    with psycopg.connect(endpoint.url("postgres"), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{TEMPLATE_DB}"')
+        conn.execute(f'CREATE DATABASE "{TEMPLATE_DB}"')
+    migrate(endpoint.url(TEMPLATE_DB))
+    return endpoint
+
+
+@pytest.fixture
+def fresh_db_url(pg_endpoint: PostgresEndpoint) -> Iterator[str]:
+    """A new database cloned from the migrated template, dropped after the test."""
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(pg_endpoint.url("postgres"), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{TEMPLATE_DB}"')
+    yield pg_endpoint.url(name)
+    with psycopg.connect(pg_endpoint.url("postgres"), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def empty_db_url(pg_endpoint: PostgresEndpoint) -> Iterator[str]:
+    """A new database with no schema at all."""
+    name = f"e_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(pg_endpoint.url("postgres"), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    yield pg_endpoint.url(name)
+    with psycopg.connect(pg_endpoint.url("postgres"), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+async def database(fresh_db_url: str) -> AsyncIterator[Database]:
+    db = Database(fresh_db_url, pool_size=4)
+    yield db
+    await db.dispose()
+
+
+@pytest.fixture
+async def graph(embedded: EmbeddedEndpoints) -> AsyncIterator[FalkorGraphStore]:
+    """A throwaway graph (its own key) on the session's FalkorDB, deleted after the test."""
+    assert embedded.graph_socket is not None
+    name = f"test_{uuid.uuid4().hex[:12]}"
+    store = FalkorGraphStore(graph_name=name, unix_socket_path=str(embedded.graph_socket))
+    yield store
+    from falkordb import FalkorDB
+
+    client = FalkorDB(unix_socket_path=str(embedded.graph_socket))
+    if name in client.list_graphs():
+        client.select_graph(name).delete()
+    client.connection.close()
+    await store.close()
+
+
+@pytest.fixture
+def settings(data_dir: Path, embedded: EmbeddedEndpoints) -> Settings:
+    """Settings on the session's data directory (the container attaches to its servers)."""
+    return Settings(data_dir=data_dir, secret_key=SecretStr(TEST_SECRET))

@@ -1,0 +1,143 @@
+"""Row-level security is the second wall: a session bound to tenant A cannot see, write or
+change tenant B's rows, even with raw SQL that forgets ``WHERE tenant_id``."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, cast
+from uuid import UUID
+
+import pytest
+from sqlalchemy import CursorResult, text
+from sqlalchemy.exc import DBAPIError, ProgrammingError
+
+from regintel.adapters.postgres.database import Database
+from regintel.adapters.postgres.tables import TENANT_TABLES
+
+
+async def _seed_tenant(db: Database, name: str) -> dict[str, UUID]:
+    ids = {k: uuid.uuid4() for k in ("tenant", "user", "set", "doc", "conv")}
+    statements: list[tuple[str, dict[str, str]]] = [
+        ("INSERT INTO tenants (id, name, slug) VALUES (:tenant, :name, :name)", {}),
+        ("INSERT INTO users (id, email, password_hash) VALUES (:user, :name || '@x.test', 'h')",
+         {}),
+        ("INSERT INTO memberships (tenant_id, user_id, role) VALUES (:tenant, :user, 'owner')", {}),
+        ("INSERT INTO user_profiles (tenant_id, user_id, company) VALUES (:tenant, :user, :name)",
+         {}),
+        ("INSERT INTO document_sets (id, tenant_id, name, colour) "
+         "VALUES (:set, :tenant, 'AML', 'blue')", {}),
+        ("INSERT INTO documents (id, tenant_id, set_id, title, doc_type, content_hash, file_path,"
+         " original_filename, mime_type, size_bytes, uploaded_by) VALUES (:doc, :tenant, :set,"
+         " 'Rulebook', 'regulation', :name, 'f', 'f.pdf', 'application/pdf', 1, :user)", {}),
+        ("INSERT INTO chunks (tenant_id, document_id, ordinal, text, page_start, page_end,"
+         " char_start, char_end) VALUES (:tenant, :doc, 0, 'A firm must report.', 1, 1, 0, 19)",
+         {}),
+        ("INSERT INTO conversations (id, tenant_id, user_id, title) "
+         "VALUES (:conv, :tenant, :user, 'Q')", {}),
+        ("INSERT INTO messages (tenant_id, conversation_id, role, content) "
+         "VALUES (:tenant, :conv, 'user', 'hello')", {}),
+        ("INSERT INTO conversation_context (tenant_id, conversation_id, context_json) "
+         "VALUES (:tenant, :conv, '{\"activeNodeIds\": []}')", {}),
+        ("INSERT INTO memory_summaries (tenant_id, conversation_id, summary) "
+         "VALUES (:tenant, :conv, 's')", {}),
+        ("INSERT INTO memory_qa (tenant_id, conversation_id, question, answer_digest) "
+         "VALUES (:tenant, :conv, 'q', 'a')", {}),
+        ("INSERT INTO usage_events (tenant_id, user_id, engine) VALUES (:tenant, :user, 'offline')",
+         {}),
+    ]
+    async with db.system_session() as session:
+        for sql, extra in statements:
+            await session.execute(text(sql), {**ids, "name": name, **extra})
+    return ids
+
+
+async def _tenant_owned_tables(db: Database) -> list[str]:
+    async with db.system_session() as session:
+        rows = await session.execute(text(
+            "SELECT table_name FROM information_schema.columns "
+            "WHERE table_schema = 'public' AND column_name = 'tenant_id' ORDER BY table_name"))
+        return [r[0] for r in rows]
+
+
+@pytest.fixture
+async def two_tenants(database: Database) -> tuple[dict[str, UUID], dict[str, UUID]]:
+    return await _seed_tenant(database, "alpha"), await _seed_tenant(database, "beta")
+
+
+async def test_every_tenant_owned_table_has_forced_rls(database: Database) -> None:
+    tables = await _tenant_owned_tables(database)
+    assert set(tables) == {t.name for t in TENANT_TABLES}  # a new table must join the list
+    async with database.system_session() as session:
+        rows = (await session.execute(text(
+            "SELECT relname, relrowsecurity, relforcerowsecurity FROM pg_class "
+            "WHERE relname = ANY(:names)"), {"names": [*tables, "tenants", "users"]})).all()
+    assert len(rows) == len(tables) + 2
+    assert all(enabled and forced for _, enabled, forced in rows), rows
+
+
+async def test_raw_select_sees_only_own_rows_in_every_table(
+    database: Database, two_tenants: tuple[dict[str, UUID], dict[str, UUID]]
+) -> None:
+    alpha, beta = two_tenants
+    tables = await _tenant_owned_tables(database)
+    async with database.system_session() as session:  # the seed really put rows on both sides
+        for table in tables:
+            owners = {r[0] for r in await session.execute(text(f"SELECT tenant_id FROM {table}"))}
+            assert owners == {alpha["tenant"], beta["tenant"]}, table
+    async with database.tenant_session(alpha["tenant"]) as session:
+        for table in tables:
+            visible = [r[0] for r in await session.execute(text(f"SELECT tenant_id FROM {table}"))]
+            assert visible and set(visible) == {alpha["tenant"]}, table
+        tenants = [r[0] for r in await session.execute(text("SELECT id FROM tenants"))]
+        assert tenants == [alpha["tenant"]]
+        users = [r[0] for r in await session.execute(text("SELECT id FROM users"))]
+        assert users == [alpha["user"]]
+        chunk_text = (await session.execute(text(
+            "SELECT count(*) FROM chunks WHERE document_id = :d"), {"d": beta["doc"]})).scalar()
+        assert chunk_text == 0
+
+
+async def test_cannot_write_or_change_another_tenants_rows(
+    database: Database, two_tenants: tuple[dict[str, UUID], dict[str, UUID]]
+) -> None:
+    alpha, beta = two_tenants
+    async with database.tenant_session(alpha["tenant"]) as session:
+        changed = cast(CursorResult[Any], await session.execute(
+            text("UPDATE messages SET content = 'pwned'")))
+        assert changed.rowcount == 1  # only its own message
+        deleted = cast(CursorResult[Any], await session.execute(
+            text("DELETE FROM documents WHERE id = :d"), {"d": beta["doc"]}))
+        assert deleted.rowcount == 0
+    with pytest.raises((ProgrammingError, DBAPIError), match="row-level security"):
+        async with database.tenant_session(alpha["tenant"]) as session:
+            await session.execute(text(
+                "INSERT INTO document_sets (tenant_id, name, colour) VALUES (:t, 'x', 'red')"),
+                {"t": beta["tenant"]})
+    async with database.system_session() as session:
+        content = (await session.execute(text(
+            "SELECT content FROM messages WHERE tenant_id = :t"), {"t": beta["tenant"]})).scalar()
+        docs = (await session.execute(text(
+            "SELECT count(*) FROM documents WHERE id = :d"), {"d": beta["doc"]})).scalar()
+    assert content == "hello" and docs == 1
+
+
+async def test_session_without_tenant_sees_nothing(
+    database: Database, two_tenants: tuple[dict[str, UUID], dict[str, UUID]]
+) -> None:
+    async with database.system_session() as session:
+        await session.execute(text("SET LOCAL ROLE regintel_app"))
+        count = (await session.execute(text("SELECT count(*) FROM documents"))).scalar()
+    assert count == 0
+
+
+async def test_cross_tenant_reference_is_refused_by_the_schema(
+    database: Database, two_tenants: tuple[dict[str, UUID], dict[str, UUID]]
+) -> None:
+    """Composite foreign keys: a chunk of tenant A cannot point at tenant B's document."""
+    alpha, beta = two_tenants
+    with pytest.raises(DBAPIError, match="chunks_document_fkey"):
+        async with database.system_session() as session:
+            await session.execute(text(
+                "INSERT INTO chunks (tenant_id, document_id, ordinal, text, page_start, page_end,"
+                " char_start, char_end) VALUES (:t, :d, 5, 'x', 1, 1, 0, 1)"),
+                {"t": alpha["tenant"], "d": beta["doc"]})
