@@ -72,3 +72,40 @@ def test_bench_startup_prints_json_figures(run_cli: RunCli) -> None:
         assert isinstance(figures[key], float) and figures[key] > 0
     table = run_cli("bench", "startup", "--runs", "1")
     assert "warm (median of 1)" in table.stdout
+
+
+def test_external_database_url_is_used_instead_of_embedded(run_cli: RunCli, empty_db_url: str,
+                                                           tmp_path: Path) -> None:
+    result = run_cli("migrate", REGINTEL_DATABASE_URL=empty_db_url)
+    assert result.returncode == 0, result.stderr
+    with psycopg.connect(empty_db_url) as conn:
+        version = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+    assert version == ("0003",)
+    assert not (tmp_path / "pg").exists()  # no embedded Postgres was started
+
+
+def test_worker_starts_and_stops_on_interrupt(tmp_path: Path, empty_db_url: str) -> None:
+    import signal
+    import subprocess
+
+    from tests.cli.conftest import cli_env, regintel_executable
+
+    subprocess.run([regintel_executable(), "migrate"], check=True, capture_output=True,
+                   env=cli_env(tmp_path, REGINTEL_DATABASE_URL=empty_db_url), timeout=120)
+    worker = subprocess.Popen([regintel_executable(), "worker"], stderr=subprocess.PIPE,
+                              text=True, env=cli_env(tmp_path, REGINTEL_DATABASE_URL=empty_db_url))
+    assert worker.stderr is not None
+    try:
+        lines = []
+        for line in worker.stderr:
+            lines.append(line)
+            if "worker running" in line:
+                break
+        assert any("worker running" in line for line in lines), lines
+        worker.send_signal(signal.SIGINT)
+        assert worker.wait(timeout=60) == 0
+        assert "worker stopped" in worker.stderr.read()
+    finally:
+        worker.kill()
+        worker.wait()
+        worker.stderr.close()
