@@ -10,7 +10,8 @@ from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 async def test_saver_runs_on_migrated_schema(fresh_db_url: str) -> None:
     async with AsyncPostgresSaver.from_conn_string(fresh_db_url) as saver:
         await saver.setup()  # nothing left to apply: our migration recorded every version
-        config: RunnableConfig = {"configurable": {"thread_id": "tenant-a:thread-1", "checkpoint_ns": ""}}
+        config: RunnableConfig = {
+            "configurable": {"thread_id": "tenant-a:thread-1", "checkpoint_ns": ""}}
         checkpoint = empty_checkpoint()
         checkpoint["channel_values"] = {"question": "What is CDD?"}
         saved = await saver.aput(config, checkpoint, {"source": "input", "step": 0}, {})
