@@ -24,6 +24,13 @@ class InvalidRequest(RegintelError):
     code = "invalid_request"
 
 
+class DocumentRejected(InvalidRequest):
+    """An uploaded file cannot be used (corrupt, encrypted, empty, wrong type, too big…).
+    ``reason`` is shown to the user as is; nothing already stored is touched."""
+
+    code = "document_rejected"
+
+
 class NotFound(InvalidRequest):
     """The thing does not exist for this tenant (never says whether another tenant has it)."""
 

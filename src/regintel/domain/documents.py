@@ -1,0 +1,106 @@
+"""Documents, their parsed pages and their chunks (pydantic models only)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class DocType(StrEnum):
+    REGULATION = "regulation"  # shown as "Regulatory Source"
+    POLICY = "policy"  # shown as "Company Policy"
+
+    @property
+    def label(self) -> str:
+        return "Regulatory Source" if self is DocType.REGULATION else "Company Policy"
+
+
+class DocStatus(StrEnum):
+    QUEUED = "queued"
+    PROCESSING = "processing"
+    READY = "ready"
+    FAILED = "failed"
+
+
+class ParsedPage(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    number: int = Field(ge=1, description="1-based page number as printed by the viewer.")
+    text: str
+
+
+class ParsedDocument(BaseModel):
+    """What a parser returns: text per page (documents without pages have one page, or pages
+    split at form feeds), the detected MIME type, and a title when the file carries one."""
+
+    model_config = ConfigDict(frozen=True)
+
+    mime_type: str
+    pages: tuple[ParsedPage, ...]
+    title: str | None = None
+
+    @property
+    def char_count(self) -> int:
+        return sum(len(p.text) for p in self.pages)
+
+
+class ChunkDraft(BaseModel):
+    """A chunk before it is embedded and stored. Offsets index the text of ``page_start``;
+    ``page_text[char_start:char_end] == text`` when the chunk lies on one page."""
+
+    model_config = ConfigDict(frozen=True)
+
+    ordinal: int = Field(ge=0)
+    text: str
+    page_start: int = Field(ge=1)
+    page_end: int = Field(ge=1)
+    char_start: int = Field(ge=0)
+    char_end: int = Field(ge=0)
+    clause: str | None = None
+
+
+class DocumentSetPublic(BaseModel):
+    id: UUID
+    name: str
+    colour: str
+
+
+class DocumentPublic(BaseModel):
+    id: UUID
+    title: str
+    version: str
+    doc_type: DocType
+    status: DocStatus
+    status_reason: str | None = None
+    set: DocumentSetPublic | None = None
+    original_filename: str
+    mime_type: str
+    size_bytes: int
+    page_count: int | None = None
+    chunk_count: int = 0
+    supersedes_id: UUID | None = None
+    created_at: datetime
+    ready_at: datetime | None = None
+
+
+class ChunkHit(BaseModel):
+    """One retrieved chunk with its calibrated relevance (0–1) and where it came from."""
+
+    chunk_id: UUID
+    document_id: UUID
+    document_title: str
+    document_version: str
+    doc_type: DocType
+    ordinal: int
+    text: str
+    page_start: int
+    page_end: int
+    clause: str | None
+    char_start: int
+    char_end: int
+    score: float = Field(ge=0.0, le=1.0)
+    dense_rank: int | None = None
+    lexical_rank: int | None = None

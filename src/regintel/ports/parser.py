@@ -1,0 +1,13 @@
+"""Document parsing port: bytes in, text per page out, or a clear ``DocumentRejected``."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from regintel.domain.documents import ParsedDocument
+
+
+class DocumentParser(Protocol):
+    def parse(self, data: bytes, filename: str) -> ParsedDocument:
+        """Detect the type from the content (the extension only breaks ties between text
+        formats) and extract the text. Raises ``DocumentRejected`` with a user-facing reason."""
