@@ -8,6 +8,7 @@ from urllib.parse import quote
 import psycopg
 
 from regintel import __version__
+from regintel.adapters.postgres.migrate import head_revision
 from regintel.runtime.falkordb import EmbeddedFalkorDB
 from regintel.runtime.postgres import EmbeddedPostgres, PostgresEndpoint
 from tests.cli.conftest import RunCli
@@ -22,11 +23,12 @@ def test_migrate_on_empty_data_dir_then_noop_then_downgrade(run_cli: RunCli,
                                                             tmp_path: Path) -> None:
     first = run_cli("migrate")
     assert first.returncode == 0, first.stderr
-    assert "migrated: base → 0003" in first.stdout
+    head = head_revision()
+    assert f"migrated: base → {head}" in first.stdout
     second = run_cli("migrate")
-    assert second.returncode == 0 and "already at 0003; nothing to do" in second.stdout
+    assert second.returncode == 0 and f"already at {head}; nothing to do" in second.stdout
     down = run_cli("migrate", "--downgrade", "--revision", "base")
-    assert down.returncode == 0 and "migrated: 0003 → base" in down.stdout
+    assert down.returncode == 0 and f"migrated: {head} → base" in down.stdout
     # The last user stopped the embedded servers on exit.
     assert EmbeddedPostgres(tmp_path / "pg").running_endpoint() is None
     assert not EmbeddedFalkorDB(tmp_path / "graph").is_running()
@@ -80,7 +82,7 @@ def test_external_database_url_is_used_instead_of_embedded(run_cli: RunCli, empt
     assert result.returncode == 0, result.stderr
     with psycopg.connect(empty_db_url) as conn:
         version = conn.execute("SELECT version_num FROM alembic_version").fetchone()
-    assert version == ("0003",)
+    assert version == (head_revision(),)
     assert not (tmp_path / "pg").exists()  # no embedded Postgres was started
 
 

@@ -160,6 +160,7 @@ chunks = Table(
     Column("embedding", Vector(EMBEDDING_DIM)),
     Column("tsv", TSVECTOR, Computed("to_tsvector('english', text)", persisted=True)),
     _created(),
+    Column("token_count", Integer, nullable=False, server_default="0"),
     ForeignKeyConstraint(["tenant_id", "document_id"], ["documents.tenant_id", "documents.id"],
                          ondelete="CASCADE", name="chunks_document_fkey"),
     UniqueConstraint("document_id", "ordinal", name="chunks_document_ordinal_key"),
@@ -167,6 +168,17 @@ chunks = Table(
     Index("chunks_tsv_idx", "tsv", postgresql_using="gin"),
     Index("chunks_embedding_hnsw_idx", "embedding", postgresql_using="hnsw",
           postgresql_ops={"embedding": "vector_cosine_ops"}),
+)
+
+chunk_terms = Table(
+    "chunk_terms", metadata,
+    Column("tenant_id", UUID(as_uuid=True), nullable=False),
+    Column("chunk_id", UUID(as_uuid=True), ForeignKey("chunks.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("term", Text, primary_key=True),
+    Column("tf", Integer, nullable=False),
+    Index("chunk_terms_postings_idx", "tenant_id", "term",
+          postgresql_include=["chunk_id", "tf"]),
 )
 
 conversations = Table(
@@ -256,6 +268,7 @@ usage_events = Table(
 
 # Tables whose rows belong to one tenant; each has RLS keyed on ``tenant_id``.
 TENANT_TABLES: tuple[Table, ...] = (
-    memberships, user_profiles, document_sets, documents, chunks, conversations, messages,
+    memberships, user_profiles, document_sets, documents, chunks, chunk_terms, conversations,
+    messages,
     conversation_context, memory_summaries, memory_qa, usage_events,
 )
