@@ -12,14 +12,25 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from regintel.adapters.embeddings.local import LocalEmbedder
+from regintel.adapters.embeddings.openai_compatible import OpenAICompatibleEmbedder
+from regintel.adapters.files.local import LocalFileStore
 from regintel.adapters.graph.falkordb_store import FalkorGraphStore
+from regintel.adapters.parsers import AutoParser
+from regintel.adapters.postgres.chunk_index import PostgresChunkIndex
+from regintel.adapters.postgres.documents_repo import PostgresDocumentStore
 from regintel.adapters.postgres.database import Database
 from regintel.adapters.queue.procrastinate_queue import ProcrastinateQueue
 from regintel.errors import ConfigurationError, DependencyUnavailable, RegintelError
+from regintel.ingestion.reindex import Reindexer
+from regintel.ingestion.service import IngestionService
+from regintel.ports.embedder import Embedder
 from regintel.ports.graph import GraphStore
+from regintel.ports.library import ChunkIndex, DocumentStore
 from regintel.ports.queue import JobQueue
+from regintel.retrieval.hybrid import HybridRetriever
 from regintel.runtime.stores import EmbeddedStores
-from regintel.settings import Settings
+from regintel.settings import EmbeddingProvider, Settings
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +46,35 @@ class Container:
     database_url: str
     embedded: EmbeddedStores | None = None
     _closed: bool = field(default=False, repr=False)
+    _embedder: Embedder | None = field(default=None, repr=False)
+    _ingestion: IngestionService | None = field(default=None, repr=False)
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = _build_embedder(self.settings)
+        return self._embedder
+
+    @property
+    def documents(self) -> DocumentStore:
+        return PostgresDocumentStore(self.database)
+
+    @property
+    def chunk_index(self) -> ChunkIndex:
+        r = self.settings.retrieval
+        return PostgresChunkIndex(self.database, bm25_k1=r.bm25_k1, bm25_b=r.bm25_b,
+                                  hnsw_ef_search=r.hnsw_ef_search)
+
+    @property
+    def ingestion(self) -> IngestionService:
+        """Built once so its job handlers are registered on the queue exactly once."""
+        if self._ingestion is None:
+            self._ingestion = IngestionService(
+                documents=self.documents, files=LocalFileStore(self.settings.files_dir),
+                parser=AutoParser(), embedder=self.embedder, queue=self.queue,
+                max_bytes=self.settings.upload.max_bytes)
+            self._ingestion.register_jobs()
+        return self._ingestion
 
     @classmethod
     async def open(cls, settings: Settings) -> Container:
@@ -60,12 +100,27 @@ class Container:
             await database.ensure_pgvector()
             graph = _build_graph(settings, endpoints.graph_socket if endpoints else None)
             queue = ProcrastinateQueue(database.url)
+            await queue.open()
         except BaseException:
             if embedded is not None:
                 await asyncio.to_thread(embedded.close)
             raise
         return cls(settings=settings, database=database, graph=graph, queue=queue,
                    database_url=database.url, embedded=embedded)
+
+    @property
+    def retriever(self) -> HybridRetriever:
+        r = self.settings.retrieval
+        return HybridRetriever(self.chunk_index, self.embedder, candidates=r.candidates,
+                               max_scope_documents=r.max_scope_documents)
+
+    @property
+    def reindexer(self) -> Reindexer:
+        return Reindexer(self.documents, self.chunk_index, self.embedder)
+
+    def register_jobs(self) -> None:
+        """Every job handler a worker must know; building a service registers its jobs."""
+        _ = self.ingestion
 
     async def health(self) -> dict[str, StoreStatus]:
         """Each store answers a trivial query; the queue lives in the database."""
@@ -93,6 +148,23 @@ class Container:
                 log.exception("error while closing %s", closer)
         if self.embedded is not None:
             await asyncio.to_thread(self.embedded.close)
+
+
+def _build_embedder(settings: Settings) -> Embedder:
+    e = settings.embedding
+    if e.provider is EmbeddingProvider.OPENAI:
+        if not e.base_url:
+            raise ConfigurationError("REGINTEL_EMBEDDING__BASE_URL is required for provider "
+                                     "'openai'")
+        return OpenAICompatibleEmbedder(
+            base_url=e.base_url, model=e.model, dimension=e.dimension,
+            api_key=e.api_key.get_secret_value() if e.api_key else None,
+            batch_size=e.batch_size)
+    embedder = LocalEmbedder(e.model, batch_size=e.batch_size)
+    if embedder.dimension != e.dimension:
+        raise ConfigurationError(f"{e.model} has {embedder.dimension} dimensions, settings say "
+                                 f"{e.dimension}", hint="fix REGINTEL_EMBEDDING__DIMENSION")
+    return embedder
 
 
 def _build_graph(settings: Settings, socket: object | None) -> GraphStore:

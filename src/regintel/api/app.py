@@ -30,7 +30,7 @@ def create_app(settings: Settings, *, run_worker: bool | None = None) -> FastAPI
         worker: asyncio.Task[None] | None = None
         try:
             if in_process_worker:
-                await container.queue.open()
+                container.register_jobs()
                 worker = asyncio.create_task(container.queue.run_worker(concurrency=2),
                                              name="regintel-worker")
             yield

@@ -68,6 +68,30 @@ class DocumentSetPublic(BaseModel):
     colour: str
 
 
+class SearchScope(BaseModel):
+    """Which chunks a search may return; empty fields mean "no restriction"."""
+
+    model_config = ConfigDict(frozen=True)
+
+    document_ids: tuple[UUID, ...] = ()
+    set_ids: tuple[UUID, ...] = ()
+    doc_type: DocType | None = None
+
+
+class NewDocument(BaseModel):
+    title: str = Field(min_length=1, max_length=300)
+    version: str = Field("", max_length=100)
+    doc_type: DocType
+    set_id: UUID | None = None
+    content_hash: str
+    file_path: str
+    original_filename: str = Field(max_length=500)
+    mime_type: str
+    size_bytes: int
+    uploaded_by: UUID | None = None
+    supersedes_id: UUID | None = None
+
+
 class DocumentPublic(BaseModel):
     id: UUID
     title: str
@@ -84,6 +108,29 @@ class DocumentPublic(BaseModel):
     supersedes_id: UUID | None = None
     created_at: datetime
     ready_at: datetime | None = None
+
+
+class Document(DocumentPublic):
+    """The stored document, with the internals the public view leaves out."""
+
+    content_hash: str
+    file_path: str
+    embedding_model: str | None = None
+    embedding_dim: int | None = None
+
+
+class StoredChunk(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: UUID
+    document_id: UUID
+    ordinal: int
+    text: str
+    page_start: int
+    page_end: int
+    clause: str | None
+    char_start: int
+    char_end: int
 
 
 class ChunkHit(BaseModel):

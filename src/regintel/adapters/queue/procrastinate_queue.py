@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from regintel.ports.queue import JobHandler
+import logging
+
+from regintel.ports.queue import GiveUpHandler, JobHandler
+
+log = logging.getLogger(__name__)
 
 
 class ProcrastinateQueue:
@@ -14,11 +18,23 @@ class ProcrastinateQueue:
         self._app = procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=conninfo))
         self._opened = False
 
-    def register(self, name: str, handler: JobHandler, *, retries: int = 3) -> None:
+    def register(self, name: str, handler: JobHandler, *, retries: int = 3,
+                 on_give_up: GiveUpHandler | None = None) -> None:
         import procrastinate
 
+        async def run(context: procrastinate.JobContext, **payload: Any) -> None:
+            try:
+                await handler(**payload)
+            except Exception as exc:
+                attempts = context.job.attempts if context.job else 0
+                if attempts >= retries:  # procrastinate will not retry this one
+                    log.exception("job %s gave up after %d attempts", name, attempts + 1)
+                    if on_give_up is not None:
+                        await on_give_up(**payload, error=exc)
+                raise
+
         strategy = procrastinate.RetryStrategy(max_attempts=retries, exponential_wait=2)
-        self._app.task(name=name, retry=strategy if retries else False)(handler)
+        self._app.task(name=name, retry=strategy if retries else False, pass_context=True)(run)
 
     async def open(self) -> None:
         if not self._opened:

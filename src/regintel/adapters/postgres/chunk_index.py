@@ -1,0 +1,125 @@
+"""ChunkIndex on Postgres: pgvector cosine search (HNSW) and BM25 over the ``chunk_terms``
+postings. Only chunks of ``ready`` documents are ever returned."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID
+
+from sqlalchemy import select, text
+
+from regintel.adapters.postgres import tables as t
+from regintel.adapters.postgres.database import Database
+from regintel.adapters.postgres.documents_repo import document_from_row, select_documents
+from regintel.domain.documents import Document, SearchScope, StoredChunk
+
+_CHUNK_FIELDS = ("id", "document_id", "ordinal", "text", "page_start", "page_end", "clause",
+                 "char_start", "char_end")
+
+
+def _scope_sql(scope: SearchScope, params: dict[str, Any]) -> str:
+    """Extra WHERE terms over ``c`` (chunks) and ``d`` (documents); values go in params."""
+    terms = ["d.status = 'ready'"]
+    if scope.document_ids:
+        terms.append("c.document_id = ANY(:scope_docs)")
+        params["scope_docs"] = list(scope.document_ids)
+    if scope.set_ids:
+        terms.append("d.set_id = ANY(:scope_sets)")
+        params["scope_sets"] = list(scope.set_ids)
+    if scope.doc_type is not None:
+        terms.append("d.doc_type = :scope_type")
+        params["scope_type"] = scope.doc_type.value
+    return " AND ".join(terms)
+
+
+def _vector_literal(vector: Sequence[float]) -> str:
+    return "[" + ",".join(f"{float(x):.7g}" for x in vector) + "]"
+
+
+class PostgresChunkIndex:
+    def __init__(self, database: Database, *, bm25_k1: float = 0.9, bm25_b: float = 0.4,
+                 hnsw_ef_search: int = 100) -> None:
+        self._db = database
+        self._k1 = bm25_k1
+        self._b = bm25_b
+        self._ef_search = hnsw_ef_search
+
+    async def dense(self, tenant_id: UUID, vector: Sequence[float], k: int,
+                    scope: SearchScope) -> list[tuple[UUID, float]]:
+        params: dict[str, Any] = {"t": tenant_id, "v": _vector_literal(vector), "k": k}
+        where = _scope_sql(scope, params)
+        query = text(
+            "SELECT c.id, 1 - (c.embedding <=> CAST(:v AS vector)) AS sim "
+            "FROM chunks c JOIN documents d ON d.id = c.document_id AND d.tenant_id = c.tenant_id "
+            f"WHERE c.tenant_id = :t AND c.embedding IS NOT NULL AND {where} "
+            "ORDER BY c.embedding <=> CAST(:v AS vector) LIMIT :k")
+        async with self._db.tenant_session(tenant_id) as s:
+            await s.execute(text(f"SET LOCAL hnsw.ef_search = {max(self._ef_search, 2 * k)}"))
+            rows = (await s.execute(query, params)).all()
+            if len(rows) < k:
+                # HNSW filters after its graph walk; a narrow scope (one tenant among many, a
+                # few documents) can leave too few rows. An exact scan is then cheap and right.
+                await s.execute(text("SET LOCAL enable_indexscan = off"))
+                rows = (await s.execute(query, params)).all()
+        return [(r[0], float(r[1])) for r in rows]
+
+    async def lexical(self, tenant_id: UUID, query: str, k: int,
+                      scope: SearchScope) -> list[tuple[UUID, float]]:
+        params: dict[str, Any] = {"t": tenant_id, "q": query, "k": k, "k1": self._k1,
+                                  "b": self._b}
+        where = _scope_sql(scope, params)
+        # BM25 (Robertson/Sparck Jones idf with +1 to stay positive), query-term frequency
+        # counted once per occurrence, corpus statistics over the tenant's ready chunks.
+        sql = text(f"""
+            WITH q AS (
+                SELECT lexeme AS term, coalesce(array_length(positions, 1), 1) AS qtf
+                FROM unnest(to_tsvector('english', :q))
+            ), stats AS (
+                SELECT count(*)::float8 AS n, greatest(avg(c.token_count), 1)::float8 AS avgdl
+                FROM chunks c JOIN documents d ON d.id = c.document_id
+                WHERE c.tenant_id = :t AND d.status = 'ready'
+            ), df AS (
+                SELECT ct.term, count(*)::float8 AS df, max(q.qtf) AS qtf
+                FROM chunk_terms ct JOIN q ON q.term = ct.term
+                WHERE ct.tenant_id = :t GROUP BY ct.term
+            )
+            SELECT c.id, sum(df.qtf * ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5))
+                             * ct.tf * (:k1 + 1)
+                             / (ct.tf + :k1 * (1 - :b + :b * c.token_count / s.avgdl))) AS score
+            FROM chunk_terms ct
+            JOIN df ON df.term = ct.term
+            JOIN chunks c ON c.id = ct.chunk_id
+            JOIN documents d ON d.id = c.document_id AND d.tenant_id = c.tenant_id
+            CROSS JOIN stats s
+            WHERE ct.tenant_id = :t AND {where}
+            GROUP BY c.id ORDER BY score DESC LIMIT :k""")
+        async with self._db.tenant_session(tenant_id) as s:
+            rows = (await s.execute(sql, params)).all()
+        return [(r[0], float(r[1])) for r in rows]
+
+    async def fetch(self, tenant_id: UUID,
+                    chunk_ids: Sequence[UUID]) -> dict[UUID, tuple[StoredChunk, Document]]:
+        if not chunk_ids:
+            return {}
+        chunk_cols = [t.chunks.c[name].label(f"chunk_{name}") for name in _CHUNK_FIELDS]
+        query = (select_documents(tenant_id)
+                 .add_columns(*chunk_cols)
+                 .join_from(t.documents, t.chunks, t.chunks.c.document_id == t.documents.c.id)
+                 .where(t.chunks.c.tenant_id == tenant_id, t.chunks.c.id.in_(list(chunk_ids))))
+        async with self._db.tenant_session(tenant_id) as s:
+            rows = (await s.execute(query)).mappings().all()
+        found: dict[UUID, tuple[StoredChunk, Document]] = {}
+        for row in rows:
+            data = dict(row)
+            chunk = StoredChunk(**{name: data.pop(f"chunk_{name}") for name in _CHUNK_FIELDS})
+            found[chunk.id] = (chunk, document_from_row(data))
+        return found
+
+    async def document_chunks(self, tenant_id: UUID, document_id: UUID) -> list[StoredChunk]:
+        async with self._db.tenant_session(tenant_id) as s:
+            rows = (await s.execute(
+                select(*[t.chunks.c[name] for name in _CHUNK_FIELDS])
+                .where(t.chunks.c.tenant_id == tenant_id, t.chunks.c.document_id == document_id)
+                .order_by(t.chunks.c.ordinal))).mappings().all()
+        return [StoredChunk(**row) for row in rows]

@@ -1,0 +1,8 @@
+"""The ``regintel`` command."""
+
+from regintel.cli import bench, library, platform  # noqa: F401 (registers the commands)
+from regintel.cli.app import app
+
+
+def main() -> None:
+    app()

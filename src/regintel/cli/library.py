@@ -1,0 +1,190 @@
+"""Document library commands: ingest, search, documents list/delete, reindex."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Annotated, Any
+from uuid import UUID
+
+import typer
+
+from regintel.cli.app import (
+    JsonOption,
+    TenantOption,
+    app,
+    documents_app,
+    fail,
+    load_settings,
+    open_container,
+    run,
+)
+from regintel.container import Container
+from regintel.domain.documents import DocStatus, DocType, Document, SearchScope
+from regintel.errors import InvalidRequest, NotFound, RegintelError
+
+_TERMINAL = {DocStatus.READY, DocStatus.FAILED}
+
+
+async def wait_until_done(container: Container, tenant_id: UUID, ids: list[UUID], *,
+                          timeout_s: float) -> list[Document]:
+    """Run queued jobs in this process until the documents are ready or failed. A server or
+    worker on the same database may pick the jobs up first; then we simply watch."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        await container.queue.run_worker(wait=False)
+        documents = [await container.documents.get(tenant_id, i) for i in ids]
+        if all(d.status in _TERMINAL for d in documents) or time.monotonic() > deadline:
+            return documents
+        await asyncio.sleep(0.5)
+
+
+def _summary(document: Document) -> dict[str, Any]:
+    return {"document_id": str(document.id), "title": document.title,
+            "status": document.status.value, "chunks": document.chunk_count,
+            "reason": document.status_reason}
+
+
+@app.command("ingest")
+def ingest_cmd(
+    paths: Annotated[list[Path], typer.Argument(exists=True, dir_okay=False, readable=True)],
+    doc_type: Annotated[DocType, typer.Option("--type", help="regulation or policy.")],
+    title: Annotated[str | None, typer.Option(help="Title (default: the file name).")] = None,
+    version: Annotated[str, typer.Option(help="Version label, e.g. '2024' or 'v3'.")] = "",
+    set_name: Annotated[str | None, typer.Option("--set", help="Document set name.")] = None,
+    wait: Annotated[bool, typer.Option(help="Wait until each document is ready.")] = True,
+    timeout: Annotated[float, typer.Option(help="Seconds to wait.")] = 1800,
+    tenant: TenantOption = "default",
+    json_out: JsonOption = False,
+) -> None:
+    """Add documents to the library; prints {"document_id", "status", "chunks"} per file."""
+    if title and len(paths) > 1:
+        fail(InvalidRequest("--title applies to one file; omit it to use each file's name"))
+    settings = load_settings()
+
+    async def go() -> list[Document]:
+        async with open_container(settings) as container:
+            tenant_id = await container.documents.ensure_tenant(tenant)
+            limit = settings.upload.max_bytes
+            submitted = []
+            for path in paths:
+                if path.stat().st_size > limit:  # refuse before reading it whole
+                    raise InvalidRequest(f"{path.name} is larger than the "
+                                         f"{limit / 1_048_576:.0f} MB limit")
+                result = await container.ingestion.submit(
+                    tenant_id, data=path.read_bytes(), filename=path.name,
+                    title=title or path.stem, doc_type=doc_type, version=version,
+                    set_name=set_name)
+                submitted.append(result.document)
+            if not wait:
+                return submitted
+            return await wait_until_done(container, tenant_id, [d.id for d in submitted],
+                                         timeout_s=timeout)
+
+    documents = run(go)
+    for document in documents:
+        if json_out:
+            typer.echo(json.dumps(_summary(document)))
+        else:
+            reason = f" — {document.status_reason}" if document.status_reason else ""
+            typer.echo(f"{document.id}  {document.status.value:<10} {document.chunk_count:>5} "
+                       f"chunks  {document.title}{reason}")
+    if any(d.status is DocStatus.FAILED for d in documents):
+        raise typer.Exit(2)
+
+
+@app.command("search")
+def search_cmd(
+    query: Annotated[str, typer.Argument(help="What to look for.")],
+    doc: Annotated[list[UUID] | None, typer.Option("--doc", help="Limit to documents.")] = None,
+    set_name: Annotated[str | None, typer.Option("--set", help="Limit to a set.")] = None,
+    doc_type: Annotated[DocType | None, typer.Option("--type", help="Limit to a type.")] = None,
+    k: Annotated[int, typer.Option(min=1, max=100, help="How many chunks.")] = 10,
+    tenant: TenantOption = "default",
+    json_out: JsonOption = False,
+) -> None:
+    """Hybrid search over the library, best first, with calibrated relevance scores."""
+    settings = load_settings()
+
+    async def go() -> list[dict[str, Any]]:
+        async with open_container(settings) as container:
+            tenant_id = await container.documents.ensure_tenant(tenant)
+            set_ids: tuple[UUID, ...] = ()
+            if set_name:
+                found = await container.documents.find_set(tenant_id, set_name)
+                if found is None:
+                    raise NotFound(f"no document set named {set_name!r}")
+                set_ids = (found.id,)
+            for document_id in doc or []:
+                await container.documents.get(tenant_id, document_id)  # NotFound if foreign
+            hits = await container.retriever.search(
+                tenant_id, query, k=k,
+                scope=SearchScope(document_ids=tuple(doc or ()), set_ids=set_ids,
+                                  doc_type=doc_type))
+            return [h.model_dump(mode="json") for h in hits]
+
+    hits = run(go)
+    if json_out:
+        typer.echo(json.dumps(hits, indent=2))
+        return
+    for rank, hit in enumerate(hits, start=1):
+        where = f"p.{hit['page_start']}" + (f" · {hit['clause']}" if hit["clause"] else "")
+        typer.echo(f"{rank:>2}. [{hit['score']:.3f}] {hit['document_title']} ({where})")
+        typer.echo("    " + " ".join(hit["text"].split())[:200])
+
+
+@documents_app.command("list")
+def documents_list(tenant: TenantOption = "default", json_out: JsonOption = False) -> None:
+    """Documents of the tenant, grouped by set."""
+    settings = load_settings()
+
+    async def go() -> list[Document]:
+        async with open_container(settings) as container:
+            tenant_id = await container.documents.ensure_tenant(tenant)
+            return await container.documents.list(tenant_id)
+
+    documents = run(go)
+    if json_out:
+        typer.echo(json.dumps([d.model_dump(mode="json", exclude={"file_path"})
+                               for d in documents], indent=2))
+        return
+    for d in documents:
+        group = d.set.name if d.set else "(global)"
+        typer.echo(f"{group:<16} {d.id}  {d.doc_type.label:<17} {d.status.value:<10} "
+                   f"{d.chunk_count:>5}  {d.title} {d.version}".rstrip())
+
+
+@documents_app.command("delete")
+def documents_delete(document_id: UUID, tenant: TenantOption = "default") -> None:
+    """Delete a document, its chunks and its stored file."""
+    settings = load_settings()
+
+    async def go() -> Document:
+        async with open_container(settings) as container:
+            tenant_id = await container.documents.ensure_tenant(tenant)
+            return await container.ingestion.delete(tenant_id, document_id)
+
+    document = run(go)
+    typer.echo(f"deleted {document.id} ({document.title})")
+
+
+@app.command("reindex")
+def reindex_cmd(
+    everything: Annotated[bool, typer.Option("--all", help="Re-embed every document.")] = False,
+    tenant: TenantOption = "default",
+) -> None:
+    """Re-embed documents whose embedding model differs from the configured one."""
+    settings = load_settings()
+
+    async def go() -> int:
+        async with open_container(settings) as container:
+            tenant_id = await container.documents.ensure_tenant(tenant)
+            return await container.reindexer.run(tenant_id, everything=everything)
+
+    try:
+        count = run(go)
+    except RegintelError as exc:
+        fail(exc)
+    typer.echo(f"re-embedded {count} document(s)")

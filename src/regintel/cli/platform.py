@@ -1,0 +1,111 @@
+"""Platform commands: migrate, serve, demo, worker."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated
+
+import typer
+
+from regintel.cli.app import app, fail, load_settings, migrate_settings, run
+from regintel.errors import RegintelError
+from regintel.settings import Settings, resolve_secret_key
+
+
+@app.command("migrate")
+def migrate_cmd(
+    revision: Annotated[str, typer.Option(help="Target revision.")] = "head",
+    downgrade: Annotated[bool, typer.Option(help="Downgrade to --revision (e.g. base).")] = False,
+) -> None:
+    """Create or upgrade the schema (a no-op when already at the target)."""
+    from regintel.adapters.postgres.migrate import migrate
+    from regintel.container import Container
+
+    settings = load_settings()
+
+    async def go() -> None:
+        container = await Container.open(settings)
+        try:
+            result = await asyncio.to_thread(migrate, container.database_url, target=revision,
+                                             downgrade=downgrade, **migrate_settings(settings))
+        finally:
+            await container.close()
+        if result.changed:
+            typer.echo(f"migrated: {result.before or 'base'} → {result.after or 'base'}")
+        else:
+            typer.echo(f"already at {result.after or 'base'}; nothing to do")
+
+    run(go)
+
+
+def _serve(settings: Settings, host: str | None, port: int | None) -> None:
+    import uvicorn
+
+    from regintel.adapters.postgres.migrate import migrate
+    from regintel.api.app import create_app
+    from regintel.runtime.stores import EmbeddedStores, ServeLock
+
+    try:
+        resolve_secret_key(settings)
+        lock = ServeLock(settings.data_dir)
+        lock.acquire(f"regintel serve on {host or settings.server.host}:"
+                     f"{port or settings.server.port}")
+    except RegintelError as exc:
+        fail(exc)
+    try:
+        if settings.database_url is None:
+            # The embedded database belongs to this product: keep its schema current.
+            with EmbeddedStores(settings.data_dir, postgres=True, graph=False) as endpoints:
+                assert endpoints.postgres is not None
+                migrate(endpoints.postgres.url(), **migrate_settings(settings))
+        uvicorn.run(create_app(settings), host=host or settings.server.host,
+                    port=port or settings.server.port, log_level="info", lifespan="on")
+    except RegintelError as exc:
+        fail(exc)
+    finally:
+        lock.release()
+
+
+@app.command("serve")
+def serve_cmd(
+    host: Annotated[str | None, typer.Option(help="Bind address.")] = None,
+    port: Annotated[int | None, typer.Option(help="Bind port.")] = None,
+) -> None:
+    """Run the HTTP API (and, with the embedded database, an in-process worker)."""
+    _serve(load_settings(), host, port)
+
+
+@app.command("demo")
+def demo_cmd(
+    host: Annotated[str | None, typer.Option(help="Bind address.")] = None,
+    port: Annotated[int | None, typer.Option(help="Bind port.")] = None,
+) -> None:
+    """Start the product on the embedded stores with a generated secret (local use only)."""
+    settings = load_settings(demo=True)
+    typer.echo(f"Regulatory Intelligence Copilot demo: http://{host or settings.server.host}:"
+               f"{port or settings.server.port}  (data in {settings.data_dir.resolve()})")
+    _serve(settings, host, port)
+
+
+@app.command("worker")
+def worker_cmd(
+    concurrency: Annotated[int, typer.Option(min=1, max=64, help="Jobs run at once.")] = 2,
+) -> None:
+    """Run queue jobs (ingestion, enrichment) until interrupted."""
+    from regintel.container import Container
+
+    settings = load_settings()
+
+    async def go() -> None:
+        container = await Container.open(settings)
+        try:
+            container.register_jobs()
+            typer.echo(f"worker running (concurrency {concurrency}); Ctrl-C to stop", err=True)
+            await container.queue.run_worker(concurrency=concurrency)
+        finally:
+            await container.close()
+
+    try:
+        run(go)
+    except KeyboardInterrupt:
+        typer.echo("worker stopped", err=True)

@@ -1,0 +1,148 @@
+"""Sentence-aware chunking within pages. Each chunk is an exact slice of one page's text
+(``page.text[char_start:char_end] == chunk.text``) so citations can point at the source, and
+carries the clause it falls under."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+
+from regintel.domain.documents import ChunkDraft, ParsedDocument
+from regintel.ingestion.clauses import find_clauses
+
+# A clause marker this close after where the chunk's own text begins names the chunk: the
+# chunk is about that clause, not the tail of the previous one.
+CLAUSE_LOOKAHEAD = 100
+# A line this short that starts with a clause marker is a heading: no chunk ends on it.
+MAX_HEADING_LINE = 100
+
+# Candidate chunk ends, in order of preference. Each end position e has text[e - 1] non-space.
+_PARAGRAPH_END = re.compile(r"(?<=\S)[^\S\n]*\n(?:[^\S\n]*\n)+")
+_LINE_END = re.compile(r"(?<=\S)[^\S\n]*\n")
+# A full stop ends a sentence unless it closes a number ("5.13A.5.1.", "Rule 5.1. The"), a
+# single letter ("e.g.", "i.e.", "U.K.") or a common abbreviation ("Art. 6", "No. 3").
+_ABBREVIATIONS = ("Art", "Arts", "No", "Nos", "no", "Para", "para", "paras", "Reg", "Regs",
+                  "Sch", "Sec", "Sect", "Ch", "ch", "Vol", "vol", "Fig", "fig", "pp", "cf",
+                  "Cf", "viz", "vs", "al", "Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Inc", "Ltd",
+                  "Co", "Corp", "approx", "incl", "Ref", "ref", "Rev", "Sub", "sub")
+# The lookbehinds come after the punctuation so the engine tries them only at a full stop.
+_NOT_AFTER = "".join(rf"(?<!\b{re.escape(a)}\.)" for a in _ABBREVIATIONS)
+_SENTENCE_END = re.compile(rf"(?:[;?!]|\.(?<![0-9]\.)(?<!\b[A-Za-z]\.){_NOT_AFTER})"
+                           r"""[”’"')\]]*(?=\s)""")
+_NON_SPACE = re.compile(r"\S")
+_WORD_START = re.compile(r"(?<=\s)\S")
+
+
+def chunk_document(doc: ParsedDocument, *, size: int = 1000,
+                   overlap: int = 150) -> list[ChunkDraft]:
+    """Chunks of about ``size`` characters, consecutive chunks on a page sharing about
+    ``overlap``. Breaks prefer paragraph ends, then sentence ends, then line ends, then spaces;
+    a word is split only when it alone is longer than twice ``size``."""
+    if size < 2 or not 0 <= overlap < size:
+        raise ValueError(f"need size >= 2 and 0 <= overlap < size (got {size=}, {overlap=})")
+    chunks: list[ChunkDraft] = []
+    clause: str | None = None  # a clause runs on across page breaks
+    for page in doc.pages:
+        text = page.text
+        markers = find_clauses(text)
+        offsets = [offset for offset, _ in markers]
+        for start, end, own in _PageSplitter(text, size, overlap, offsets).spans():
+            clause = _clause_at(offsets, markers, own, end) or clause
+            chunks.append(ChunkDraft(ordinal=len(chunks), text=text[start:end],
+                                     page_start=page.number, page_end=page.number,
+                                     char_start=start, char_end=end, clause=clause))
+        if markers:
+            clause = markers[-1][1]
+    return chunks
+
+
+def _clause_at(offsets: list[int], markers: Sequence[tuple[int, str]], own: int,
+               end: int) -> str | None:
+    """The marker where the chunk's own text (after the overlap it repeats) starts; else the
+    first within CLAUSE_LOOKAHEAD characters of it; else the last one before it."""
+    i = bisect_right(offsets, own)
+    if i and offsets[i - 1] == own:
+        return markers[i - 1][1]
+    if i < len(offsets) and offsets[i] < min(end, own + CLAUSE_LOOKAHEAD):
+        return markers[i][1]
+    return markers[i - 1][1] if i else None
+
+
+class _PageSplitter:
+    def __init__(self, text: str, size: int, overlap: int, headings: list[int]) -> None:
+        self.text, self.size, self.overlap = text, size, overlap
+        self.headings = headings  # offsets of clause markers, sorted
+        self.ends = [
+            [m.start() for m in _PARAGRAPH_END.finditer(text)],
+            [m.end() for m in _SENTENCE_END.finditer(text)],
+            [m.start() for m in _LINE_END.finditer(text)],
+        ]
+
+    def spans(self) -> list[tuple[int, int, int]]:
+        """(start, end, own): the chunk is text[start:end]; its new text starts at ``own``
+        (what precedes it repeats the previous chunk)."""
+        text, size = self.text, self.size
+        first = _NON_SPACE.search(text)
+        if first is None:
+            return []
+        last = len(text.rstrip())
+        start = own = first.start()
+        spans: list[tuple[int, int, int]] = []
+        while last - start > size:
+            previous_end = spans[-1][1] if spans else start
+            end = self._end(start, max(start + size // 2, previous_end + 1))
+            spans.append((start, end, own))
+            own = self._next_non_space(end)
+            start = self._overlap_start(start, end, own)
+        spans.append((start, last, own))
+        return spans
+
+    def _end(self, start: int, lo: int) -> int:
+        hi = start + self.size
+        for ends in self.ends:
+            i = bisect_right(ends, hi) - 1
+            while i >= 0 and ends[i] >= lo:
+                if not self._ends_with_heading(ends[i]):
+                    return ends[i]
+                i -= 1
+        text = self.text
+        for e in range(hi, start, -1):  # the last word end, even below lo: never split a word
+            if text[e].isspace() and not text[e - 1].isspace():
+                return e
+        space = re.compile(r"\s").search(text, hi, start + 2 * self.size)
+        return space.start() if space else hi  # a "word" of 2*size is not a word: cut it
+
+    def _ends_with_heading(self, end: int) -> bool:
+        """True if the text before ``end`` ends in a short clause-heading line such as
+        "2.2<TAB>Client Categorisation": the heading belongs with the next chunk."""
+        line_start = self.text.rfind("\n", 0, end) + 1
+        if end - line_start > MAX_HEADING_LINE:
+            return False
+        i = bisect_left(self.headings, line_start)
+        return i < len(self.headings) and self.headings[i] < end
+
+    def _overlap_start(self, start: int, end: int, own: int) -> int:
+        """A sentence start (else a line start, else a word start) about ``overlap``
+        characters before ``end``; ``own`` (no overlap) if there is none."""
+        if self.overlap == 0:
+            return own
+        target = end - self.overlap
+        lo, hi = max(start + 1, end - self.overlap * 3 // 2), end - self.overlap // 2
+        for ends in self.ends[1:]:  # sentence, then line ends
+            starts = [self._next_non_space(e)
+                      for e in ends[bisect_left(ends, lo - 1):bisect_right(ends, hi)]]
+            best = self._closest([s for s in starts if lo <= s <= hi and s < end], target)
+            if best is not None:
+                return best
+        words = [m.start() for m in _WORD_START.finditer(self.text, lo, hi + 1)]
+        best = self._closest([s for s in words if s < end], target)
+        return own if best is None else best
+
+    def _next_non_space(self, pos: int) -> int:
+        m = _NON_SPACE.search(self.text, pos)
+        return m.start() if m else len(self.text)
+
+    @staticmethod
+    def _closest(candidates: list[int], target: int) -> int | None:
+        return min(candidates, key=lambda s: abs(s - target)) if candidates else None

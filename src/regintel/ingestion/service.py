@@ -1,0 +1,125 @@
+"""Ingestion: accept a file (size, type, dedupe, version link), then a queued job parses, chunks,
+embeds and publishes it. A document is searchable only once all its chunks are in."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from dataclasses import dataclass
+from uuid import UUID
+
+from regintel.domain.documents import DocStatus, DocType, Document, NewDocument
+from regintel.errors import DocumentRejected, InvalidRequest
+from regintel.ingestion.chunking import chunk_document
+from regintel.ports.embedder import Embedder
+from regintel.ports.library import DocumentStore, FileStore
+from regintel.ports.parser import DocumentParser
+from regintel.ports.queue import JobQueue
+
+log = logging.getLogger(__name__)
+
+INGEST_JOB = "ingest.document"
+
+
+@dataclass(frozen=True)
+class Submission:
+    document: Document
+    created: bool  # False: the same bytes were already in this tenant's library
+
+
+class IngestionService:
+    def __init__(self, *, documents: DocumentStore, files: FileStore, parser: DocumentParser,
+                 embedder: Embedder, queue: JobQueue, max_bytes: int,
+                 chunk_size: int = 1000, chunk_overlap: int = 150) -> None:
+        self._documents = documents
+        self._files = files
+        self._parser = parser
+        self._embedder = embedder
+        self._queue = queue
+        self._max_bytes = max_bytes
+        self._chunk_size = chunk_size
+        self._chunk_overlap = chunk_overlap
+
+    def register_jobs(self) -> None:
+        self._queue.register(INGEST_JOB, self.run_job, retries=3, on_give_up=self._give_up)
+
+    async def submit(self, tenant_id: UUID, *, data: bytes, filename: str, title: str,
+                     doc_type: DocType, version: str = "", set_name: str | None = None,
+                     uploaded_by: UUID | None = None,
+                     supersedes_id: UUID | None = None) -> Submission:
+        if len(data) > self._max_bytes:
+            raise DocumentRejected(
+                f"the file is {len(data) / 1_048_576:.1f} MB; the limit is "
+                f"{self._max_bytes / 1_048_576:.0f} MB", hint="split the document or compress it")
+        if not title.strip():
+            raise InvalidRequest("a document needs a title")
+        mime_type = self._parser.detect(data, filename)
+        digest = hashlib.sha256(data).hexdigest()
+        existing = await self._documents.find_by_hash(tenant_id, digest)
+        if existing is not None:
+            if existing.status is DocStatus.FAILED:
+                # Uploading the same file again is how a user retries after a failure.
+                await self._enqueue(tenant_id, existing.id)
+                existing = await self._documents.get(tenant_id, existing.id)
+            return Submission(existing, created=False)
+        if supersedes_id is not None:
+            await self._documents.get(tenant_id, supersedes_id)  # NotFound for foreign ids
+        else:
+            earlier = await self._documents.latest_titled(tenant_id, title.strip(), doc_type)
+            supersedes_id = earlier.id if earlier else None
+        doc_set = await self._documents.get_or_create_set(tenant_id, set_name) \
+            if set_name and set_name.strip() else None
+        _, path = self._files.put(tenant_id, data)
+        document = await self._documents.create(tenant_id, NewDocument(
+            title=title.strip(), version=version.strip(), doc_type=doc_type,
+            set_id=doc_set.id if doc_set else None, content_hash=digest, file_path=path,
+            original_filename=filename, mime_type=mime_type, size_bytes=len(data),
+            uploaded_by=uploaded_by, supersedes_id=supersedes_id))
+        await self._enqueue(tenant_id, document.id)
+        return Submission(document, created=True)
+
+    async def _enqueue(self, tenant_id: UUID, document_id: UUID) -> None:
+        await self._documents.set_status(tenant_id, document_id, DocStatus.QUEUED)
+        try:
+            await self._queue.defer(INGEST_JOB, queueing_lock=str(document_id),
+                                    tenant_id=str(tenant_id), document_id=str(document_id))
+        except Exception:
+            await self._documents.set_status(tenant_id, document_id, DocStatus.FAILED,
+                                             reason="could not be queued for processing")
+            raise
+
+    async def run_job(self, tenant_id: str, document_id: str) -> None:
+        tenant, doc_id = UUID(tenant_id), UUID(document_id)
+        document = await self._documents.get(tenant, doc_id)
+        if document.status is DocStatus.READY:
+            return  # a retried or duplicated job: the work is already published
+        await self._documents.set_status(tenant, doc_id, DocStatus.PROCESSING)
+        try:
+            data = self._files.read(document.file_path)
+            parsed = await asyncio.to_thread(self._parser.parse, data,
+                                             document.original_filename)
+            chunks = chunk_document(parsed, size=self._chunk_size, overlap=self._chunk_overlap)
+            if not chunks:
+                raise DocumentRejected("the document contains no text to index")
+        except DocumentRejected as exc:
+            # The file itself is the problem: retrying cannot help, tell the user why.
+            await self._documents.set_status(tenant, doc_id, DocStatus.FAILED, reason=str(exc))
+            return
+        await self._documents.set_status(tenant, doc_id, DocStatus.PROCESSING,
+                                         page_count=len(parsed.pages),
+                                         char_count=parsed.char_count)
+        vectors = await asyncio.to_thread(self._embedder.embed, [c.text for c in chunks])
+        count = await self._documents.publish_chunks(tenant, doc_id, chunks, vectors,
+                                                     embedding_model=self._embedder.model_name)
+        log.info("document %s ready: %d pages, %d chunks", doc_id, len(parsed.pages), count)
+
+    async def _give_up(self, tenant_id: str, document_id: str, error: BaseException) -> None:
+        await self._documents.set_status(
+            UUID(tenant_id), UUID(document_id), DocStatus.FAILED,
+            reason=f"processing failed after several attempts ({type(error).__name__})")
+
+    async def delete(self, tenant_id: UUID, document_id: UUID) -> Document:
+        document = await self._documents.delete(tenant_id, document_id)
+        self._files.delete(document.file_path)
+        return document

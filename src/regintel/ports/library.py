@@ -1,0 +1,83 @@
+"""Ports of the document library: tenant-scoped document records, original files, and the
+search index over chunks. Every method takes the tenant; implementations filter by it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+from uuid import UUID
+
+from regintel.domain.documents import (
+    ChunkDraft,
+    DocStatus,
+    Document,
+    DocumentSetPublic,
+    NewDocument,
+    SearchScope,
+    StoredChunk,
+)
+from regintel.ports.embedder import Vectors
+
+
+class DocumentStore(Protocol):
+    async def ensure_tenant(self, slug: str) -> UUID: ...
+
+    async def get_or_create_set(self, tenant_id: UUID, name: str) -> DocumentSetPublic: ...
+
+    async def find_set(self, tenant_id: UUID, name: str) -> DocumentSetPublic | None: ...
+
+    async def find_by_hash(self, tenant_id: UUID, content_hash: str) -> Document | None: ...
+
+    async def latest_titled(self, tenant_id: UUID, title: str,
+                            doc_type: str) -> Document | None: ...
+
+    async def create(self, tenant_id: UUID, new: NewDocument) -> Document: ...
+
+    async def get(self, tenant_id: UUID, document_id: UUID) -> Document:
+        """Raises ``NotFound`` for unknown ids and for other tenants' ids alike."""
+
+    async def list(self, tenant_id: UUID) -> list[Document]: ...
+
+    async def set_status(self, tenant_id: UUID, document_id: UUID, status: DocStatus, *,
+                         reason: str | None = None, page_count: int | None = None,
+                         char_count: int | None = None) -> None: ...
+
+    async def publish_chunks(self, tenant_id: UUID, document_id: UUID,
+                             chunks: Sequence[ChunkDraft], vectors: Vectors, *,
+                             embedding_model: str) -> int:
+        """Replace the document's chunks and mark it ready in one transaction, so search
+        never sees a half-written document."""
+
+    async def replace_embeddings(self, tenant_id: UUID, document_id: UUID,
+                                 chunk_ids: Sequence[UUID], vectors: Vectors, *,
+                                 embedding_model: str) -> None:
+        """Swap the vectors of existing chunks in one transaction (reindexing)."""
+
+    async def vector_dimension(self) -> int:
+        """The dimension of the stored ``chunks.embedding`` column."""
+
+    async def delete(self, tenant_id: UUID, document_id: UUID) -> Document: ...
+
+
+class FileStore(Protocol):
+    def put(self, tenant_id: UUID, data: bytes) -> tuple[str, str]:
+        """Store the bytes; return (content hash, relative path)."""
+
+    def read(self, relative_path: str) -> bytes: ...
+
+    def delete(self, relative_path: str) -> None: ...
+
+
+class ChunkIndex(Protocol):
+    async def dense(self, tenant_id: UUID, vector: Sequence[float], k: int,
+                    scope: SearchScope) -> list[tuple[UUID, float]]:
+        """Nearest chunks by cosine similarity (higher is closer)."""
+
+    async def lexical(self, tenant_id: UUID, query: str, k: int,
+                      scope: SearchScope) -> list[tuple[UUID, float]]:
+        """Chunks by BM25 over the english lexemes of ``query``."""
+
+    async def fetch(self, tenant_id: UUID,
+                    chunk_ids: Sequence[UUID]) -> dict[UUID, tuple[StoredChunk, Document]]: ...
+
+    async def document_chunks(self, tenant_id: UUID, document_id: UUID) -> list[StoredChunk]: ...

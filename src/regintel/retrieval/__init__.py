@@ -1,0 +1,1 @@
+"""Hybrid retrieval, the per-action strategies, and confidence tiers."""

@@ -1,0 +1,71 @@
+"""Hybrid search: dense (pgvector) and lexical (BM25) candidates, scored by the relevance model."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from uuid import UUID
+
+from regintel.domain.documents import ChunkHit, SearchScope
+from regintel.errors import InvalidRequest
+from regintel.ports.embedder import Embedder
+from regintel.ports.library import ChunkIndex
+from regintel.retrieval.candidates import merge
+from regintel.retrieval.relevance import RelevanceModel, features, load_model
+
+MAX_QUERY_CHARS = 4000
+
+
+class HybridRetriever:
+    def __init__(self, index: ChunkIndex, embedder: Embedder, *, candidates: int = 50,
+                 max_scope_documents: int = 5, model: RelevanceModel | None = None) -> None:
+        self._index = index
+        self._embedder = embedder
+        self._candidates = candidates
+        self._max_scope_documents = max_scope_documents
+        self._model = model or load_model()
+
+    def check_scope(self, scope: SearchScope) -> None:
+        if len(scope.document_ids) > self._max_scope_documents:
+            raise InvalidRequest(
+                f"{len(scope.document_ids)} documents were tagged; one question can target at "
+                f"most {self._max_scope_documents}", hint="remove some tags, or use a set")
+
+    async def embed_query(self, query: str) -> Sequence[float]:
+        vectors = await asyncio.to_thread(self._embedder.embed, [query])
+        return [float(x) for x in vectors[0]]
+
+    async def search(self, tenant_id: UUID, query: str, *, k: int = 10,
+                     scope: SearchScope | None = None,
+                     vector: Sequence[float] | None = None) -> list[ChunkHit]:
+        scope = scope or SearchScope()
+        query = query.strip()
+        if not query:
+            raise InvalidRequest("the question is empty")
+        if len(query) > MAX_QUERY_CHARS:
+            raise InvalidRequest(f"the question is longer than {MAX_QUERY_CHARS} characters",
+                                 hint="shorten it or ask several questions")
+        self.check_scope(scope)
+        if vector is None:
+            vector = await self.embed_query(query)
+        pool = max(self._candidates, k)
+        dense, lexical = await asyncio.gather(
+            self._index.dense(tenant_id, vector, pool, scope),
+            self._index.lexical(tenant_id, query, pool, scope))
+        candidates = merge(dense, lexical)
+        fetched = await self._index.fetch(tenant_id, [c.chunk_id for c in candidates])
+        candidates = [c for c in candidates if c.chunk_id in fetched]  # deleted meanwhile
+        rows = features(query, candidates, fetched)
+        scored = sorted(zip(candidates, (self._model.probability(r) for r in rows), strict=True),
+                        key=lambda pair: (-pair[1], pair[0].rrf(60) * -1))
+        hits = []
+        for candidate, score in scored[:k]:
+            chunk, document = fetched[candidate.chunk_id]
+            hits.append(ChunkHit(
+                chunk_id=chunk.id, document_id=document.id, document_title=document.title,
+                document_version=document.version, doc_type=document.doc_type,
+                ordinal=chunk.ordinal, text=chunk.text, page_start=chunk.page_start,
+                page_end=chunk.page_end, clause=chunk.clause, char_start=chunk.char_start,
+                char_end=chunk.char_end, score=round(score, 6),
+                dense_rank=candidate.dense_rank, lexical_rank=candidate.lexical_rank))
+        return hits

@@ -1,0 +1,74 @@
+"""The retrieval strategy of each action (policypal spec, "retrieval per action")."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Sequence
+from uuid import UUID
+
+from regintel.domain.documents import ChunkHit, SearchScope, StoredChunk
+from regintel.ports.library import ChunkIndex
+from regintel.retrieval.hybrid import HybridRetriever
+
+
+async def per_document(retriever: HybridRetriever, tenant_id: UUID, query: str,
+                       document_ids: Sequence[UUID], *, per_doc: int = 3) -> list[ChunkHit]:
+    """Top ``per_doc`` chunks from each tagged document, so no document is crowded out."""
+    retriever.check_scope(SearchScope(document_ids=tuple(document_ids)))
+    vector = await retriever.embed_query(query)
+    batches = await asyncio.gather(*(
+        retriever.search(tenant_id, query, k=per_doc, vector=vector,
+                         scope=SearchScope(document_ids=(doc_id,)))
+        for doc_id in document_ids))
+    return [hit for batch in batches for hit in batch]
+
+
+async def adaptive_k(retriever: HybridRetriever, tenant_id: UUID, query: str,
+                     document_ids: Sequence[UUID], *, threshold: float, min_per_doc: int = 3,
+                     max_per_doc: int = 5, max_total: int = 15) -> list[ChunkHit]:
+    """Per document: the first ``min_per_doc`` chunks, then more while they score at least
+    ``threshold``, up to ``max_per_doc``; overall the ``max_total`` best."""
+    batches = await per_document(retriever, tenant_id, query, document_ids, per_doc=max_per_doc)
+    kept: list[ChunkHit] = []
+    by_doc: dict[UUID, int] = {}
+    for hit in batches:  # already best-first within each document
+        taken = by_doc.get(hit.document_id, 0)
+        if taken < min_per_doc or hit.score >= threshold:
+            kept.append(hit)
+            by_doc[hit.document_id] = taken + 1
+    kept.sort(key=lambda h: -h.score)
+    return kept[:max_total]
+
+
+def stratified_size(total: int, *, share: float = 0.175, minimum: int = 10,
+                    maximum: int = 30) -> int:
+    """15–20 % of the chunks (17.5 %), at least ``minimum``, at most ``maximum``."""
+    return min(total, max(minimum, min(maximum, math.ceil(total * share))))
+
+
+async def stratified_sample(index: ChunkIndex, tenant_id: UUID,
+                            document_id: UUID) -> list[StoredChunk]:
+    """Chunks spread evenly over the whole document (for summaries and policy themes): the
+    middle chunk of each of n equal strata, so the start, middle and end are all represented."""
+    chunks = await index.document_chunks(tenant_id, document_id)
+    n = stratified_size(len(chunks))
+    if n == 0:
+        return []
+    return [chunks[min(len(chunks) - 1, int((i + 0.5) * len(chunks) / n))] for i in range(n)]
+
+
+async def by_theme(retriever: HybridRetriever, tenant_id: UUID, themes: Sequence[str],
+                   target_ids: Sequence[UUID], *,
+                   per_theme: int = 3) -> dict[str, dict[UUID, list[ChunkHit]]]:
+    """For compare and audit: the best chunks for each theme within each target document."""
+    retriever.check_scope(SearchScope(document_ids=tuple(target_ids)))
+    results: dict[str, dict[UUID, list[ChunkHit]]] = {}
+    for theme in themes:
+        vector = await retriever.embed_query(theme)
+        batches = await asyncio.gather(*(
+            retriever.search(tenant_id, theme, k=per_theme, vector=vector,
+                             scope=SearchScope(document_ids=(target,)))
+            for target in target_ids))
+        results[theme] = dict(zip(target_ids, batches, strict=True))
+    return results
