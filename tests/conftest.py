@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import shutil
 import socket
+import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -16,6 +18,7 @@ import psycopg
 import pytest
 from pydantic import SecretStr
 
+from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.adapters.graph.falkordb_store import FalkorGraphStore
 from regintel.adapters.postgres.database import Database
 from regintel.adapters.postgres.migrate import migrate
@@ -56,9 +59,24 @@ def _no_network() -> Iterator[None]:
 
 
 # -- embedded stores -------------------------------------------------------------------------
+def _server_dir() -> Iterator[Path]:
+    # Not under pytest's tmp root: pytest re-tightens that to 0700 whenever a session starts,
+    # which would cut the embedded Postgres (run as its own system user) off from its files.
+    path = Path(tempfile.mkdtemp(prefix="regintel-test-"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
-def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("regintel-data")
+def data_dir() -> Iterator[Path]:
+    """The session's data directory, shared by the session's embedded servers."""
+    yield from _server_dir()
+
+
+@pytest.fixture
+def server_dir() -> Iterator[Path]:
+    """A data directory of a test's own, for tests that start, kill or stop servers."""
+    yield from _server_dir()
 
 
 @pytest.fixture(scope="session")
@@ -127,3 +145,9 @@ async def graph(embedded: EmbeddedEndpoints) -> AsyncIterator[FalkorGraphStore]:
 def settings(data_dir: Path, embedded: EmbeddedEndpoints) -> Settings:
     """Settings on the session's data directory (the container attaches to its servers)."""
     return Settings(data_dir=data_dir, secret_key=SecretStr(TEST_SECRET))
+
+
+@pytest.fixture(scope="session")
+def embedder() -> LocalEmbedder:
+    """The real all-MiniLM-L6-v2, loaded once per test session."""
+    return LocalEmbedder()

@@ -36,10 +36,10 @@ def free_port() -> int:
 
 
 @pytest.fixture
-def run_cli(tmp_path: Path) -> RunCli:
+def run_cli(server_dir: Path) -> RunCli:
     def run(*args: str, secret: bool = False, timeout: float = 120,
             **env: str) -> subprocess.CompletedProcess[str]:
         extra = {"REGINTEL_SECRET_KEY": TEST_SECRET} if secret else {}
         return subprocess.run([regintel_executable(), *args], capture_output=True, text=True,
-                              timeout=timeout, env=cli_env(tmp_path, **extra, **env), check=False)
+                              timeout=timeout, env=cli_env(server_dir, **extra, **env), check=False)
     return run

@@ -20,7 +20,7 @@ def test_version(run_cli: RunCli) -> None:
 
 
 def test_migrate_on_empty_data_dir_then_noop_then_downgrade(run_cli: RunCli,
-                                                            tmp_path: Path) -> None:
+                                                            server_dir: Path) -> None:
     first = run_cli("migrate")
     assert first.returncode == 0, first.stderr
     head = head_revision()
@@ -30,15 +30,15 @@ def test_migrate_on_empty_data_dir_then_noop_then_downgrade(run_cli: RunCli,
     down = run_cli("migrate", "--downgrade", "--revision", "base")
     assert down.returncode == 0 and f"migrated: {head} → base" in down.stdout
     # The last user stopped the embedded servers on exit.
-    assert EmbeddedPostgres(tmp_path / "pg").running_endpoint() is None
-    assert not EmbeddedFalkorDB(tmp_path / "graph").is_running()
+    assert EmbeddedPostgres(server_dir / "pg").running_endpoint() is None
+    assert not EmbeddedFalkorDB(server_dir / "graph").is_running()
 
 
-def test_serve_refuses_to_start_without_a_secret(run_cli: RunCli, tmp_path: Path) -> None:
+def test_serve_refuses_to_start_without_a_secret(run_cli: RunCli, server_dir: Path) -> None:
     result = run_cli("serve")
     assert result.returncode == 3
     assert "REGINTEL_SECRET_KEY is not set" in result.stderr and "hint:" in result.stderr
-    assert not (tmp_path / "pg").exists()  # refused before touching any store
+    assert not (server_dir / "pg").exists()  # refused before touching any store
 
 
 def test_external_database_without_pgvector_is_named(run_cli: RunCli,
@@ -77,25 +77,25 @@ def test_bench_startup_prints_json_figures(run_cli: RunCli) -> None:
 
 
 def test_external_database_url_is_used_instead_of_embedded(run_cli: RunCli, empty_db_url: str,
-                                                           tmp_path: Path) -> None:
+                                                           server_dir: Path) -> None:
     result = run_cli("migrate", REGINTEL_DATABASE_URL=empty_db_url)
     assert result.returncode == 0, result.stderr
     with psycopg.connect(empty_db_url) as conn:
         version = conn.execute("SELECT version_num FROM alembic_version").fetchone()
     assert version == (head_revision(),)
-    assert not (tmp_path / "pg").exists()  # no embedded Postgres was started
+    assert not (server_dir / "pg").exists()  # no embedded Postgres was started
 
 
-def test_worker_starts_and_stops_on_interrupt(tmp_path: Path, empty_db_url: str) -> None:
+def test_worker_starts_and_stops_on_interrupt(server_dir: Path, empty_db_url: str) -> None:
     import signal
     import subprocess
 
     from tests.cli.conftest import cli_env, regintel_executable
 
     subprocess.run([regintel_executable(), "migrate"], check=True, capture_output=True,
-                   env=cli_env(tmp_path, REGINTEL_DATABASE_URL=empty_db_url), timeout=120)
+                   env=cli_env(server_dir, REGINTEL_DATABASE_URL=empty_db_url), timeout=120)
     worker = subprocess.Popen([regintel_executable(), "worker"], stderr=subprocess.PIPE,
-                              text=True, env=cli_env(tmp_path, REGINTEL_DATABASE_URL=empty_db_url))
+                              text=True, env=cli_env(server_dir, REGINTEL_DATABASE_URL=empty_db_url))
     assert worker.stderr is not None
     try:
         lines = []

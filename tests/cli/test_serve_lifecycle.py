@@ -62,16 +62,16 @@ def _stop(proc: subprocess.Popen[str], sig: int = signal.SIGTERM) -> tuple[int, 
 
 
 @pytest.mark.slow
-def test_serve_lifecycle(tmp_path: Path) -> None:
+def test_serve_lifecycle(server_dir: Path) -> None:
     port = free_port()
-    first = _start(tmp_path, port)
+    first = _start(server_dir, port)
     try:
         body = _wait_healthy(first, port)
         assert body["db"] == "ok" and body["graph"] == "ok" and body["queue"] == "ok"
 
         second = subprocess.run(
             [regintel_executable(), "serve", "--port", str(free_port())], capture_output=True,
-            text=True, timeout=60, env=cli_env(tmp_path, REGINTEL_SECRET_KEY=TEST_SECRET),
+            text=True, timeout=60, env=cli_env(server_dir, REGINTEL_SECRET_KEY=TEST_SECRET),
             check=False)
         assert second.returncode == 3
         assert "is already served by regintel serve on" in second.stderr
@@ -80,10 +80,10 @@ def test_serve_lifecycle(tmp_path: Path) -> None:
         _stop(first, signal.SIGKILL)
 
     # The killed server left its lock, pid files and running stores behind: a new serve recovers.
-    third = _start(tmp_path, port)
+    third = _start(server_dir, port)
     try:
         _wait_healthy(third, port)
-        graph = EmbeddedFalkorDB(tmp_path / "graph")
+        graph = EmbeddedFalkorDB(server_dir / "graph")
         graph_pid = int(graph.pid_file.read_text())
         psutil.Process(graph_pid).kill()
         status, body = _health(port)
@@ -95,4 +95,4 @@ def test_serve_lifecycle(tmp_path: Path) -> None:
     assert code in (0, -signal.SIGTERM)
     assert "Application shutdown complete" in err
     # A clean stop by the last user takes the embedded Postgres down with it.
-    assert EmbeddedPostgres(tmp_path / "pg").running_endpoint() is None
+    assert EmbeddedPostgres(server_dir / "pg").running_endpoint() is None

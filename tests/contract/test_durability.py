@@ -45,8 +45,8 @@ def _pid(path: Path, line: int = 0) -> int:
 
 
 @pytest.mark.slow
-def test_acknowledged_writes_survive_sigkill_of_everything(tmp_path: Path) -> None:
-    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path)],
+def test_acknowledged_writes_survive_sigkill_of_everything(server_dir: Path) -> None:
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(server_dir)],
                               stdout=subprocess.PIPE, text=True)
     assert writer.stdout is not None
     acknowledged: list[int] = []
@@ -56,8 +56,8 @@ def test_acknowledged_writes_survive_sigkill_of_everything(tmp_path: Path) -> No
         while len(acknowledged) < 300 and time.monotonic() < deadline:
             acknowledged.append(int(writer.stdout.readline()))
         # Mid-write: the writer is still looping while its servers die under it.
-        os.kill(_pid(tmp_path / "pg" / "postmaster.pid"), signal.SIGKILL)
-        os.kill(_pid(tmp_path / "graph" / "redis.pid"), signal.SIGKILL)
+        os.kill(_pid(server_dir / "pg" / "postmaster.pid"), signal.SIGKILL)
+        os.kill(_pid(server_dir / "graph" / "redis.pid"), signal.SIGKILL)
         writer.kill()
         for line in writer.stdout:
             if line.strip().isdigit():
@@ -69,7 +69,7 @@ def test_acknowledged_writes_survive_sigkill_of_everything(tmp_path: Path) -> No
     assert len(acknowledged) >= 300
     last = acknowledged[-1]
 
-    stores = EmbeddedStores(tmp_path, postgres=True, graph=True)
+    stores = EmbeddedStores(server_dir, postgres=True, graph=True)
     endpoints = stores.open()  # must recover: stale postmaster.pid, redis.pid, socket, locks
     try:
         assert endpoints.postgres is not None and endpoints.graph_socket is not None

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from regintel.bench.report import render_json, render_table
-from regintel.cli.app import JsonOption, bench_app, fail
+from regintel.cli.app import JsonOption, bench_app, fail, load_settings, open_container, run
 from regintel.errors import RegintelError
 
 
@@ -32,3 +32,70 @@ def bench_startup(
         typer.echo(render_table("Embedded store start-up (seconds)",
                                 ["phase", "postgres", "graph", "total"],
                                 startup.table_rows(figures)))
+
+
+@bench_app.command("retrieval")
+def bench_retrieval(
+    corpus: Annotated[Path, typer.Option(exists=True, file_okay=False,
+                                         help="ObliQA passages directory (N.json files).")],
+    questions: Annotated[Path, typer.Option(exists=True, dir_okay=False,
+                                            help="ObliQA questions file, e.g. ObliQA_dev.json.")],
+    fold: Annotated[int | None, typer.Option(min=0, max=1,
+                                             help="Only this fold (0 tune, 1 held-out).")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="First N questions only.")] = None,
+    keep: Annotated[bool, typer.Option(help="Keep the benchmark tenant afterwards.")] = False,
+    json_out: JsonOption = False,
+) -> None:
+    """Recall@10, MAP@10, nDCG@10 and query latency of hybrid retrieval on ObliQA."""
+    from regintel.bench import retrieval
+
+    settings = load_settings()
+
+    async def go() -> dict[str, Any]:
+        async with open_container(settings) as container:
+            return await retrieval.run(container, corpus, questions, fold=fold, limit=limit,
+                                       keep=keep, cache_dir=settings.data_dir / "cache")
+
+    figures = run(go)
+    if json_out:
+        typer.echo(render_json(figures))
+        return
+    typer.echo(render_table(
+        f"ObliQA retrieval ({figures['passages']} passages; "
+        f"p50 {figures['p50_ms']} ms, p95 {figures['p95_ms']} ms per query)",
+        ["split", "questions", "recall@10", "map@10", "ndcg@10"], retrieval.table_rows(figures)))
+    typer.echo("")
+    typer.echo(render_table(
+        "Confidence tiers (share of questions whose top passage is gold)",
+        ["tier", "questions", "top-1 gold"],
+        [[name, t["questions"], t["top1_gold"]] for name, t in figures["tiers"].items()]))
+
+
+@bench_app.command("ingest")
+def bench_ingest(
+    directory: Annotated[Path, typer.Option("--dir", exists=True, file_okay=False,
+                                            help="Directory of documents, e.g. the rulebooks.")],
+    keep: Annotated[bool, typer.Option(help="Keep the benchmark tenant afterwards.")] = False,
+    json_out: JsonOption = False,
+) -> None:
+    """Documents/s, chunks/s, total time and embedding time of the full ingestion pipeline."""
+    from regintel.bench import ingest
+
+    settings = load_settings()
+
+    async def go() -> dict[str, Any]:
+        async with open_container(settings) as container:
+            return await ingest.run(container, directory, keep=keep)
+
+    figures = run(go)
+    if json_out:
+        typer.echo(render_json(figures))
+        return
+    typer.echo(render_table(
+        f"Ingestion of {figures['documents']} documents ({figures['ready']} ready, "
+        f"{figures['chunks']} chunks)", ["measure", "value"],
+        [["total (s)", figures["total_s"]], ["embedding alone (s)", figures["embedding_s"]],
+         ["parse (s)", figures["parse_s"]], ["store (s)", figures["store_s"]],
+         ["other: chunking, queue, status (s)", figures["other_s"]],
+         ["total / embedding", figures["total_over_embedding"]],
+         ["documents/s", figures["documents_per_s"]], ["chunks/s", figures["chunks_per_s"]]]))

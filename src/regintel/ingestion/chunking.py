@@ -17,9 +17,11 @@ CLAUSE_LOOKAHEAD = 100
 # A line this short that starts with a clause marker is a heading: no chunk ends on it.
 MAX_HEADING_LINE = 100
 
-# Candidate chunk ends, in order of preference. Each end position e has text[e - 1] non-space.
-_PARAGRAPH_END = re.compile(r"(?<=\S)[^\S\n]*\n(?:[^\S\n]*\n)+")
-_LINE_END = re.compile(r"(?<=\S)[^\S\n]*\n")
+# Candidate chunk ends, in order of preference; at each end e, text[e - 1] is not a space.
+# Patterns that start with a literal newline are found by a fast scan; the spaces before the
+# newline are trimmed in _trimmed_ends.
+_PARAGRAPH_BREAK = re.compile(r"\n(?:[^\S\n]*\n)+")
+_NEWLINE = re.compile(r"\n")
 # A full stop ends a sentence unless it closes a number ("5.13A.5.1.", "Rule 5.1. The"), a
 # single letter ("e.g.", "i.e.", "U.K.") or a common abbreviation ("Art. 6", "No. 3").
 _ABBREVIATIONS = ("Art", "Arts", "No", "Nos", "no", "Para", "para", "paras", "Reg", "Regs",
@@ -32,6 +34,7 @@ _SENTENCE_END = re.compile(rf"(?:[;?!]|\.(?<![0-9]\.)(?<!\b[A-Za-z]\.){_NOT_AFTE
                            r"""[”’"')\]]*(?=\s)""")
 _NON_SPACE = re.compile(r"\S")
 _WORD_START = re.compile(r"(?<=\s)\S")
+_WORD_END = re.compile(r"(?<=\S)\s")
 
 
 def chunk_document(doc: ParsedDocument, *, size: int = 1000,
@@ -57,6 +60,19 @@ def chunk_document(doc: ParsedDocument, *, size: int = 1000,
     return chunks
 
 
+def _trimmed_ends(text: str, pattern: re.Pattern[str]) -> list[int]:
+    """Where a chunk ending before each match would end, trailing spaces excluded; matches
+    preceded only by whitespace back to the previous line (blank lines) give none."""
+    ends: list[int] = []
+    for m in pattern.finditer(text):
+        e = m.start()
+        while e and text[e - 1] != "\n" and text[e - 1].isspace():
+            e -= 1
+        if e and not text[e - 1].isspace():
+            ends.append(e)
+    return ends
+
+
 def _clause_at(offsets: list[int], markers: Sequence[tuple[int, str]], own: int,
                end: int) -> str | None:
     """The marker where the chunk's own text (after the overlap it repeats) starts; else the
@@ -73,10 +89,11 @@ class _PageSplitter:
     def __init__(self, text: str, size: int, overlap: int, headings: list[int]) -> None:
         self.text, self.size, self.overlap = text, size, overlap
         self.headings = headings  # offsets of clause markers, sorted
+        self.last = len(text.rstrip())
         self.ends = [
-            [m.start() for m in _PARAGRAPH_END.finditer(text)],
+            _trimmed_ends(text, _PARAGRAPH_BREAK),
             [m.end() for m in _SENTENCE_END.finditer(text)],
-            [m.start() for m in _LINE_END.finditer(text)],
+            _trimmed_ends(text, _NEWLINE),
         ]
 
     def spans(self) -> list[tuple[int, int, int]]:
@@ -86,20 +103,24 @@ class _PageSplitter:
         first = _NON_SPACE.search(text)
         if first is None:
             return []
-        last = len(text.rstrip())
+        last = self.last
         start = own = first.start()
         spans: list[tuple[int, int, int]] = []
         while last - start > size:
-            previous_end = spans[-1][1] if spans else start
-            end = self._end(start, max(start + size // 2, previous_end + 1))
+            end = self._end(start, own + 1)  # at least one character of new text
             spans.append((start, end, own))
+            if end >= last:  # a word running past the window ended the page
+                return spans
             own = self._next_non_space(end)
             start = self._overlap_start(start, end, own)
         spans.append((start, last, own))
         return spans
 
-    def _end(self, start: int, lo: int) -> int:
+    def _end(self, start: int, floor: int) -> int:
+        """The best break in [start + size/2, start + size]; else the last word end after
+        ``floor``; else the first word end after the window; else a hard cut."""
         hi = start + self.size
+        lo = max(start + self.size // 2, floor)
         for ends in self.ends:
             i = bisect_right(ends, hi) - 1
             while i >= 0 and ends[i] >= lo:
@@ -107,11 +128,15 @@ class _PageSplitter:
                     return ends[i]
                 i -= 1
         text = self.text
-        for e in range(hi, start, -1):  # the last word end, even below lo: never split a word
+        for e in range(hi, floor - 1, -1):  # a shorter chunk rather than a split word
             if text[e].isspace() and not text[e - 1].isspace():
                 return e
-        space = re.compile(r"\s").search(text, hi, start + 2 * self.size)
-        return space.start() if space else hi  # a "word" of 2*size is not a word: cut it
+        word_end = _WORD_END.search(text, hi, start + 2 * self.size)
+        if word_end is not None:
+            return word_end.start()
+        if self.last <= start + 2 * self.size:
+            return self.last  # the word runs to the end of the page
+        return hi  # a "word" of 2*size is not a word: cut it
 
     def _ends_with_heading(self, end: int) -> bool:
         """True if the text before ``end`` ends in a short clause-heading line such as
@@ -124,20 +149,24 @@ class _PageSplitter:
 
     def _overlap_start(self, start: int, end: int, own: int) -> int:
         """A sentence start (else a line start, else a word start) about ``overlap``
-        characters before ``end``; ``own`` (no overlap) if there is none."""
-        if self.overlap == 0:
+        characters before ``end``; ``own`` (no overlap) if there is none, or if a long blank
+        run separates the chunk from the new text."""
+        if self.overlap == 0 or own - end > self.overlap:
             return own
         target = end - self.overlap
         lo, hi = max(start + 1, end - self.overlap * 3 // 2), end - self.overlap // 2
+        best: int | None = None
         for ends in self.ends[1:]:  # sentence, then line ends
             starts = [self._next_non_space(e)
                       for e in ends[bisect_left(ends, lo - 1):bisect_right(ends, hi)]]
             best = self._closest([s for s in starts if lo <= s <= hi and s < end], target)
             if best is not None:
-                return best
-        words = [m.start() for m in _WORD_START.finditer(self.text, lo, hi + 1)]
-        best = self._closest([s for s in words if s < end], target)
-        return own if best is None else best
+                break
+        if best is None:
+            words = [m.start() for m in _WORD_START.finditer(self.text, lo, hi + 1)]
+            best = self._closest([s for s in words if s < end], target)
+        # The next chunk must reach past ``own``; from too far back it could not.
+        return own if best is None or own - best >= self.size // 2 else best
 
     def _next_non_space(self, pos: int) -> int:
         m = _NON_SPACE.search(self.text, pos)

@@ -3,15 +3,11 @@ rejection and returns the message the user will see."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-
 import pytest
 
 from regintel.adapters.parsers import AutoParser
 from regintel.errors import DocumentRejected
-
-Rejection = Callable[[bytes, str], DocumentRejected]
+from tests.contract.parsers.files import Rejection
 
 
 @pytest.fixture
@@ -30,9 +26,3 @@ def rejected(parser: AutoParser) -> Rejection:
 
     return check
 
-
-def write(tmp_path: Path, name: str, data: bytes) -> Path:
-    """The tests build real files on disk, as an upload would arrive."""
-    path = tmp_path / name
-    path.write_bytes(data)
-    return path

@@ -12,7 +12,7 @@ import pytest
 
 from regintel.adapters.parsers import AutoParser
 from regintel.errors import DocumentRejected
-from tests.contract.parsers.conftest import Rejection, write
+from tests.contract.parsers.files import Rejection, write
 
 MB = 1024 * 1024
 

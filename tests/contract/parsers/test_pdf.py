@@ -9,7 +9,7 @@ import pytest
 
 from regintel.adapters.parsers import AutoParser
 from regintel.ingestion import chunk_document
-from tests.contract.parsers.conftest import Rejection, write
+from tests.contract.parsers.files import Rejection, write
 
 PAGES = (
     "1.\tINTRODUCTION\n1.1\tApplication\n1.1.1\tThis Rulebook applies to every Authorised "
@@ -117,3 +117,9 @@ def test_image_only_pdf_is_rejected_as_scanned(tmp_path: Path, rejected: Rejecti
     assert "scanned (image-only) PDF" in exc.message
     assert "OCR is not supported" in exc.message
     assert exc.hint is not None and "OCR" in exc.hint
+
+
+def test_pdf_after_binary_junk_is_still_a_pdf(parser: AutoParser) -> None:
+    data = b"\x00\x01junk header\x00" + make_pdf()
+    assert parser.detect(data, "download.bin") == "application/pdf"
+    assert parser.parse(data, "download.bin").title == "Conduct of Business"

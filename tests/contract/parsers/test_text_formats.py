@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from regintel.adapters.parsers import SUPPORTED, AutoParser
-from tests.contract.parsers.conftest import Rejection, write
+from tests.contract.parsers.files import Rejection, write
 
 HTML = """<!DOCTYPE html>
 <html><head><title>  Virtual Asset
@@ -83,6 +83,7 @@ def test_markdown_keeps_headings_as_lines(tmp_path: Path, parser: AutoParser) ->
     assert doc.title == "Data Protection Policy"
     assert doc.pages[0].text == MARKDOWN
     assert parser.parse(b"no heading\n```\n# code\n```\n", "x.markdown").title is None
+    assert parser.parse(b"#\n# Real title #\n", "x.md").title == "Real title"
 
 
 def test_text_with_bom_crlf_and_form_feeds_splits_pages(tmp_path: Path,
@@ -151,3 +152,8 @@ def test_binary_files_are_named(rejected: Rejection, data: bytes, looks_like: st
 
 def test_supported_types_constant() -> None:
     assert SUPPORTED == ("PDF", "DOCX", "HTML", "Markdown", "plain text")
+
+
+def test_text_that_mentions_the_pdf_header_is_still_text(parser: AutoParser) -> None:
+    assert parser.detect(b"Files start with %PDF-1.7 as their header.", "notes.md") == (
+        "text/markdown")

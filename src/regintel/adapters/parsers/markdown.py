@@ -21,8 +21,9 @@ def markdown_title(text: str) -> str | None:
         stripped = line.lstrip(" ")
         if stripped.startswith(_FENCE):
             in_fence = not in_fence
-        elif not in_fence and len(line) - len(stripped) < 4 and (m := _H1.fullmatch(stripped)):
-            return m["title"].strip() or None
+        elif (not in_fence and len(line) - len(stripped) < 4
+              and (m := _H1.fullmatch(stripped)) and m["title"].strip()):
+            return m["title"].strip()
     return None
 
 

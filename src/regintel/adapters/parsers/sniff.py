@@ -72,10 +72,10 @@ _BOM = b"\xef\xbb\xbf"
 def sniff(data: bytes, filename: str, *, max_docx_xml_bytes: int = MAX_DOCX_XML_BYTES) -> Kind:
     """The format of ``data``, or ``DocumentRejected`` naming what it looks like instead."""
     head = data[:8192]
-    if b"%PDF-" in head[:1024]:  # the spec tolerates junk before the header
-        return Kind.PDF
     if head.startswith(_ZIP_MAGIC):
         return _sniff_zip(data, max_docx_xml_bytes)
+    if _is_pdf(head):
+        return Kind.PDF
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise not_utf8("it is UTF-16")
     if looks_like := _binary_kind(head):
@@ -94,6 +94,13 @@ def sniff(data: bytes, filename: str, *, max_docx_xml_bytes: int = MAX_DOCX_XML_
     if ext in _MARKDOWN_EXTS:
         return Kind.MARKDOWN
     return Kind.TEXT
+
+
+def _is_pdf(head: bytes) -> bool:
+    """The header may follow binary junk (readers tolerate up to 1 KB of it), but a text file
+    that merely mentions "%PDF-" is still text."""
+    at = head.find(b"%PDF-", 0, 1024)
+    return at >= 0 and (not head[:at].strip(_LEADING + _BOM) or b"\x00" in head[:at])
 
 
 def _binary_kind(head: bytes) -> str | None:
@@ -147,5 +154,6 @@ def _zip_kind(names: Collection[str]) -> str:
 
 
 def _too_big(detail: str) -> DocumentRejected:
-    return DocumentRejected(f"the Word document is too large to process safely: {detail}",
-                            hint="split the document or remove embedded media, then upload it again")
+    return DocumentRejected(
+        f"the Word document is too large to process safely: {detail}",
+        hint="split the document or remove embedded media, then upload it again")

@@ -1,0 +1,138 @@
+"""``regintel bench ingest``: a directory of documents through the full pipeline (submit →
+queued job → parse → chunk → embed → publish) into a fresh tenant, with the time spent in
+each stage. Jobs run one at a time in this process so the stage times add up to the total."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+from sqlalchemy import text
+
+from regintel.adapters.files.local import LocalFileStore
+from regintel.adapters.parsers import AutoParser
+from regintel.adapters.queue.procrastinate_queue import ProcrastinateQueue
+from regintel.container import Container
+from regintel.domain.documents import ChunkDraft, DocStatus, DocType, ParsedDocument
+from regintel.ingestion.service import IngestionService
+from regintel.ports.embedder import Embedder, Vectors
+from regintel.ports.library import DocumentStore
+
+
+@dataclass
+class Clock:
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def add(self, stage: str, started: float) -> None:
+        self.seconds[stage] = self.seconds.get(stage, 0.0) + time.perf_counter() - started
+
+
+class TimedEmbedder:
+    def __init__(self, inner: Embedder, clock: Clock) -> None:
+        self._inner, self._clock = inner, clock
+        self.texts = 0
+
+    @property
+    def model_name(self) -> str:
+        return self._inner.model_name
+
+    @property
+    def dimension(self) -> int:
+        return self._inner.dimension
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        started = time.perf_counter()
+        try:
+            return self._inner.embed(texts)
+        finally:
+            self._clock.add("embed", started)
+            self.texts += len(texts)
+
+
+class TimedParser:
+    def __init__(self, inner: AutoParser, clock: Clock) -> None:
+        self._inner, self._clock = inner, clock
+
+    def detect(self, data: bytes, filename: str) -> str:
+        return self._inner.detect(data, filename)
+
+    def parse(self, data: bytes, filename: str) -> ParsedDocument:
+        started = time.perf_counter()
+        try:
+            return self._inner.parse(data, filename)
+        finally:
+            self._clock.add("parse", started)
+
+
+class TimedStore:
+    """Times the one write that publishes a document's chunks; delegates everything else."""
+
+    def __init__(self, inner: DocumentStore, clock: Clock) -> None:
+        self._inner, self._clock = inner, clock
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    async def publish_chunks(self, tenant_id: UUID, document_id: UUID,
+                             chunks: Sequence[ChunkDraft], vectors: Vectors, *,
+                             embedding_model: str) -> int:
+        started = time.perf_counter()
+        try:
+            return await self._inner.publish_chunks(tenant_id, document_id, chunks, vectors,
+                                                    embedding_model=embedding_model)
+        finally:
+            self._clock.add("store", started)
+
+
+async def run(container: Container, directory: Path, *, keep: bool = False) -> dict[str, Any]:
+    files = sorted(p for p in directory.iterdir() if p.is_file())
+    clock = Clock()
+    embedder = TimedEmbedder(container.embedder, clock)
+    await asyncio.to_thread(container.embedder.embed, ["load the model before timing"])
+    queue = ProcrastinateQueue(container.database_url)
+    await queue.open()
+    tenant_id = await container.documents.ensure_tenant(f"bench-ingest-{uuid.uuid4().hex[:8]}")
+    store = TimedStore(container.documents, clock)
+    service = IngestionService(documents=store,  # type: ignore[arg-type]
+                               files=LocalFileStore(container.settings.files_dir),
+                               parser=TimedParser(AutoParser(), clock), embedder=embedder,
+                               queue=queue, max_bytes=container.settings.upload.max_bytes)
+    service.register_jobs()
+    try:
+        started = time.perf_counter()
+        ids = []
+        for path in files:
+            submission = await service.submit(tenant_id, data=path.read_bytes(),
+                                              filename=path.name, title=path.stem,
+                                              doc_type=DocType.REGULATION)
+            ids.append(submission.document.id)
+        await queue.run_worker(wait=False, concurrency=1)
+        total_s = time.perf_counter() - started
+        documents = [await container.documents.get(tenant_id, i) for i in ids]
+    finally:
+        await queue.close()
+        if not keep:
+            async with container.database.system_session() as session:
+                await session.execute(text("DELETE FROM tenants WHERE id = :t"), {"t": tenant_id})
+    ready = [d for d in documents if d.status is DocStatus.READY]
+    chunks = sum(d.chunk_count for d in ready)
+    embed_s = clock.seconds.get("embed", 0.0)
+    return {
+        "documents": len(documents), "ready": len(ready),
+        "failed": [{"title": d.title, "reason": d.status_reason} for d in documents
+                   if d.status is DocStatus.FAILED],
+        "chunks": chunks, "total_s": round(total_s, 2), "embedding_s": round(embed_s, 2),
+        "parse_s": round(clock.seconds.get("parse", 0.0), 2),
+        "store_s": round(clock.seconds.get("store", 0.0), 2),
+        "other_s": round(total_s - sum(clock.seconds.values()), 2),
+        "total_over_embedding": round(total_s / embed_s, 3) if embed_s else None,
+        "documents_per_s": round(len(ready) / total_s, 3),
+        "chunks_per_s": round(chunks / total_s, 2),
+        "embedding_chunks_per_s": round(embedder.texts / embed_s, 2) if embed_s else None,
+    }
