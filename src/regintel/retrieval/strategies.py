@@ -30,15 +30,20 @@ async def adaptive_k(retriever: HybridRetriever, tenant_id: UUID, query: str,
     """Per document: the first ``min_per_doc`` chunks, then more while they score at least
     ``threshold``, up to ``max_per_doc``; overall the ``max_total`` best."""
     batches = await per_document(retriever, tenant_id, query, document_ids, per_doc=max_per_doc)
-    kept: list[ChunkHit] = []
-    by_doc: dict[UUID, int] = {}
-    for hit in batches:  # already best-first within each document
-        taken = by_doc.get(hit.document_id, 0)
-        if taken < min_per_doc or hit.score >= threshold:
-            kept.append(hit)
-            by_doc[hit.document_id] = taken + 1
-    kept.sort(key=lambda h: -h.score)
-    return kept[:max_total]
+    guaranteed: list[ChunkHit] = []
+    extras: list[ChunkHit] = []
+    seen: dict[UUID, int] = {}
+    for hit in batches:  # best-first within each document
+        taken = seen.get(hit.document_id, 0)
+        seen[hit.document_id] = taken + 1
+        if taken < min_per_doc:
+            guaranteed.append(hit)
+        elif hit.score >= threshold:
+            extras.append(hit)
+    # Every document keeps its minimum; the rest of the budget goes to the strongest extras.
+    room = max(0, max_total - len(guaranteed))
+    kept = guaranteed + sorted(extras, key=lambda h: -h.score)[:room]
+    return sorted(kept, key=lambda h: -h.score)
 
 
 def stratified_size(total: int, *, share: float = 0.175, minimum: int = 10,
