@@ -18,8 +18,8 @@ from regintel.adapters.files.local import LocalFileStore
 from regintel.adapters.graph.falkordb_store import FalkorGraphStore
 from regintel.adapters.parsers import AutoParser
 from regintel.adapters.postgres.chunk_index import PostgresChunkIndex
-from regintel.adapters.postgres.documents_repo import PostgresDocumentStore
 from regintel.adapters.postgres.database import Database
+from regintel.adapters.postgres.documents_repo import PostgresDocumentStore
 from regintel.adapters.queue.procrastinate_queue import ProcrastinateQueue
 from regintel.errors import ConfigurationError, DependencyUnavailable, RegintelError
 from regintel.ingestion.reindex import Reindexer

@@ -94,8 +94,9 @@ def test_worker_starts_and_stops_on_interrupt(server_dir: Path, empty_db_url: st
 
     subprocess.run([regintel_executable(), "migrate"], check=True, capture_output=True,
                    env=cli_env(server_dir, REGINTEL_DATABASE_URL=empty_db_url), timeout=120)
+    env = cli_env(server_dir, REGINTEL_DATABASE_URL=empty_db_url)
     worker = subprocess.Popen([regintel_executable(), "worker"], stderr=subprocess.PIPE,
-                              text=True, env=cli_env(server_dir, REGINTEL_DATABASE_URL=empty_db_url))
+                              text=True, env=env)
     assert worker.stderr is not None
     try:
         lines = []

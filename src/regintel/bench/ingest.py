@@ -91,7 +91,7 @@ class TimedStore:
 
 
 async def run(container: Container, directory: Path, *, keep: bool = False) -> dict[str, Any]:
-    files = sorted(p for p in directory.iterdir() if p.is_file())
+    files = await asyncio.to_thread(lambda: sorted(p for p in directory.iterdir() if p.is_file()))
     clock = Clock()
     embedder = TimedEmbedder(container.embedder, clock)
     await asyncio.to_thread(container.embedder.embed, ["load the model before timing"])
@@ -99,7 +99,7 @@ async def run(container: Container, directory: Path, *, keep: bool = False) -> d
     await queue.open()
     tenant_id = await container.documents.ensure_tenant(f"bench-ingest-{uuid.uuid4().hex[:8]}")
     store = TimedStore(container.documents, clock)
-    service = IngestionService(documents=store,  # type: ignore[arg-type]
+    service = IngestionService(documents=store,
                                files=LocalFileStore(container.settings.files_dir),
                                parser=TimedParser(AutoParser(), clock), embedder=embedder,
                                queue=queue, max_bytes=container.settings.upload.max_bytes)
@@ -108,7 +108,8 @@ async def run(container: Container, directory: Path, *, keep: bool = False) -> d
         started = time.perf_counter()
         ids = []
         for path in files:
-            submission = await service.submit(tenant_id, data=path.read_bytes(),
+            data = await asyncio.to_thread(path.read_bytes)
+            submission = await service.submit(tenant_id, data=data,
                                               filename=path.name, title=path.stem,
                                               doc_type=DocType.REGULATION)
             ids.append(submission.document.id)

@@ -10,7 +10,7 @@ import logging
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypedDict, TypeVar
 
 import typer
 
@@ -23,6 +23,9 @@ from regintel.errors import (
     UserInputNeeded,
 )
 from regintel.settings import Settings, get_settings
+
+if TYPE_CHECKING:
+    from regintel.container import Container
 
 app = typer.Typer(no_args_is_help=True, add_completion=False,
                   help="Regulatory Intelligence Copilot: grounded, cited compliance answers.")
@@ -67,13 +70,19 @@ def load_settings(**overrides: Any) -> Settings:
     return base.model_copy(update=overrides) if overrides else base
 
 
-def migrate_settings(settings: Settings) -> dict[str, int]:
+class MigrateOptions(TypedDict):
+    embedding_dim: int
+    hnsw_m: int
+    hnsw_ef_construction: int
+
+
+def migrate_settings(settings: Settings) -> MigrateOptions:
     return {"embedding_dim": settings.embedding.dimension, "hnsw_m": settings.database.hnsw_m,
             "hnsw_ef_construction": settings.database.hnsw_ef_construction}
 
 
 @asynccontextmanager
-async def open_container(settings: Settings) -> AsyncIterator[Any]:
+async def open_container(settings: Settings) -> AsyncIterator[Container]:
     """The container with a current schema: the embedded database is ours, so it is migrated
     on the spot; an external one must have been migrated by ``regintel migrate``."""
     from regintel.adapters.postgres.migrate import current_revision, head_revision, migrate

@@ -70,11 +70,13 @@ def ingest_cmd(
             limit = settings.upload.max_bytes
             submitted = []
             for path in paths:
-                if path.stat().st_size > limit:  # refuse before reading it whole
+                size = (await asyncio.to_thread(path.stat)).st_size
+                if size > limit:  # refuse before reading it whole
                     raise InvalidRequest(f"{path.name} is larger than the "
                                          f"{limit / 1_048_576:.0f} MB limit")
+                data = await asyncio.to_thread(path.read_bytes)
                 result = await container.ingestion.submit(
-                    tenant_id, data=path.read_bytes(), filename=path.name,
+                    tenant_id, data=data, filename=path.name,
                     title=title or path.stem, doc_type=doc_type, version=version,
                     set_name=set_name)
                 submitted.append(result.document)

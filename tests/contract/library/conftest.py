@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,8 +38,9 @@ class Library:
                   doc_type: DocType = DocType.REGULATION, version: str = "",
                   set_name: str | None = None) -> Document:
         """Submit a file and run its job to the end, as the worker would."""
+        data = await asyncio.to_thread(path.read_bytes)
         submission = await self.ingestion.submit(
-            tenant_id, data=path.read_bytes(), filename=path.name, title=title or path.stem,
+            tenant_id, data=data, filename=path.name, title=title or path.stem,
             doc_type=doc_type, version=version, set_name=set_name)
         await self.queue.run_worker(wait=False)
         return await self.documents.get(tenant_id, submission.document.id)

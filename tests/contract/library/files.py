@@ -37,7 +37,7 @@ def make_docx(path: Path) -> Path:
                            "years from the date of the Transaction.")
     document.add_heading("Rule 8.3 Reporting", level=1)
     document.add_paragraph("A firm must report a suspicious Transaction to the FIU without delay.")
-    document.save(path)
+    document.save(str(path))
     return path
 
 

@@ -48,4 +48,4 @@ class OpenAICompatibleEmbedder:
                 f"the embeddings endpoint returned {vectors.shape[1]} dimensions, "
                 f"settings say {self._dimension}", hint="set REGINTEL_EMBEDDING__DIMENSION")
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        return vectors / np.where(norms == 0, 1, norms)
+        return (vectors / np.where(norms == 0, 1, norms)).astype(np.float32)

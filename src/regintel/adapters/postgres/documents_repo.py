@@ -146,6 +146,7 @@ class PostgresDocumentStore:
                              embedding_model: str) -> int:
         rows = [{"tenant_id": tenant_id, "document_id": document_id, **c.model_dump(),
                  "embedding": vectors[i].tolist()} for i, c in enumerate(chunks)]
+        ids = {"t": tenant_id, "d": document_id}
         async with self._db.tenant_session(tenant_id) as s:
             await s.execute(delete(t.chunks).where(t.chunks.c.tenant_id == tenant_id,
                                                    t.chunks.c.document_id == document_id))
@@ -157,11 +158,11 @@ class PostgresDocumentStore:
                 "INSERT INTO chunk_terms (tenant_id, chunk_id, term, tf) "
                 "SELECT c.tenant_id, c.id, l.lexeme, coalesce(array_length(l.positions, 1), 1) "
                 "FROM chunks c, unnest(c.tsv) AS l "
-                "WHERE c.tenant_id = :t AND c.document_id = :d"), {"t": tenant_id, "d": document_id})
+                "WHERE c.tenant_id = :t AND c.document_id = :d"), ids)
             await s.execute(text(
                 "UPDATE chunks c SET token_count = coalesce((SELECT sum(coalesce("
                 "array_length(l.positions, 1), 1)) FROM unnest(c.tsv) AS l), 0) "
-                "WHERE c.tenant_id = :t AND c.document_id = :d"), {"t": tenant_id, "d": document_id})
+                "WHERE c.tenant_id = :t AND c.document_id = :d"), ids)
             await s.execute(update(t.documents).where(
                 t.documents.c.tenant_id == tenant_id, t.documents.c.id == document_id
             ).values(status=DocStatus.READY.value, status_reason=None, chunk_count=len(rows),

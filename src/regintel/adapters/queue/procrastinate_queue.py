@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import logging
+from typing import Any
 
 from regintel.ports.queue import GiveUpHandler, JobHandler
 
@@ -22,7 +21,7 @@ class ProcrastinateQueue:
                  on_give_up: GiveUpHandler | None = None) -> None:
         import procrastinate
 
-        async def run(context: procrastinate.JobContext, **payload: Any) -> None:
+        async def run(context: procrastinate.JobContext, /, **payload: Any) -> None:
             try:
                 await handler(**payload)
             except Exception as exc:
