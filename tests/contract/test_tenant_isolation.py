@@ -32,8 +32,9 @@ async def _seed_tenant(db: Database, name: str) -> dict[str, UUID]:
         ("INSERT INTO chunks (tenant_id, document_id, ordinal, text, page_start, page_end,"
          " char_start, char_end) VALUES (:tenant, :doc, 0, 'A firm must report.', 1, 1, 0, 19)",
          {}),
-        ("INSERT INTO chunk_terms (tenant_id, chunk_id, term, tf) SELECT tenant_id, id, 'firm', 1"
-         " FROM chunks WHERE document_id = :doc", {}),
+        ("INSERT INTO chunk_terms (tenant_id, chunk_id, term, document_id, tf, dl) "
+         "SELECT tenant_id, id, 'firm', document_id, 1, 4 FROM chunks WHERE document_id = :doc",
+         {}),
         ("INSERT INTO conversations (id, tenant_id, user_id, title) "
          "VALUES (:conv, :tenant, :user, 'Q')", {}),
         ("INSERT INTO messages (tenant_id, conversation_id, role, content) "

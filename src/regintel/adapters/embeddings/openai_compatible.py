@@ -13,13 +13,14 @@ from regintel.ports.embedder import Vectors
 
 class OpenAICompatibleEmbedder:
     def __init__(self, *, base_url: str, model: str, dimension: int, api_key: str | None = None,
-                 batch_size: int = 64, timeout_s: float = 60.0) -> None:
+                 batch_size: int = 64, timeout_s: float = 60.0,
+                 transport: httpx.BaseTransport | None = None) -> None:
         self._model = model
         self._dimension = dimension
         self._batch_size = batch_size
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._client = httpx.Client(base_url=base_url.rstrip("/"), headers=headers,
-                                    timeout=timeout_s)
+                                    timeout=timeout_s, transport=transport)
 
     @property
     def model_name(self) -> str:

@@ -18,11 +18,12 @@ _CHUNK_FIELDS = ("id", "document_id", "ordinal", "text", "page_start", "page_end
                  "char_start", "char_end")
 
 
-def _scope_sql(scope: SearchScope, params: dict[str, Any]) -> str:
-    """Extra WHERE terms over ``c`` (chunks) and ``d`` (documents); values go in params."""
-    terms = ["d.status = 'ready'"]
+def _documents_sql(scope: SearchScope, params: dict[str, Any]) -> str:
+    """WHERE terms over ``d`` (documents) for a scope; values go in ``params``. Only ready
+    documents are ever searched: a half-processed one has no chunks on show."""
+    terms = ["d.tenant_id = :t", "d.status = 'ready'"]
     if scope.document_ids:
-        terms.append("c.document_id = ANY(:scope_docs)")
+        terms.append("d.id = ANY(:scope_docs)")
         params["scope_docs"] = list(scope.document_ids)
     if scope.set_ids:
         terms.append("d.set_id = ANY(:scope_sets)")
@@ -48,7 +49,7 @@ class PostgresChunkIndex:
     async def dense(self, tenant_id: UUID, vector: Sequence[float], k: int,
                     scope: SearchScope) -> list[tuple[UUID, float]]:
         params: dict[str, Any] = {"t": tenant_id, "v": _vector_literal(vector), "k": k}
-        where = _scope_sql(scope, params)
+        where = _documents_sql(scope, params)
         query = text(
             "SELECT c.id, 1 - (c.embedding <=> CAST(:v AS vector)) AS sim "
             "FROM chunks c JOIN documents d ON d.id = c.document_id AND d.tenant_id = c.tenant_id "
@@ -68,32 +69,36 @@ class PostgresChunkIndex:
                       scope: SearchScope) -> list[tuple[UUID, float]]:
         params: dict[str, Any] = {"t": tenant_id, "q": query, "k": k, "k1": self._k1,
                                   "b": self._b}
-        where = _scope_sql(scope, params)
-        # BM25 (Robertson/Sparck Jones idf with +1 to stay positive), query-term frequency
-        # counted once per occurrence, corpus statistics over the tenant's ready chunks.
+        where = _documents_sql(scope, params)
+        # BM25 with the Lucene idf (always positive) and query-term multiplicity. Corpus
+        # statistics come from the ready documents' totals; postings are read per query term
+        # through the covering index, so no chunk row is touched until the final fetch.
         sql = text(f"""
-            WITH q AS (
+            WITH q AS MATERIALIZED (
                 SELECT lexeme AS term, coalesce(array_length(positions, 1), 1) AS qtf
                 FROM unnest(to_tsvector('english', :q))
-            ), stats AS (
-                SELECT count(*)::float8 AS n, greatest(avg(c.token_count), 1)::float8 AS avgdl
-                FROM chunks c JOIN documents d ON d.id = c.document_id
-                WHERE c.tenant_id = :t AND d.status = 'ready'
-            ), df AS (
-                SELECT ct.term, count(*)::float8 AS df, max(q.qtf) AS qtf
-                FROM chunk_terms ct JOIN q ON q.term = ct.term
-                WHERE ct.tenant_id = :t GROUP BY ct.term
+            ), stats AS MATERIALIZED (
+                SELECT greatest(sum(chunk_count), 1)::float8 AS n,
+                       greatest(sum(token_total)::float8 / greatest(sum(chunk_count), 1), 1)
+                       AS avgdl
+                FROM documents d WHERE d.tenant_id = :t AND d.status = 'ready'
+            ), docs AS (
+                SELECT d.id FROM documents d WHERE {where}
+            ), df AS MATERIALIZED (  -- once per query term, not once per posting
+                SELECT q.term, q.qtf, (SELECT count(*) FROM chunk_terms ct
+                                       WHERE ct.tenant_id = :t AND ct.term = q.term)::float8 AS df
+                FROM q
             )
-            SELECT c.id, sum(df.qtf * ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5))
-                             * ct.tf * (:k1 + 1)
-                             / (ct.tf + :k1 * (1 - :b + :b * c.token_count / s.avgdl))) AS score
-            FROM chunk_terms ct
-            JOIN df ON df.term = ct.term
-            JOIN chunks c ON c.id = ct.chunk_id
-            JOIN documents d ON d.id = c.document_id AND d.tenant_id = c.tenant_id
-            CROSS JOIN stats s
-            WHERE ct.tenant_id = :t AND {where}
-            GROUP BY c.id ORDER BY score DESC LIMIT :k""")
+            SELECT p.chunk_id,
+                   sum(df.qtf * ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5))
+                       * p.tf * (:k1 + 1) / (p.tf + :k1 * (1 - :b + :b * p.dl / s.avgdl))) AS score
+            FROM df CROSS JOIN stats s
+            CROSS JOIN LATERAL (
+                SELECT ct.chunk_id, ct.document_id, ct.tf, ct.dl FROM chunk_terms ct
+                WHERE ct.tenant_id = :t AND ct.term = df.term
+            ) p
+            WHERE df.df > 0 AND p.document_id IN (SELECT id FROM docs)
+            GROUP BY p.chunk_id ORDER BY score DESC LIMIT :k""")
         async with self._db.tenant_session(tenant_id) as s:
             rows = (await s.execute(sql, params)).all()
         return [(r[0], float(r[1])) for r in rows]

@@ -155,17 +155,22 @@ class PostgresDocumentStore:
             # Postings and lengths for BM25 come from the stored english tsvector, so query and
             # index share one tokeniser: Postgres's.
             await s.execute(text(
-                "INSERT INTO chunk_terms (tenant_id, chunk_id, term, tf) "
-                "SELECT c.tenant_id, c.id, l.lexeme, coalesce(array_length(l.positions, 1), 1) "
-                "FROM chunks c, unnest(c.tsv) AS l "
-                "WHERE c.tenant_id = :t AND c.document_id = :d"), ids)
-            await s.execute(text(
                 "UPDATE chunks c SET token_count = coalesce((SELECT sum(coalesce("
                 "array_length(l.positions, 1), 1)) FROM unnest(c.tsv) AS l), 0) "
                 "WHERE c.tenant_id = :t AND c.document_id = :d"), ids)
+            await s.execute(text(
+                "INSERT INTO chunk_terms (tenant_id, chunk_id, term, document_id, tf, dl) "
+                "SELECT c.tenant_id, c.id, l.lexeme, c.document_id, "
+                "coalesce(array_length(l.positions, 1), 1), c.token_count "
+                "FROM chunks c, unnest(c.tsv) AS l "
+                "WHERE c.tenant_id = :t AND c.document_id = :d"), ids)
+            tokens = (await s.execute(text(
+                "SELECT coalesce(sum(token_count), 0) FROM chunks "
+                "WHERE tenant_id = :t AND document_id = :d"), ids)).scalar_one()
             await s.execute(update(t.documents).where(
                 t.documents.c.tenant_id == tenant_id, t.documents.c.id == document_id
             ).values(status=DocStatus.READY.value, status_reason=None, chunk_count=len(rows),
+                     token_total=tokens,
                      embedding_model=embedding_model, embedding_dim=int(vectors.shape[1]),
                      ready_at=func.now(), updated_at=func.now()))
         return len(rows)

@@ -131,6 +131,7 @@ documents = Table(
     Column("embedding_dim", Integer),
     Column("is_public", Boolean, nullable=False, server_default=text("false")),
     _created(),
+    Column("token_total", BigInteger, nullable=False, server_default="0"),
     _updated(),
     Column("ready_at", DateTime(timezone=True)),
     CheckConstraint("doc_type IN ('regulation', 'policy')", name="documents_doc_type_check"),
@@ -176,9 +177,11 @@ chunk_terms = Table(
     Column("chunk_id", UUID(as_uuid=True), ForeignKey("chunks.id", ondelete="CASCADE"),
            primary_key=True),
     Column("term", Text, primary_key=True),
+    Column("document_id", UUID(as_uuid=True), nullable=False),
     Column("tf", Integer, nullable=False),
+    Column("dl", Integer, nullable=False),
     Index("chunk_terms_postings_idx", "tenant_id", "term",
-          postgresql_include=["chunk_id", "tf"]),
+          postgresql_include=["chunk_id", "document_id", "tf", "dl"]),
 )
 
 conversations = Table(
