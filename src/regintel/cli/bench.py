@@ -99,3 +99,31 @@ def bench_ingest(
          ["other: chunking, queue, status (s)", figures["other_s"]],
          ["total / embedding", figures["total_over_embedding"]],
          ["documents/s", figures["documents_per_s"]], ["chunks/s", figures["chunks_per_s"]]]))
+
+
+@bench_app.command("train-relevance")
+def bench_train_relevance(
+    corpus: Annotated[Path, typer.Option(exists=True, file_okay=False,
+                                         help="ObliQA passages directory.")],
+    questions: Annotated[Path, typer.Option(exists=True, dir_okay=False,
+                                            help="ObliQA_dev.json.")],
+    out: Annotated[Path, typer.Option(help="Where to write the model JSON.")],
+    fold: Annotated[int, typer.Option(min=0, max=1, help="Fold to train on (0).")] = 0,
+    json_out: JsonOption = False,
+) -> None:
+    """Fit the relevance model and the confidence thresholds on one ObliQA dev fold."""
+    from regintel.bench import train_relevance
+
+    settings = load_settings()
+
+    async def go() -> dict[str, Any]:
+        async with open_container(settings) as container:
+            return await train_relevance.run(container, corpus, questions, out=out, fold=fold,
+                                             cache_dir=settings.data_dir / "cache")
+
+    figures = run(go)
+    if json_out:
+        typer.echo(render_json(figures))
+        return
+    typer.echo(render_table("Relevance model training", ["measure", "value"],
+                            [[k, v] for k, v in figures.items()]))

@@ -6,12 +6,12 @@ import asyncio
 from collections.abc import Sequence
 from uuid import UUID
 
-from regintel.domain.documents import ChunkHit, SearchScope
+from regintel.domain.documents import ChunkHit, Document, SearchScope, StoredChunk
 from regintel.errors import InvalidRequest
 from regintel.ports.embedder import Embedder
 from regintel.ports.library import ChunkIndex
-from regintel.retrieval.candidates import merge
-from regintel.retrieval.relevance import RelevanceModel, features, load_model
+from regintel.retrieval.candidates import Candidate, merge
+from regintel.retrieval.relevance import RRF_K, RelevanceModel, features, load_model
 
 MAX_QUERY_CHARS = 4000
 
@@ -35,6 +35,23 @@ class HybridRetriever:
         vectors = await asyncio.to_thread(self._embedder.embed, [query])
         return [float(x) for x in vectors[0]]
 
+    async def candidates(self, tenant_id: UUID, query: str, scope: SearchScope,
+                         vector: Sequence[float] | None = None, *, pool: int = 0,
+                         ) -> tuple[list[Candidate], dict[UUID, tuple[StoredChunk, Document]],
+                                    list[dict[str, float]]]:
+        """The merged candidates, their stored chunks and their feature rows (also what the
+        relevance model is trained on)."""
+        if vector is None:
+            vector = await self.embed_query(query)
+        pool = max(pool, self._candidates)
+        dense, lexical = await asyncio.gather(
+            self._index.dense(tenant_id, vector, pool, scope),
+            self._index.lexical(tenant_id, query, pool, scope))
+        merged = merge(dense, lexical)
+        fetched = await self._index.fetch(tenant_id, [c.chunk_id for c in merged])
+        merged = [c for c in merged if c.chunk_id in fetched]  # deleted meanwhile
+        return merged, fetched, features(query, merged, fetched)
+
     async def search(self, tenant_id: UUID, query: str, *, k: int = 10,
                      scope: SearchScope | None = None,
                      vector: Sequence[float] | None = None) -> list[ChunkHit]:
@@ -46,18 +63,10 @@ class HybridRetriever:
             raise InvalidRequest(f"the question is longer than {MAX_QUERY_CHARS} characters",
                                  hint="shorten it or ask several questions")
         self.check_scope(scope)
-        if vector is None:
-            vector = await self.embed_query(query)
-        pool = max(self._candidates, k)
-        dense, lexical = await asyncio.gather(
-            self._index.dense(tenant_id, vector, pool, scope),
-            self._index.lexical(tenant_id, query, pool, scope))
-        candidates = merge(dense, lexical)
-        fetched = await self._index.fetch(tenant_id, [c.chunk_id for c in candidates])
-        candidates = [c for c in candidates if c.chunk_id in fetched]  # deleted meanwhile
-        rows = features(query, candidates, fetched)
+        candidates, fetched, rows = await self.candidates(tenant_id, query, scope, vector,
+                                                          pool=k)
         scored = sorted(zip(candidates, (self._model.probability(r) for r in rows), strict=True),
-                        key=lambda pair: (-pair[1], pair[0].rrf(60) * -1))
+                        key=lambda pair: (-pair[1], -pair[0].rrf(RRF_K)))
         hits = []
         for candidate, score in scored[:k]:
             chunk, document = fetched[candidate.chunk_id]

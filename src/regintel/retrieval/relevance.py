@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,13 @@ from regintel.retrieval.candidates import Candidate
 
 RRF_K = 60
 _WORD = re.compile(r"[a-z0-9]+")
+_CLAUSE_NUMBER = re.compile(r"\b\d+(?:\.\d+[a-z]?)+\b")
+# Words too common to make an adjacent pair informative.
+_STOP = frozenset((
+    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "if", "in",
+    "is", "it", "its", "of", "on", "or", "that", "the", "their", "there", "these", "this", "to",
+    "under", "what", "when", "which", "who", "will", "with",
+))
 
 
 class RelevanceModel(BaseModel):
@@ -51,6 +59,11 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(text.lower()))
 
 
+def _pairs(text: str) -> set[tuple[str, str]]:
+    words = [w for w in _WORD.findall(text.lower()) if w not in _STOP]
+    return set(pairwise(words))
+
+
 def features(query: str, candidates: Sequence[Candidate],
              fetched: Mapping[Any, tuple[StoredChunk, Document]]) -> list[dict[str, float]]:
     """One feature dict per candidate (same order). Scores are normalised within the query so
@@ -58,10 +71,13 @@ def features(query: str, candidates: Sequence[Candidate],
     max_lex = max((c.lexical_score or 0.0 for c in candidates), default=0.0) or 1.0
     dense_floor = min((c.dense_sim for c in candidates if c.dense_sim is not None), default=0.0)
     query_words = _words(query)
+    query_pairs = _pairs(query)
+    query_clauses = set(_CLAUSE_NUMBER.findall(query.lower()))
     rows = []
     for c in candidates:
         chunk, document = fetched[c.chunk_id]
         chunk_words = _words(chunk.text)
+        clause = (chunk.clause or "").lower().rstrip(".)")
         title_words = _words(document.title) - {"and", "of", "the", "rules", "guidance"}
         rows.append({
             "rrf": c.rrf(RRF_K) * RRF_K,
@@ -75,5 +91,10 @@ def features(query: str, candidates: Sequence[Candidate],
             "short": 1.0 if len(chunk.text) < 80 else 0.0,
             "overlap": len(query_words & chunk_words) / max(1, len(query_words)),
             "title_mention": 1.0 if title_words and title_words & query_words else 0.0,
+            "pairs": len(query_pairs & _pairs(chunk.text)) / max(1, len(query_pairs)),
+            "clause_mention": 1.0 if clause and any(q == clause or q in chunk.text.lower()
+                                                    for q in query_clauses) else 0.0,
+            "long": 1.0 if len(chunk.text) > 1500 else 0.0,
+            "has_tab": 1.0 if "\t" in chunk.text else 0.0,
         })
     return rows

@@ -1,0 +1,121 @@
+"""``regintel bench train-relevance``: fit the relevance model on ObliQA dev **fold 0** only.
+
+Every fold-0 question runs through the product's own candidate generation and feature code; a
+candidate is positive when it is a gold passage. The model is an L2-regularised logistic
+regression (Newton's method on standardised features), so its output is a probability, and
+the confidence thresholds are read off the same fold. Fold 1 stays untouched for reporting."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from sqlalchemy import text
+
+from regintel.adapters.files.local import LocalFileStore
+from regintel.bench.obliqa import document_titles, load_corpus, read_corpus, read_questions
+from regintel.container import Container
+from regintel.domain.documents import SearchScope
+from regintel.retrieval.relevance import RelevanceModel
+
+FEATURES = ("rrf", "dense_sim", "dense_missing", "lexical_norm", "lexical_missing",
+            "inv_dense_rank", "inv_lexical_rank", "log_len", "short", "overlap", "title_mention",
+            "pairs", "clause_mention", "long", "has_tab")
+Matrix = npt.NDArray[np.float64]
+
+
+def fit_logistic(x: Matrix, y: Matrix, *, l2: float = 1e-2,
+                 iterations: int = 25) -> tuple[Matrix, float]:
+    """Weights and intercept of an L2 logistic regression (Newton-Raphson)."""
+    n, d = x.shape
+    xb = np.hstack([x, np.ones((n, 1))])
+    w = np.zeros(d + 1)
+    penalty = np.eye(d + 1) * l2 * n
+    penalty[-1, -1] = 0.0  # the intercept is not shrunk
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-np.clip(xb @ w, -50, 50)))
+        gradient = xb.T @ (p - y) + penalty @ w
+        hessian = (xb * (p * (1 - p))[:, None]).T @ xb + penalty
+        step = np.linalg.solve(hessian, gradient)
+        w -= step
+        if float(np.abs(step).max()) < 1e-8:
+            break
+    return w[:-1], float(w[-1])
+
+
+def thresholds(top_scores: list[float], top_is_gold: list[bool], *, high_precision: float = 0.8,
+               medium_precision: float = 0.5) -> tuple[float, float]:
+    """The lowest score at which questions whose best passage scores at least that much have a
+    gold top passage at least ``*_precision`` of the time."""
+    pairs = sorted(zip(top_scores, top_is_gold, strict=True), reverse=True)
+    high = medium = 1.0
+    correct = 0
+    for seen, (score, gold) in enumerate(pairs, start=1):
+        correct += gold
+        if seen >= 30:  # too few questions above a score say nothing
+            if correct / seen >= high_precision:
+                high = score
+            if correct / seen >= medium_precision:
+                medium = score
+    return round(high, 4), round(min(medium, high), 4)
+
+
+async def run(container: Container, corpus_dir: Path, questions_path: Path, *, out: Path,
+              fold: int = 0, cache_dir: Path | None = None) -> dict[str, Any]:
+    questions = [q for q in read_questions(questions_path) if q.fold == fold]
+    tenant_id = await container.documents.ensure_tenant(f"bench-train-{uuid.uuid4().hex[:8]}")
+    loaded = await load_corpus(read_corpus(corpus_dir), document_titles(corpus_dir),
+                               tenant_id=tenant_id, documents=container.documents,
+                               files=LocalFileStore(container.settings.files_dir),
+                               index=container.chunk_index, embedder=container.embedder,
+                               cache_dir=cache_dir)
+    retriever = container.retriever
+    rows: list[list[float]] = []
+    labels: list[float] = []
+    per_question: list[tuple[int, int]] = []
+    try:
+        for question in questions:
+            candidates, _, features = await retriever.candidates(tenant_id, question.text,
+                                                                 SearchScope())
+            gold = loaded.gold_chunks(question)
+            start = len(rows)
+            for candidate, row in zip(candidates, features, strict=True):
+                rows.append([row[f] for f in FEATURES])
+                labels.append(1.0 if candidate.chunk_id in gold else 0.0)
+            per_question.append((start, len(rows)))
+    finally:
+        async with container.database.system_session() as session:
+            await session.execute(text("DELETE FROM tenants WHERE id = :t"), {"t": tenant_id})
+    x, y = np.asarray(rows), np.asarray(labels)
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale == 0] = 1.0
+    w_std, b_std = fit_logistic((x - mean) / scale, y)
+    weights = w_std / scale
+    intercept = b_std - float((w_std * mean / scale).sum())
+    model = RelevanceModel(
+        features=FEATURES, weights=tuple(round(float(w), 6) for w in weights),
+        intercept=round(intercept, 6),
+        trained_on=f"ObliQA dev fold {fold} ({len(questions)} questions, {len(rows)} candidates,"
+                   f" {int(y.sum())} gold)",
+        notes="L2 logistic regression (lambda 1e-2) on standardised features; "
+              "regintel bench train-relevance")
+    probabilities = [model.probability(dict(zip(FEATURES, r, strict=True))) for r in rows]
+    tops, golds = [], []
+    for start, end in per_question:
+        if start == end:
+            tops.append(0.0)
+            golds.append(False)
+            continue
+        best = max(range(start, end), key=lambda i: probabilities[i])
+        tops.append(probabilities[best])
+        golds.append(labels[best] == 1.0)
+    high, medium = thresholds(tops, golds)
+    out.write_text(model.model_dump_json(indent=2) + "\n")
+    return {"fold": fold, "questions": len(questions), "candidates": len(rows),
+            "gold_candidates": int(y.sum()),
+            "candidate_recall": round(float(y.sum()) / max(1, sum(
+                len(loaded.gold_chunks(q)) for q in questions)), 4),
+            "high_threshold": high, "medium_threshold": medium, "model": str(out)}
