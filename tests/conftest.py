@@ -96,26 +96,26 @@ def pg_endpoint(embedded: EmbeddedEndpoints) -> PostgresEndpoint:
     return endpoint
 
 
+def _throwaway_database(endpoint: PostgresEndpoint, template: str | None) -> Iterator[str]:
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    clause = f' TEMPLATE "{template}"' if template else ""
+    with psycopg.connect(endpoint.url("postgres"), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"{clause}')
+    yield endpoint.url(name)
+    with psycopg.connect(endpoint.url("postgres"), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 @pytest.fixture
 def fresh_db_url(pg_endpoint: PostgresEndpoint) -> Iterator[str]:
     """A new database cloned from the migrated template, dropped after the test."""
-    name = f"t_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(pg_endpoint.url("postgres"), autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{TEMPLATE_DB}"')
-    yield pg_endpoint.url(name)
-    with psycopg.connect(pg_endpoint.url("postgres"), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    yield from _throwaway_database(pg_endpoint, TEMPLATE_DB)
 
 
 @pytest.fixture
 def empty_db_url(pg_endpoint: PostgresEndpoint) -> Iterator[str]:
-    """A new database with no schema at all."""
-    name = f"e_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(pg_endpoint.url("postgres"), autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    yield pg_endpoint.url(name)
-    with psycopg.connect(pg_endpoint.url("postgres"), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    """A new database with no schema at all, dropped after the test."""
+    yield from _throwaway_database(pg_endpoint, None)
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ the confidence thresholds are read off the same fold. Fold 1 stays untouched for
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from pathlib import Path
 from typing import Any
@@ -113,7 +114,7 @@ async def run(container: Container, corpus_dir: Path, questions_path: Path, *, o
         tops.append(probabilities[best])
         golds.append(labels[best] == 1.0)
     high, medium = thresholds(tops, golds)
-    out.write_text(model.model_dump_json(indent=2) + "\n")
+    await asyncio.to_thread(out.write_text, model.model_dump_json(indent=2) + "\n")
     return {"fold": fold, "questions": len(questions), "candidates": len(rows),
             "gold_candidates": int(y.sum()),
             "candidate_recall": round(float(y.sum()) / max(1, sum(

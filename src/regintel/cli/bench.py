@@ -2,14 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from regintel.bench.report import render_json, render_table
 from regintel.cli.app import JsonOption, bench_app, fail, load_settings, open_container, run
 from regintel.errors import RegintelError
+from regintel.settings import Settings
+
+if TYPE_CHECKING:
+    from regintel.container import Container
+
+
+Figures = dict[str, Any]
+
+
+def _measure(work: Callable[[Container, Settings], Awaitable[Figures]], json_out: bool,
+             show: Callable[[Figures], str]) -> None:
+    """Run one benchmark on the configured stores; print its table, or its JSON figures."""
+    settings = load_settings()
+
+    async def go() -> Figures:
+        async with open_container(settings) as container:
+            return await work(container, settings)
+
+    figures = run(go)
+    typer.echo(render_json(figures) if json_out else show(figures))
 
 
 @bench_app.command("startup")
@@ -49,26 +70,21 @@ def bench_retrieval(
     """Recall@10, MAP@10, nDCG@10 and query latency of hybrid retrieval on ObliQA."""
     from regintel.bench import retrieval
 
-    settings = load_settings()
+    def show(figures: Figures) -> str:
+        scores = render_table(
+            f"ObliQA retrieval ({figures['passages']} passages; "
+            f"p50 {figures['p50_ms']} ms, p95 {figures['p95_ms']} ms per query)",
+            ["split", "questions", "recall@10", "map@10", "ndcg@10"],
+            retrieval.table_rows(figures))
+        tiers = render_table(
+            "Confidence tiers (share of questions whose top passage is gold)",
+            ["tier", "questions", "top-1 gold"],
+            [[name, t["questions"], t["top1_gold"]] for name, t in figures["tiers"].items()])
+        return f"{scores}\n\n{tiers}"
 
-    async def go() -> dict[str, Any]:
-        async with open_container(settings) as container:
-            return await retrieval.run(container, corpus, questions, fold=fold, limit=limit,
-                                       keep=keep, cache_dir=settings.data_dir / "cache")
-
-    figures = run(go)
-    if json_out:
-        typer.echo(render_json(figures))
-        return
-    typer.echo(render_table(
-        f"ObliQA retrieval ({figures['passages']} passages; "
-        f"p50 {figures['p50_ms']} ms, p95 {figures['p95_ms']} ms per query)",
-        ["split", "questions", "recall@10", "map@10", "ndcg@10"], retrieval.table_rows(figures)))
-    typer.echo("")
-    typer.echo(render_table(
-        "Confidence tiers (share of questions whose top passage is gold)",
-        ["tier", "questions", "top-1 gold"],
-        [[name, t["questions"], t["top1_gold"]] for name, t in figures["tiers"].items()]))
+    _measure(lambda container, settings: retrieval.run(
+        container, corpus, questions, fold=fold, limit=limit, keep=keep,
+        cache_dir=settings.data_dir / "cache"), json_out, show)
 
 
 @bench_app.command("ingest")
@@ -81,24 +97,17 @@ def bench_ingest(
     """Documents/s, chunks/s, total time and embedding time of the full ingestion pipeline."""
     from regintel.bench import ingest
 
-    settings = load_settings()
+    def show(f: Figures) -> str:
+        return render_table(
+            f"Ingestion of {f['documents']} documents ({f['ready']} ready, {f['chunks']} chunks)",
+            ["measure", "value"],
+            [["total (s)", f["total_s"]], ["embedding alone (s)", f["embedding_s"]],
+             ["parse (s)", f["parse_s"]], ["store (s)", f["store_s"]],
+             ["other: chunking, queue, status (s)", f["other_s"]],
+             ["total / embedding", f["total_over_embedding"]],
+             ["documents/s", f["documents_per_s"]], ["chunks/s", f["chunks_per_s"]]])
 
-    async def go() -> dict[str, Any]:
-        async with open_container(settings) as container:
-            return await ingest.run(container, directory, keep=keep)
-
-    figures = run(go)
-    if json_out:
-        typer.echo(render_json(figures))
-        return
-    typer.echo(render_table(
-        f"Ingestion of {figures['documents']} documents ({figures['ready']} ready, "
-        f"{figures['chunks']} chunks)", ["measure", "value"],
-        [["total (s)", figures["total_s"]], ["embedding alone (s)", figures["embedding_s"]],
-         ["parse (s)", figures["parse_s"]], ["store (s)", figures["store_s"]],
-         ["other: chunking, queue, status (s)", figures["other_s"]],
-         ["total / embedding", figures["total_over_embedding"]],
-         ["documents/s", figures["documents_per_s"]], ["chunks/s", figures["chunks_per_s"]]]))
+    _measure(lambda container, _: ingest.run(container, directory, keep=keep), json_out, show)
 
 
 @bench_app.command("train-relevance")
@@ -114,16 +123,7 @@ def bench_train_relevance(
     """Fit the relevance model and the confidence thresholds on one ObliQA dev fold."""
     from regintel.bench import train_relevance
 
-    settings = load_settings()
-
-    async def go() -> dict[str, Any]:
-        async with open_container(settings) as container:
-            return await train_relevance.run(container, corpus, questions, out=out, fold=fold,
-                                             cache_dir=settings.data_dir / "cache")
-
-    figures = run(go)
-    if json_out:
-        typer.echo(render_json(figures))
-        return
-    typer.echo(render_table("Relevance model training", ["measure", "value"],
-                            [[k, v] for k, v in figures.items()]))
+    _measure(lambda container, settings: train_relevance.run(
+        container, corpus, questions, out=out, fold=fold, cache_dir=settings.data_dir / "cache"),
+        json_out, lambda f: render_table("Relevance model training", ["measure", "value"],
+                                         [[k, v] for k, v in f.items()]))

@@ -47,9 +47,10 @@ class ParsedDocument(BaseModel):
         return sum(len(p.text) for p in self.pages)
 
 
-class ChunkDraft(BaseModel):
-    """A chunk before it is embedded and stored. Offsets index the text of ``page_start``;
-    ``page_text[char_start:char_end] == text`` when the chunk lies on one page."""
+class ChunkSpan(BaseModel):
+    """Where a chunk's text sits in its document. Offsets index the text of ``page_start``:
+    ``page_text[char_start:char_end] == text`` when the chunk lies on one page, which is how a
+    quote is verified against its source."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -60,6 +61,10 @@ class ChunkDraft(BaseModel):
     char_start: int = Field(ge=0)
     char_end: int = Field(ge=0)
     clause: str | None = None
+
+
+class ChunkDraft(ChunkSpan):
+    """A chunk before it is embedded and stored."""
 
 
 class DocumentSetPublic(BaseModel):
@@ -119,21 +124,12 @@ class Document(DocumentPublic):
     embedding_dim: int | None = None
 
 
-class StoredChunk(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+class StoredChunk(ChunkSpan):
     id: UUID
     document_id: UUID
-    ordinal: int
-    text: str
-    page_start: int
-    page_end: int
-    clause: str | None
-    char_start: int
-    char_end: int
 
 
-class ChunkHit(BaseModel):
+class ChunkHit(ChunkSpan):
     """One retrieved chunk with its calibrated relevance (0–1) and where it came from."""
 
     chunk_id: UUID
@@ -141,13 +137,6 @@ class ChunkHit(BaseModel):
     document_title: str
     document_version: str
     doc_type: DocType
-    ordinal: int
-    text: str
-    page_start: int
-    page_end: int
-    clause: str | None
-    char_start: int
-    char_end: int
     score: float = Field(ge=0.0, le=1.0)
     dense_rank: int | None = None
     lexical_rank: int | None = None

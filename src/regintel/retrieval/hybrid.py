@@ -71,10 +71,9 @@ class HybridRetriever:
         for candidate, score in scored[:k]:
             chunk, document = fetched[candidate.chunk_id]
             hits.append(ChunkHit(
-                chunk_id=chunk.id, document_id=document.id, document_title=document.title,
+                **chunk.model_dump(exclude={"id", "document_id"}), chunk_id=chunk.id,
+                document_id=document.id, document_title=document.title,
                 document_version=document.version, doc_type=document.doc_type,
-                ordinal=chunk.ordinal, text=chunk.text, page_start=chunk.page_start,
-                page_end=chunk.page_end, clause=chunk.clause, char_start=chunk.char_start,
-                char_end=chunk.char_end, score=round(score, 6),
-                dense_rank=candidate.dense_rank, lexical_rank=candidate.lexical_rank))
+                score=round(score, 6), dense_rank=candidate.dense_rank,
+                lexical_rank=candidate.lexical_rank))
         return hits
