@@ -85,16 +85,16 @@ class LlmSettings(_Group):
 
 class RetrievalSettings(_Group):
     bm25_k1: float = Field(0.9, gt=0, description="BM25 term-frequency saturation.")
-    bm25_b: float = Field(0.4, ge=0, le=1, description="BM25 length normalisation.")
+    bm25_b: float = Field(0.6, ge=0, le=1, description="BM25 length normalisation.")
     candidates: int = Field(50, ge=10, le=500,
                             description="Candidates taken from each of dense and lexical search.")
     rrf_k: int = Field(60, ge=1, description="Reciprocal-rank-fusion constant.")
     hnsw_ef_search: int = Field(100, ge=10, le=1000, description="pgvector hnsw.ef_search.")
     max_scope_documents: int = Field(5, ge=1, le=50,
                                      description="Most documents one question may target.")
-    high_threshold: float = Field(0.38, ge=0, le=1,
+    high_threshold: float = Field(0.41, ge=0, le=1,
                                   description="Top score at or above this is `high` confidence.")
-    medium_threshold: float = Field(0.06, ge=0, le=1,
+    medium_threshold: float = Field(0.1, ge=0, le=1,
                                     description="Top score at or above this is `medium`.")
     adaptive_threshold: float = Field(0.3, ge=0, le=1,
                                       description="Adaptive-k keeps chunks scoring at least this.")

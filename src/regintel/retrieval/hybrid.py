@@ -65,7 +65,7 @@ class HybridRetriever:
         self.check_scope(scope)
         candidates, fetched, rows = await self.candidates(tenant_id, query, scope, vector,
                                                           pool=k)
-        scored = sorted(zip(candidates, (self._model.probability(r) for r in rows), strict=True),
+        scored = sorted(zip(candidates, self._model.probabilities(rows), strict=True),
                         key=lambda pair: (-pair[1], -pair[0].rrf(RRF_K)))
         hits = []
         for candidate, score in scored[:k]:

@@ -1,8 +1,10 @@
-"""The relevance model: a logistic regression over features of each candidate, so the score is
-a probability that the chunk answers the question (calibrated on ObliQA dev, fold 0).
+"""The relevance model. A linear ranking score over features of each candidate (trained
+listwise: softmax over each question's candidates), turned into a probability that the chunk
+answers the question by a Platt calibration on the score and its gap to the question's best
+score. Both are fitted on ObliQA dev fold 0 only.
 
-The weights are a versioned artefact (``relevance_model.json``), trained by
-``regintel bench train-relevance`` on one fold and evaluated on the other."""
+The weights are a versioned artefact (``relevance_model.json``), written by
+``regintel bench train-relevance`` and evaluated by ``regintel bench retrieval --fold 1``."""
 
 from __future__ import annotations
 
@@ -32,18 +34,29 @@ _STOP = frozenset((
 ))
 
 
+def sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
+
+
 class RelevanceModel(BaseModel):
-    version: int = 1
+    version: int = 2
     features: tuple[str, ...]
     weights: tuple[float, ...]
-    intercept: float
+    # p = sigmoid(a·score + b·(score − best score of the question) + c)
+    calibration: tuple[float, float, float] = (1.0, 0.0, 0.0)
     trained_on: str = ""
     notes: str = ""
 
-    def probability(self, values: Mapping[str, float]) -> float:
-        z = self.intercept + sum(w * values[f] for f, w in zip(self.features, self.weights,
-                                                               strict=True))
-        return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
+    def score(self, values: Mapping[str, float]) -> float:
+        return sum(w * values[f] for f, w in zip(self.features, self.weights, strict=True))
+
+    def probabilities(self, rows: Sequence[Mapping[str, float]]) -> list[float]:
+        """Calibrated relevance of each candidate of one question (needs them all: the gap
+        to the best candidate is part of the calibration)."""
+        scores = [self.score(r) for r in rows]
+        best = max(scores, default=0.0)
+        a, b, c = self.calibration
+        return [sigmoid(a * s + b * (s - best) + c) for s in scores]
 
 
 @lru_cache(maxsize=4)
@@ -64,11 +77,41 @@ def _pairs(text: str) -> set[tuple[str, str]]:
     return set(pairwise(words))
 
 
+def _section(clause: str | None) -> str:
+    """The clause one level up ("5.13A.5.1" → "5.13A.5"): passages of one section."""
+    if not clause:
+        return ""
+    cut = max(clause.rstrip(".)").rfind("."), clause.rstrip(".)").rfind("("))
+    return clause[:cut] if cut > 0 else clause
+
+
+def _context(candidates: Sequence[Candidate],
+             fetched: Mapping[Any, tuple[StoredChunk, Document]],
+             top: int = 20) -> tuple[dict[Any, float], dict[Any, int], dict[tuple[Any, str], int]]:
+    """How much the question's best candidates concentrate on one document or section: an
+    answer usually sits where several strong candidates agree."""
+    best_by_doc: dict[Any, float] = {}
+    for c in candidates:
+        doc = fetched[c.chunk_id][1].id
+        best_by_doc[doc] = max(best_by_doc.get(doc, 0.0), c.rrf(RRF_K))
+    leaders = sorted(candidates, key=lambda c: -c.rrf(RRF_K))[:top]
+    docs: dict[Any, int] = {}
+    sections: dict[tuple[Any, str], int] = {}
+    for c in leaders:
+        chunk, document = fetched[c.chunk_id]
+        docs[document.id] = docs.get(document.id, 0) + 1
+        key = (document.id, _section(chunk.clause))
+        sections[key] = sections.get(key, 0) + 1
+    return best_by_doc, docs, sections
+
+
 def features(query: str, candidates: Sequence[Candidate],
              fetched: Mapping[Any, tuple[StoredChunk, Document]]) -> list[dict[str, float]]:
     """One feature dict per candidate (same order). Scores are normalised within the query so
     the model transfers across corpora of different size."""
     max_lex = max((c.lexical_score or 0.0 for c in candidates), default=0.0) or 1.0
+    max_rrf = max((c.rrf(RRF_K) for c in candidates), default=0.0) or 1.0
+    best_by_doc, doc_counts, section_counts = _context(candidates, fetched)
     dense_floor = min((c.dense_sim for c in candidates if c.dense_sim is not None), default=0.0)
     query_words = _words(query)
     query_pairs = _pairs(query)
@@ -96,5 +139,10 @@ def features(query: str, candidates: Sequence[Candidate],
                                                     for q in query_clauses) else 0.0,
             "long": 1.0 if len(chunk.text) > 1500 else 0.0,
             "has_tab": 1.0 if "\t" in chunk.text else 0.0,
+            "brief": 1.0 if len(chunk.text) < 150 else 0.0,
+            "has_list": 1.0 if "(a)" in chunk.text else 0.0,
+            "doc_best": best_by_doc[document.id] / max_rrf,
+            "doc_share": doc_counts.get(document.id, 0) / 20,
+            "section_share": section_counts.get((document.id, _section(chunk.clause)), 0) / 20,
         })
     return rows

@@ -39,7 +39,7 @@ def _vector_literal(vector: Sequence[float]) -> str:
 
 
 class PostgresChunkIndex:
-    def __init__(self, database: Database, *, bm25_k1: float = 0.9, bm25_b: float = 0.4,
+    def __init__(self, database: Database, *, bm25_k1: float = 0.9, bm25_b: float = 0.6,
                  hnsw_ef_search: int = 100) -> None:
         self._db = database
         self._k1 = bm25_k1
