@@ -44,6 +44,9 @@ class LoadedCorpus:
     # (DocumentID, PassageID) → chunk ids with that key (17 keys occur twice in the corpus)
     chunks_by_key: dict[tuple[int, str], list[tuple[UUID, str]]] = field(default_factory=dict)
     chunk_count: int = 0
+    chunk_ids: list[UUID] = field(default_factory=list)  # row order of ``vectors``
+    vectors: Vectors | None = None
+    empty: list[bool] = field(default_factory=list)  # passages with no text
 
     def gold_chunks(self, question: Question) -> set[UUID]:
         """Gold passages as chunk ids; a duplicated key is resolved by the passage text."""
@@ -126,6 +129,9 @@ async def load_corpus(corpus: dict[int, list[Passage]], titles: dict[int, str], 
         for passage, chunk in zip(passages, stored, strict=True):
             loaded.chunks_by_key.setdefault((doc_id, passage.passage_id), []).append(
                 (chunk.id, passage.text))
+            loaded.chunk_ids.append(chunk.id)
+            loaded.empty.append(not passage.text.strip())
     loaded.chunk_count = row
+    loaded.vectors = vectors
     return loaded
 

@@ -21,7 +21,7 @@ from regintel.adapters.files.local import LocalFileStore
 from regintel.bench.obliqa import document_titles, load_corpus, read_corpus, read_questions
 from regintel.container import Container
 from regintel.domain.documents import SearchScope
-from regintel.retrieval.relevance import RelevanceModel
+from regintel.retrieval.relevance import RelevanceModel, apply_adapter
 
 FEATURES = ("rrf", "dense_sim", "dense_missing", "lexical_norm", "lexical_missing",
             "inv_dense_rank", "inv_lexical_rank", "log_len", "short", "overlap", "title_mention",
@@ -73,6 +73,47 @@ def fit_listwise(x: Matrix, labels: Matrix, groups: npt.NDArray[np.int64], *, l2
     return w
 
 
+def train_adapter(queries: npt.NDArray[np.floating[Any]], gold_rows: list[set[int]],
+                  passages: npt.NDArray[np.floating[Any]],
+                  excluded: npt.NDArray[np.bool_], *, epochs: int = 8, penalty: float = 2.0,
+                  scale: float = 20.0, seed: int = 0) -> npt.NDArray[np.float32]:
+    """The query-side map A of q' = normalize(q + q·A), trained so each question's gold passage
+    wins a softmax over *every* passage (its other gold passages and ``excluded`` rows are not
+    negatives), with an L2 pull towards the identity map. Settings from the research (REPORT
+    §3), chosen by cross-validation inside fold 0."""
+    import torch
+
+    torch.manual_seed(seed)
+    pairs = [(i, g) for i, rows in enumerate(gold_rows) for g in sorted(rows)]
+    if not pairs:
+        return np.zeros((queries.shape[1], queries.shape[1]), dtype=np.float32)
+    q_all = torch.tensor(queries, dtype=torch.float32)
+    p_all = torch.tensor(passages, dtype=torch.float32)
+    q_idx = torch.tensor([i for i, _ in pairs])
+    g_idx = torch.tensor([g for _, g in pairs])
+    blocked = torch.tensor(excluded)[None, :].repeat(len(pairs), 1)
+    for k, (i, g) in enumerate(pairs):
+        for other in gold_rows[i] - {g}:
+            blocked[k, other] = True
+    dim = queries.shape[1]
+    adapter = torch.zeros(dim, dim, requires_grad=True)
+    optimiser = torch.optim.Adam([adapter], lr=1e-3)
+    for _ in range(epochs):
+        order = torch.randperm(len(pairs))
+        for start in range(0, len(pairs), 256):
+            batch = order[start:start + 256]
+            q = q_all[q_idx[batch]]
+            q = torch.nn.functional.normalize(q + q @ adapter, dim=-1)
+            logits = (scale * q @ p_all.T).masked_fill(blocked[batch], -1e4)
+            loss = (torch.nn.functional.cross_entropy(logits, g_idx[batch])
+                    + penalty * (adapter**2).sum() / dim)
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+    result: npt.NDArray[np.float32] = adapter.detach().numpy().astype(np.float32)
+    return result
+
+
 def thresholds(top_scores: list[float], top_is_gold: list[bool], *, high_precision: float = 0.8,
                medium_precision: float = 0.5) -> tuple[float, float]:
     """The lowest score at which questions whose best passage scores at least that much have a
@@ -103,10 +144,25 @@ async def run(container: Container, corpus_dir: Path, questions_path: Path, *, o
     rows: list[list[float]] = []
     labels: list[float] = []
     per_question: list[tuple[int, int]] = []
+    assert loaded.vectors is not None
+    row_of = {chunk_id: i for i, chunk_id in enumerate(loaded.chunk_ids)}
+    gold_rows = [{row_of[c] for c in loaded.gold_chunks(q)} for q in questions]
+    raw = await asyncio.to_thread(container.embedder.embed, [q.text for q in questions])
+    excluded = np.asarray(loaded.empty, dtype=bool)
+    # Cross-fitted: a question's candidates come from an adapter that never saw it, so the
+    # reranker learns how far to trust adapted similarities on unseen questions.
+    half = np.arange(len(questions)) % 2
+    query_vectors = np.zeros_like(raw)
+    for h in (0, 1):
+        fit = [i for i in range(len(questions)) if half[i] != h]
+        adapter_h = await asyncio.to_thread(
+            train_adapter, raw[fit], [gold_rows[i] for i in fit], loaded.vectors, excluded)
+        query_vectors[half == h] = apply_adapter(adapter_h, raw[half == h])
+    adapter = await asyncio.to_thread(train_adapter, raw, gold_rows, loaded.vectors, excluded)
     try:
-        for question in questions:
-            candidates, _, features = await retriever.candidates(tenant_id, question.text,
-                                                                 SearchScope())
+        for question, vector in zip(questions, query_vectors, strict=True):
+            candidates, _, features = await retriever.candidates(
+                tenant_id, question.text, SearchScope(), [float(x) for x in vector])
             gold = loaded.gold_chunks(question)
             start = len(rows)
             for candidate, row in zip(candidates, features, strict=True):
@@ -139,8 +195,10 @@ async def run(container: Container, corpus_dir: Path, questions_path: Path, *, o
                      round(c - float(a) * float((w_std * mean / scale).sum()), 6)),
         trained_on=f"ObliQA dev fold {fold} ({len(questions)} questions, {len(rows)} candidates,"
                    f" {int(y.sum())} gold)",
+        query_adapter=f"{out.stem}.adapter.npy",
         notes="listwise softmax (L2 1e-2, Adam) on standardised features; Platt calibration "
-              "on out-of-fold scores; regintel bench train-relevance")
+              "on out-of-fold scores; cross-fitted query adapter; "
+              "regintel bench train-relevance")
     probabilities = 1 / (1 + np.exp(-(a * oof + b * (oof - best) + c)))
     tops, golds = [], []
     for start, end in per_question:
@@ -153,6 +211,7 @@ async def run(container: Container, corpus_dir: Path, questions_path: Path, *, o
         golds.append(bool(y[top] == 1.0))
     high, medium = thresholds(tops, golds)
     await asyncio.to_thread(out.write_text, model.model_dump_json(indent=2) + "\n")
+    await asyncio.to_thread(np.save, out.with_name(f"{out.stem}.adapter.npy"), adapter)
     return {"fold": fold, "questions": len(questions), "candidates": len(rows),
             "gold_candidates": int(y.sum()),
             "candidate_recall": round(float(y.sum()) / max(1, sum(

@@ -33,7 +33,7 @@ class HybridRetriever:
 
     async def embed_query(self, query: str) -> Sequence[float]:
         vectors = await asyncio.to_thread(self._embedder.embed, [query])
-        return [float(x) for x in vectors[0]]
+        return self._model.adapt_query(vectors[0])
 
     async def candidates(self, tenant_id: UUID, query: str, scope: SearchScope,
                          vector: Sequence[float] | None = None, *, pool: int = 0,

@@ -18,7 +18,9 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
+import numpy as np
+import numpy.typing as npt
+from pydantic import BaseModel, Field
 
 from regintel.domain.documents import Document, StoredChunk
 from regintel.retrieval.candidates import Candidate
@@ -44,8 +46,18 @@ class RelevanceModel(BaseModel):
     weights: tuple[float, ...]
     # p = sigmoid(a·score + b·(score − best score of the question) + c)
     calibration: tuple[float, float, float] = (1.0, 0.0, 0.0)
+    # A learned query-side map q' = normalize(q + q·A) (file beside the model); passage vectors
+    # are untouched, so it needs no re-embedding and costs one 384×384 product per query.
+    query_adapter: str | None = None
     trained_on: str = ""
     notes: str = ""
+    adapter: Any = Field(default=None, exclude=True, repr=False)
+
+    def adapt_query(self, vector: Sequence[float]) -> list[float]:
+        if self.adapter is None:
+            return [float(x) for x in vector]
+        q = np.asarray(vector, dtype=np.float32)
+        return [float(x) for x in apply_adapter(self.adapter, q[None, :])[0]]
 
     def score(self, values: Mapping[str, float]) -> float:
         return sum(w * values[f] for f, w in zip(self.features, self.weights, strict=True))
@@ -59,13 +71,27 @@ class RelevanceModel(BaseModel):
         return [sigmoid(a * s + b * (s - best) + c) for s in scores]
 
 
+def apply_adapter(adapter: npt.NDArray[np.float32],
+                  queries: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    adapted = queries + queries @ adapter
+    norms = np.linalg.norm(adapted, axis=1, keepdims=True)
+    return (adapted / np.where(norms == 0, 1, norms)).astype(np.float32)
+
+
 @lru_cache(maxsize=4)
 def load_model(path: str | None = None) -> RelevanceModel:
+    base = Path(path).parent if path else None
     if path is None:
         raw = resources.files("regintel.retrieval").joinpath("relevance_model.json").read_text()
     else:
         raw = Path(path).read_text()
-    return RelevanceModel.model_validate(json.loads(raw))
+    model = RelevanceModel.model_validate(json.loads(raw))
+    if model.query_adapter:
+        source = (base / model.query_adapter) if base else \
+            resources.files("regintel.retrieval").joinpath(model.query_adapter)
+        with source.open("rb") as handle:
+            model.adapter = np.load(handle).astype(np.float32)
+    return model
 
 
 def _words(text: str) -> set[str]:
