@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 
 
 Figures = dict[str, Any]
+CorpusOption = Annotated[Path, typer.Option(
+    exists=True, file_okay=False, help="ObliQA passages directory (N.json files).")]
+QuestionsOption = Annotated[Path, typer.Option(
+    exists=True, dir_okay=False, help="ObliQA questions file, e.g. ObliQA_dev.json.")]
 
 
 def _measure(work: Callable[[Container, Settings], Awaitable[Figures]], json_out: bool,
@@ -57,10 +61,8 @@ def bench_startup(
 
 @bench_app.command("retrieval")
 def bench_retrieval(
-    corpus: Annotated[Path, typer.Option(exists=True, file_okay=False,
-                                         help="ObliQA passages directory (N.json files).")],
-    questions: Annotated[Path, typer.Option(exists=True, dir_okay=False,
-                                            help="ObliQA questions file, e.g. ObliQA_dev.json.")],
+    corpus: CorpusOption,
+    questions: QuestionsOption,
     fold: Annotated[int | None, typer.Option(min=0, max=1,
                                              help="Only this fold (0 tune, 1 held-out).")] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="First N questions only.")] = None,
@@ -112,10 +114,8 @@ def bench_ingest(
 
 @bench_app.command("train-relevance")
 def bench_train_relevance(
-    corpus: Annotated[Path, typer.Option(exists=True, file_okay=False,
-                                         help="ObliQA passages directory.")],
-    questions: Annotated[Path, typer.Option(exists=True, dir_okay=False,
-                                            help="ObliQA_dev.json.")],
+    corpus: CorpusOption,
+    questions: QuestionsOption,
     out: Annotated[Path, typer.Option(help="Where to write the model JSON.")],
     fold: Annotated[int, typer.Option(min=0, max=1, help="Fold to train on (0).")] = 0,
     json_out: JsonOption = False,
