@@ -33,6 +33,7 @@ class Library:
     ingestion: IngestionService
     retriever: HybridRetriever
     files_root: Path
+    embedder: Embedder
 
     async def add(self, tenant_id: UUID, path: Path, *, title: str | None = None,
                   doc_type: DocType = DocType.REGULATION, version: str = "",
@@ -57,7 +58,7 @@ async def build_library(database: Database, embedder: Embedder, root: Path, *,
     ingestion.register_jobs()
     await queue.open()
     return Library(database, documents, files, index, queue, ingestion,
-                   HybridRetriever(index, embedder), root)
+                   HybridRetriever(index, embedder), root, embedder)
 
 
 @pytest.fixture
