@@ -27,8 +27,9 @@ async def per_document(retriever: HybridRetriever, tenant_id: UUID, query: str,
 async def adaptive_k(retriever: HybridRetriever, tenant_id: UUID, query: str,
                      document_ids: Sequence[UUID], *, threshold: float, min_per_doc: int = 3,
                      max_per_doc: int = 5, max_total: int = 15) -> list[ChunkHit]:
-    """Per document: the first ``min_per_doc`` chunks, then more while they score at least
-    ``threshold``, up to ``max_per_doc``; overall the ``max_total`` best."""
+    """Per document: its best ``min_per_doc`` chunks always, plus up to ``max_per_doc`` in all
+    while they score at least ``threshold``. The ``max_total`` budget is filled with the
+    guaranteed chunks first and the strongest extras after, so no document is crowded out."""
     batches = await per_document(retriever, tenant_id, query, document_ids, per_doc=max_per_doc)
     guaranteed: list[ChunkHit] = []
     extras: list[ChunkHit] = []
