@@ -20,7 +20,7 @@ _MODELS = {"all-MiniLM-L6-v2": 384}
 class LocalEmbedder:
     """Thread-safe; the model loads on first use so commands that never embed stay fast."""
 
-    def __init__(self, model: str = "all-MiniLM-L6-v2", *, batch_size: int = 64) -> None:
+    def __init__(self, model: str = "all-MiniLM-L6-v2", *, batch_size: int = 16) -> None:
         if model not in _MODELS:
             raise ConfigurationError(f"no local weights for embedding model {model!r}",
                                      hint=f"local models: {', '.join(_MODELS)}")
