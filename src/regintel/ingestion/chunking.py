@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from regintel.domain.documents import ChunkDraft, ParsedDocument
 from regintel.ingestion.clauses import find_clauses
+from regintel.sentences import SENTENCE_END
 
 # A clause marker this close after where the chunk's own text begins names the chunk: the
 # chunk is about that clause, not the tail of the previous one.
@@ -22,16 +23,6 @@ MAX_HEADING_LINE = 100
 # newline are trimmed in _trimmed_ends.
 _PARAGRAPH_BREAK = re.compile(r"\n(?:[^\S\n]*\n)+")
 _NEWLINE = re.compile(r"\n")
-# A full stop ends a sentence unless it closes a number ("5.13A.5.1.", "Rule 5.1. The"), a
-# single letter ("e.g.", "i.e.", "U.K.") or a common abbreviation ("Art. 6", "No. 3").
-_ABBREVIATIONS = ("Art", "Arts", "No", "Nos", "no", "Para", "para", "paras", "Reg", "Regs",
-                  "Sch", "Sec", "Sect", "Ch", "ch", "Vol", "vol", "Fig", "fig", "pp", "cf",
-                  "Cf", "viz", "vs", "al", "Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Inc", "Ltd",
-                  "Co", "Corp", "approx", "incl", "Ref", "ref", "Rev", "Sub", "sub")
-# The lookbehinds come after the punctuation so the engine tries them only at a full stop.
-_NOT_AFTER = "".join(rf"(?<!\b{re.escape(a)}\.)" for a in _ABBREVIATIONS)
-_SENTENCE_END = re.compile(rf"(?:[;?!]|\.(?<![0-9]\.)(?<!\b[A-Za-z]\.){_NOT_AFTER})"
-                           r"""[”’"')\]]*(?=\s)""")
 _NON_SPACE = re.compile(r"\S")
 _WORD_START = re.compile(r"(?<=\s)\S")
 _WORD_END = re.compile(r"(?<=\S)\s")
@@ -92,7 +83,7 @@ class _PageSplitter:
         self.last = len(text.rstrip())
         self.ends = [
             _trimmed_ends(text, _PARAGRAPH_BREAK),
-            [m.end() for m in _SENTENCE_END.finditer(text)],
+            [m.end() for m in SENTENCE_END.finditer(text)],
             _trimmed_ends(text, _NEWLINE),
         ]
 

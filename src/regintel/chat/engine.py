@@ -1,0 +1,70 @@
+"""The engine steps of a turn. Each step an LLM could do sits behind this interface; the
+offline engine (``chat/offline``) implements all of them deterministically, and the LLM engine
+(issue: LLM engine) implements them over a chat model with the offline one as its fallback."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+from uuid import UUID
+
+from regintel.chat.evidence import CitationBook
+from regintel.chat.state import DocRef
+from regintel.domain.chat import Action, AuditResult, ComparisonResult, SummaryResult
+from regintel.domain.conversations import StoredMessage
+from regintel.domain.documents import ChunkHit, Document, StoredChunk
+
+InferenceLevel = Literal["high", "medium", "low", "none"]
+
+
+@dataclass(frozen=True)
+class IntentGuess:
+    action: Action
+    confident: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class ReferenceResolution:
+    """The spec's structured output of document resolution."""
+
+    has_implicit_refs: bool
+    inferred_doc_ids: list[str]
+    inference_confidence: InferenceLevel
+    reasoning: str
+    candidates: list[str] = field(default_factory=list)  # for a confirmation (medium)
+    unmatched: str | None = None                          # a named document not in play (low)
+
+
+@dataclass(frozen=True)
+class Composed:
+    answer: str
+    summary: SummaryResult | None = None
+    comparison: ComparisonResult | None = None
+    audit: AuditResult | None = None
+
+
+class ChatEngine(Protocol):
+    name: str
+
+    async def classify_intent(self, message: str) -> IntentGuess: ...
+
+    async def resolve_references(self, message: str, action: Action,
+                                 explicit: Sequence[Document],
+                                 registry: Sequence[DocRef]) -> ReferenceResolution: ...
+
+    async def compose_inquiry(self, question: str, hits: Sequence[ChunkHit],
+                              book: CitationBook, *, caution: bool) -> Composed: ...
+
+    async def compose_summary(self, documents: Sequence[Document],
+                              samples: dict[UUID, list[StoredChunk]],
+                              book: CitationBook) -> Composed: ...
+
+    async def compose_comparison(self, question: str, documents: Sequence[Document],
+                                 evidence: dict[UUID, list[ChunkHit]], topic: str | None,
+                                 book: CitationBook) -> Composed: ...
+
+    async def summarize_thread(self, previous: str, messages: Sequence[StoredMessage]) -> str: ...
+
+    async def rewrite_tone(self, text: str) -> tuple[str, list[str]]: ...

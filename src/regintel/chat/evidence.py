@@ -1,0 +1,108 @@
+"""Evidence and citations: quotes cut verbatim from stored chunks, verified before they are
+shown, and numbered once per turn so ``[n]`` in an answer maps to one citation."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from uuid import UUID
+
+from regintel.domain.chat import MAX_QUOTE_CHARS, Citation
+from regintel.domain.documents import ChunkHit
+from regintel.sentences import sentence_spans
+
+_SPACE = re.compile(r"\s+")
+MAX_QUOTE_SENTENCES = 3
+
+
+def normalise(text: str) -> str:
+    """Whitespace-insensitive form used to compare a quote with its source."""
+    return _SPACE.sub(" ", text).strip()
+
+
+def verify(quote: str, source_text: str) -> bool:
+    """A quote verifies when, whitespace normalised, it is a substring of the stored text."""
+    q = normalise(quote)
+    return bool(q) and q in normalise(source_text)
+
+
+def sentences(text: str) -> list[str]:
+    return [text[a:b] for a, b in sentence_spans(text)]
+
+
+def quote_around(text: str, focus: int = 0, *, max_chars: int = MAX_QUOTE_CHARS) -> str:
+    """Up to three whole sentences of ``text`` starting with the one holding index ``focus``,
+    within ``max_chars``; a single over-long sentence is cut at a word boundary. The result
+    is always a verbatim slice of ``text``."""
+    spans = sentence_spans(text)
+    if not spans:
+        return ""
+    first = next((i for i, (a, b) in enumerate(spans) if a <= focus < b or focus < a),
+                 len(spans) - 1)
+    start, end = spans[first]
+    for _, b in spans[first + 1:first + MAX_QUOTE_SENTENCES]:
+        if b - start > max_chars:
+            break
+        end = b
+    if end - start > max_chars:
+        cut = text.rfind(" ", start, start + max_chars)
+        end = cut if cut > start else start + max_chars
+    return text[start:end].rstrip()
+
+
+def quote_sentence(text: str, sentence: str) -> str:
+    """The quote for one chosen sentence of ``text`` (plus its neighbours when they fit)."""
+    at = text.find(sentence)
+    return quote_around(text, max(at, 0), max_chars=MAX_QUOTE_CHARS)
+
+
+class CitationBook:
+    """Numbers citations in the order claims use them; the same chunk and quote reuse a number.
+    ``source_texts`` keeps each chunk's stored text so every quote is checked before it counts.
+    """
+
+    def __init__(self) -> None:
+        self._citations: list[Citation] = []
+        self._keys: dict[tuple[UUID | None, str], int] = {}
+        self.dropped = 0
+        self.verified = 0
+
+    def cite(self, hit: ChunkHit, quote: str) -> int | None:
+        """The citation number for ``quote`` from ``hit``, or None when the quote does not
+        verify against the chunk (it is then dropped and counted)."""
+        quote = quote.strip()
+        if len(quote) > MAX_QUOTE_CHARS or not verify(quote, hit.text):
+            self.dropped += 1
+            return None
+        key = (hit.chunk_id, normalise(quote))
+        if key in self._keys:
+            return self._keys[key]
+        self.verified += 1
+        n = len(self._citations) + 1
+        self._citations.append(Citation(
+            n=n, document_id=hit.document_id, chunk_id=hit.chunk_id, title=hit.document_title,
+            version=hit.document_version, page=hit.page_start, clause=hit.clause, quote=quote))
+        self._keys[key] = n
+        return n
+
+    def cite_sentence(self, hit: ChunkHit, sentence: str) -> int | None:
+        return self.cite(hit, quote_sentence(hit.text, sentence))
+
+    def add_web(self, title: str, url: str, snippet: str) -> int:
+        n = len(self._citations) + 1
+        self._citations.append(Citation(n=n, source_type="web", title=title, url=url,
+                                        quote=quote_around(snippet)))
+        return n
+
+    @property
+    def citations(self) -> list[Citation]:
+        return list(self._citations)
+
+
+def markers(numbers: Sequence[int | None]) -> str:
+    """`` [1][3]`` for the numbers that exist, in order, without repeats."""
+    seen: list[int] = []
+    for n in numbers:
+        if n is not None and n not in seen:
+            seen.append(n)
+    return "".join(f"[{n}]" for n in seen)

@@ -1,0 +1,189 @@
+"""Offline comparison. Focused (one topic): the best statement of each document on the topic,
+side by side, with the figures each commits to. Holistic: each document's key statements
+aligned across documents by meaning — close pairs are similarities (or differences when their
+figures or modal verbs disagree), statements with no counterpart are unique to their document."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from uuid import UUID
+
+import numpy as np
+
+from regintel.chat.engine import Composed
+from regintel.chat.evidence import CitationBook, markers
+from regintel.chat.offline.compose import bullet, cite
+from regintel.chat.offline.ranking import Matrix, Sentence, embed, figures, mmr, sentences_of
+from regintel.domain.chat import ComparisonCell, ComparisonResult, ComparisonRow, Statement
+from regintel.domain.documents import ChunkHit, Document
+from regintel.ports.embedder import Embedder
+
+ALIGNED = 0.62      # cosine above which two statements speak about the same thing
+UNRELATED = 0.42    # cosine below which a statement has no counterpart
+KEY_STATEMENTS = 6
+_MODAL = re.compile(r"\b(must not|shall not|may not|must|shall|should|may)\b", re.I)
+
+
+def _modal(text: str) -> str | None:
+    found = _MODAL.search(text)
+    return found.group(1).lower() if found else None
+
+
+def _disagree(a: Sentence, b: Sentence) -> bool:
+    fa, fb = set(figures(a.text)), set(figures(b.text))
+    if fa and fb and fa != fb:
+        return True
+    ma, mb = _modal(a.text), _modal(b.text)
+    return bool(ma and mb and ma != mb)
+
+
+async def compare(embedder: Embedder, question: str, documents: Sequence[Document],
+                  evidence: dict[UUID, list[ChunkHit]], topic: str | None,
+                  book: CitationBook) -> Composed:
+    per_doc = {d.id: sentences_of(sorted(evidence.get(d.id, []), key=lambda h: -h.score)[:6])
+               for d in documents}
+    flat = [(doc_id, s) for doc_id, items in per_doc.items() for s in items]
+    if not flat:
+        return Composed(answer="The selected documents returned no comparable passages.")
+    vectors = await embed(embedder, [topic or question] + [s.text for _, s in flat])
+    query, matrix = vectors[0], vectors[1:]
+    index = {id(s): i for i, (_, s) in enumerate(flat)}
+    if topic:
+        return _focused(documents, per_doc, matrix, query, index, topic, book)
+    return _holistic(documents, per_doc, matrix, query, index, book)
+
+
+def _best(items: list[Sentence], matrix: Matrix, query: Matrix,
+          index: dict[int, int]) -> Sentence | None:
+    if not items:
+        return None
+    # A statement with figures is what a difference table is for: prefer it slightly.
+    return max(items, key=lambda s: float(matrix[index[id(s)]] @ query)
+               + 0.1 * bool(figures(s.text)))
+
+
+def _focused(documents: Sequence[Document], per_doc: dict[UUID, list[Sentence]], matrix: Matrix,
+             query: Matrix, index: dict[int, int], topic: str, book: CitationBook) -> Composed:
+    cells: list[ComparisonCell] = []
+    chosen: dict[UUID, Sentence] = {}
+    for document in documents:
+        best = _best(per_doc[document.id], matrix, query, index)
+        if best is None:
+            cells.append(ComparisonCell(document_id=document.id, text="Not addressed."))
+            continue
+        statement = cite(book, best)
+        chosen[document.id] = best
+        cells.append(ComparisonCell(document_id=document.id, text=best.clean,
+                                    citation=statement.citations[0] if statement else None))
+    found = list(chosen.values())
+    differs = len(found) < len(documents) or any(
+        _disagree(a, b) for i, a in enumerate(found) for b in found[i + 1:])
+    row = ComparisonRow(aspect=topic, cells=cells, differs=differs)
+    titles = {d.id: d.title for d in documents}
+    lines = [f"Comparison of {topic} across {len(documents)} documents:", ""]
+    for cell in cells:
+        figs = ", ".join(figures(cell.text))
+        lead = f"{titles[cell.document_id]}" + (f" ({figs})" if figs else "")
+        lines.append(f"- {lead}: {cell.text} {markers([cell.citation])}".rstrip())
+    lines += ["", "The documents differ on this point." if differs else
+              "The documents are consistent on this point."]
+    differences = [Statement(text=f"{titles[c.document_id]}: {c.text}",
+                             citations=[c.citation] if c.citation else []) for c in cells] \
+        if differs else []
+    result = ComparisonResult(mode="focused", topic=topic, table=[row], differences=differences,
+                              overview=lines[0])
+    return Composed(answer="\n".join(lines), comparison=result)
+
+
+def _holistic(documents: Sequence[Document], per_doc: dict[UUID, list[Sentence]], matrix: Matrix,
+              query: Matrix, index: dict[int, int], book: CitationBook) -> Composed:
+    key: dict[UUID, list[Sentence]] = {}
+    for document in documents:
+        items = per_doc[document.id]
+        if not items:
+            key[document.id] = []
+            continue
+        rows = matrix[[index[id(s)] for s in items]]
+        relevance = [float(v) for v in rows @ query]
+        key[document.id] = [items[i] for i in mmr(relevance, rows, KEY_STATEMENTS, diversity=0.5)]
+    titles = {d.id: d.title for d in documents}
+    differences: list[Statement] = []
+    similarities: list[Statement] = []
+    unique: dict[str, list[Statement]] = {}
+    paired: set[int] = set()
+    first, *others = documents
+    for a in key[first.id]:
+        for other in others:
+            match, score = _counterpart(a, key[other.id], matrix, index)
+            if match is None or score < ALIGNED:
+                continue
+            paired.update({id(a), id(match)})
+            sa, sb = cite(book, a), cite(book, match)
+            numbers = [n for st in (sa, sb) if st for n in st.citations]
+            if _disagree(a, match):
+                differences.append(Statement(
+                    text=f"{titles[first.id]}: {a.clean} — {titles[other.id]}: {match.clean}",
+                    citations=numbers))
+            else:
+                similarities.append(Statement(
+                    text=f"Both {titles[first.id]} and {titles[other.id]} address this: "
+                         f"{a.clean}", citations=numbers))
+    for document in documents:
+        alone = []
+        for s in key[document.id]:
+            if id(s) in paired:
+                continue
+            rivals = [x for d, items in key.items() if d != document.id for x in items]
+            _, score = _counterpart(s, rivals, matrix, index)
+            if score < UNRELATED and (st := cite(book, s)) is not None:
+                alone.append(st)
+        unique[str(document.id)] = alone
+    implications = _implications(differences, unique, titles)
+    overview = (f"{len(documents)} documents compared: {', '.join(titles.values())}. "
+                f"{len(similarities)} shared provisions, {len(differences)} differences, "
+                f"{sum(len(v) for v in unique.values())} provisions unique to one document.")
+    result = ComparisonResult(mode="holistic", overview=overview, differences=differences,
+                              similarities=similarities, unique=unique,
+                              implications=implications)
+    return Composed(answer=_render(result, titles), comparison=result)
+
+
+def _counterpart(s: Sentence, items: list[Sentence], matrix: Matrix,
+                 index: dict[int, int]) -> tuple[Sentence | None, float]:
+    if not items:
+        return None, 0.0
+    scores = [float(matrix[index[id(s)]] @ matrix[index[id(x)]]) for x in items]
+    best = int(np.argmax(scores))
+    return items[best], scores[best]
+
+
+def _implications(differences: list[Statement], unique: dict[str, list[Statement]],
+                  titles: dict[UUID, str]) -> list[Statement]:
+    notes: list[Statement] = []
+    if differences:
+        notes.append(Statement(
+            text="Where the documents set different figures or obligations, a firm subject to "
+                 "both should apply the stricter requirement and record the basis.",
+            citations=[n for st in differences for n in st.citations][:4]))
+    for doc_id, items in unique.items():
+        if items:
+            notes.append(Statement(
+                text=f"Provisions found only in {titles[UUID(doc_id)]} need their own controls; "
+                     "the other documents do not cover them.",
+                citations=[n for st in items for n in st.citations][:3]))
+    return notes
+
+
+def _render(result: ComparisonResult, titles: dict[UUID, str]) -> str:
+    lines = ["## Overview", result.overview, ""]
+    for heading, items in (("Key differences", result.differences),
+                           ("Similarities", result.similarities)):
+        lines += [f"## {heading}"] + ([bullet(s) for s in items] or ["- None identified."])
+        lines.append("")
+    lines.append("## Unique to each document")
+    for doc_id, items in result.unique.items():
+        lines.append(f"{titles[UUID(doc_id)]}:")
+        lines += [bullet(s) for s in items] or ["- Nothing unique identified."]
+    lines += ["", "## Implications"] + [bullet(s) for s in result.implications]
+    return "\n".join(lines).strip()

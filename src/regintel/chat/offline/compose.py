@@ -1,0 +1,96 @@
+"""Offline answers to questions and summaries: extractive, every statement a sentence of the
+evidence with its verified quote."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from uuid import UUID
+
+import numpy as np
+
+from regintel.chat.engine import Composed
+from regintel.chat.evidence import CitationBook, markers
+from regintel.chat.offline.ranking import Sentence, embed, mmr, sentences_of
+from regintel.domain.chat import Statement, SummaryResult, SummarySection
+from regintel.domain.documents import ChunkHit, Document, StoredChunk
+from regintel.ports.embedder import Embedder
+
+CAUTION = ("Medium confidence: the retrieved provisions only partly match the question. "
+           "Verification against the source documents is recommended.")
+INQUIRY_POINTS = 4
+SUMMARY_OBLIGATIONS = 6
+MAX_SUMMARY_SENTENCES = 160
+
+
+def as_hit(chunk: StoredChunk, document: Document, score: float = 1.0) -> ChunkHit:
+    return ChunkHit(**chunk.model_dump(exclude={"id", "document_id"}), chunk_id=chunk.id,
+                    document_id=document.id, document_title=document.title,
+                    document_version=document.version, doc_type=document.doc_type,
+                    score=score)
+
+
+def cite(book: CitationBook, sentence: Sentence) -> Statement | None:
+    n = book.cite_sentence(sentence.hit, sentence.text)
+    return Statement(text=sentence.clean, citations=[n]) if n is not None else None
+
+
+def bullet(statement: Statement) -> str:
+    return f"- {statement.text} {markers(statement.citations)}".rstrip()
+
+
+async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
+                  book: CitationBook, *, caution: bool) -> Composed:
+    top = sorted(hits, key=lambda h: -h.score)[:6]
+    candidates = sentences_of(top)
+    if not candidates:
+        return Composed(answer="No passage in the selected documents addresses this question. "
+                        "Please rephrase it or tag the documents to search.")
+    vectors = await embed(embedder, [question] + [s.text for s in candidates])
+    query, matrix = vectors[0], vectors[1:]
+    similarity = matrix @ query
+    # The sentence must match the question; the chunk's calibrated relevance breaks ties.
+    relevance = [0.75 * float(similarity[i]) + 0.25 * s.hit.score
+                 for i, s in enumerate(candidates)]
+    best = max(relevance)
+    picked = [i for i in mmr(relevance, matrix, INQUIRY_POINTS) if relevance[i] >= best - 0.2]
+    statements = [st for i in picked if (st := cite(book, candidates[i])) is not None]
+    lines = ["Based on the retrieved provisions:", ""] + [bullet(s) for s in statements]
+    if caution:
+        lines += ["", CAUTION]
+    return Composed(answer="\n".join(lines))
+
+
+async def summary(embedder: Embedder, documents: Sequence[Document],
+                  samples: dict[UUID, list[StoredChunk]], book: CitationBook) -> Composed:
+    sections: list[SummarySection] = []
+    lines: list[str] = []
+    for document in documents:
+        hits = [as_hit(c, document) for c in samples.get(document.id, [])]
+        candidates = sentences_of(hits, per_chunk=8)[:MAX_SUMMARY_SENTENCES]
+        if not candidates:
+            sections.append(SummarySection(document_id=document.id, title=document.title,
+                                           overview="The document has no summarisable text."))
+            continue
+        matrix = await embed(embedder, [s.text for s in candidates])
+        centroid = matrix.mean(axis=0)
+        centroid /= max(float(np.linalg.norm(centroid)), 1e-9)
+        centrality = [float(v) for v in matrix @ centroid]
+        overview_at = int(np.argmax(centrality))
+        overview = cite(book, candidates[overview_at])
+        obligations = [i for i, s in enumerate(candidates) if s.is_obligation and i != overview_at]
+        chosen = mmr([centrality[i] for i in obligations], matrix[obligations],
+                     SUMMARY_OBLIGATIONS, diversity=0.5)
+        ordered = sorted((obligations[j] for j in chosen),
+                         key=lambda i: (candidates[i].hit.ordinal, candidates[i].position))
+        key = [st for i in ordered if (st := cite(book, candidates[i])) is not None]
+        section = SummarySection(
+            document_id=document.id, title=document.title,
+            overview=overview.text if overview else "", key_obligations=key)
+        sections.append(section)
+        heading = f"{document.title}" + (f" ({document.version})" if document.version else "")
+        lines += [f"## {heading}", ""]
+        if overview:
+            lines += [f"Overview: {overview.text} {markers(overview.citations)}", ""]
+        if key:
+            lines += ["Key obligations:"] + [bullet(s) for s in key] + [""]
+    return Composed(answer="\n".join(lines).strip(), summary=SummaryResult(sections=sections))

@@ -1,0 +1,101 @@
+"""Sentence-level evidence for the offline engine: the sentences of retrieved chunks, embedded
+once per turn, ranked against a query and diversified with MMR."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from regintel.domain.documents import ChunkHit
+from regintel.ports.embedder import Embedder
+from regintel.sentences import sentence_spans
+
+MIN_SENTENCE_CHARS = 40
+MAX_SENTENCE_CHARS = 600
+_STRUCTURE = re.compile(r"\\Table (?:Start|End)|^\s*(?:Guidance|Rule)\s*$", re.I)
+_LIST_MARK = re.compile(r"^\s*(?:\(?[a-z0-9ivx]{1,4}[.)]\s*|[-•*]\s+|\d+(?:\.\d+[A-Z]?)+\.?\s+)")
+OBLIGATION = re.compile(
+    r"\b(?:must|shall|is required to|are required to|required|is to|are to|should|"
+    r"may not|must not|shall not|is prohibited|are prohibited|is responsible for)\b", re.I)
+
+Matrix = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class Sentence:
+    hit: ChunkHit
+    text: str          # verbatim from the chunk
+    position: int      # offset in the chunk
+
+    @property
+    def is_obligation(self) -> bool:
+        return bool(OBLIGATION.search(self.text))
+
+    @property
+    def clean(self) -> str:
+        """For display in an answer: list markers and tabs removed (the quote stays exact)."""
+        return " ".join(_LIST_MARK.sub("", self.text).split())
+
+
+def sentences_of(hits: Sequence[ChunkHit], *, per_chunk: int = 12) -> list[Sentence]:
+    found: list[Sentence] = []
+    seen: set[str] = set()
+    for hit in hits:
+        taken = 0
+        for start, end in sentence_spans(hit.text):
+            text = hit.text[start:end]
+            key = " ".join(text.split()).lower()
+            if (len(text) < MIN_SENTENCE_CHARS or len(text) > MAX_SENTENCE_CHARS
+                    or _STRUCTURE.search(text) or key in seen
+                    or sum(c.isalpha() for c in text) < len(text) * 0.6):
+                continue
+            seen.add(key)
+            found.append(Sentence(hit, text, start))
+            taken += 1
+            if taken >= per_chunk:
+                break
+    return found
+
+
+async def embed(embedder: Embedder, texts: Sequence[str]) -> Matrix:
+    if not texts:
+        return np.zeros((0, embedder.dimension), dtype=np.float32)
+    vectors = await asyncio.to_thread(embedder.embed, list(texts))
+    matrix = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    normalised: Matrix = (matrix / np.maximum(norms, 1e-9)).astype(np.float32)
+    return normalised
+
+
+def mmr(relevance: Sequence[float], vectors: Matrix, k: int, *,
+        diversity: float = 0.3) -> list[int]:
+    """Indices of ``k`` items balancing relevance against similarity to those already chosen."""
+    chosen: list[int] = []
+    remaining = list(range(len(relevance)))
+    while remaining and len(chosen) < k:
+        def gain(i: int) -> float:
+            if not chosen:
+                return float(relevance[i])
+            redundancy = float(np.max(vectors[chosen] @ vectors[i]))
+            return (1 - diversity) * float(relevance[i]) - diversity * redundancy
+        best = max(remaining, key=gain)
+        chosen.append(best)
+        remaining.remove(best)
+    return chosen
+
+
+NUMBER = re.compile(
+    r"\b(?:\d+(?:[.,]\d+)?\s*(?:%|per ?cent|percent)|\d+(?:[.,]\d+)?\s*(?:years?|months?|"
+    r"days?|business days|hours?|weeks?)|(?:one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"twelve|thirty)\s+(?:years?|months?|days?|business days|weeks?)|(?:USD|AED|EUR|US\$|\$|€)"
+    r"\s?\d[\d,.]*(?:\s?(?:million|billion|m|bn))?)", re.I)
+
+
+def figures(text: str) -> list[str]:
+    """The quantities a statement commits to (percentages, periods, amounts)."""
+    return [" ".join(m.group(0).lower().split()) for m in NUMBER.finditer(text)]

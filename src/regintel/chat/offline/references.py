@@ -1,0 +1,144 @@
+"""Offline document resolution: implicit references ("that regulation", "those two docs",
+"the policy above", "it") resolved against the thread's registry of documents in play.
+
+The rules mirror the spec's confidence tiers: one candidate of the right kind → high; several
+candidates where one is needed → medium (confirm); a reference with nothing to point at, or a
+named document that was never in play → low (ask)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from regintel.chat.engine import ReferenceResolution
+from regintel.chat.state import DocRef
+from regintel.domain.chat import Action
+from regintel.domain.documents import Document
+
+_REGULATION_NOUNS = r"regulations?|rules?|rulebooks?|guidelines?|guidance|laws?|acts?|directives?"
+_POLICY_NOUNS = r"polic(?:y|ies)|procedures?|manuals?"
+_ANY_NOUNS = r"docs?|documents?|files?|sources?|ones?|texts?"
+_NOUN = rf"(?:{_REGULATION_NOUNS}|{_POLICY_NOUNS}|{_ANY_NOUNS})"
+_DETERMINER = r"(?:that|those|these|this|the|both|same|previous|earlier|above|last)"
+# "that regulation", "those two docs", "the policy above", "both documents", "the same docs"
+_PHRASE = re.compile(
+    rf"\b{_DETERMINER}\s+(?:(?:two|three|four|five|\d|same|previous|earlier|above|last|"
+    rf"other|first|second)\s+)*(?P<noun>{_NOUN})\b(?:\s+(?:above|earlier|before|mentioned))?",
+    re.I)
+_PRONOUN = re.compile(r"\b(?:it|them|they|both|these|those|each other|each one)\b", re.I)
+# A named document: "the FSA guidelines", "the GDPR", "AML Rules" — a capitalised name next
+# to a document noun, or an all-caps acronym.
+_NAMED = re.compile(
+    rf"\b(?:the\s+)?(?P<name>(?:[A-Z][\w&'-]*\s+){{0,3}}[A-Z][\w&'-]*)\s+(?:{_NOUN})\b")
+_ACRONYM = re.compile(r"\b[A-Z]{2,}[A-Z0-9]*\b")
+_STOP_NAMES = {"I", "The", "What", "Which", "Does", "Do", "Is", "Are", "Please", "Our", "My",
+               "Summarize", "Summarise", "Compare", "Audit", "How", "Can", "Could", "And"}
+_PLURAL = re.compile(r"\b(?:those|these|both|two|three|four|five|them|they)\b", re.I)
+_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "both": 2}
+
+
+def _kind(noun: str) -> str | None:
+    noun = noun.lower()
+    if re.fullmatch(_REGULATION_NOUNS, noun):
+        return "regulation"
+    if re.fullmatch(_POLICY_NOUNS, noun):
+        return "policy"
+    return None
+
+
+def _wanted_count(message: str, phrase: str) -> int | None:
+    for word, n in _NUMBERS.items():
+        if re.search(rf"\b{word}\b", phrase, re.I):
+            return n
+    if _PLURAL.search(phrase) or phrase.lower().rstrip().endswith("s"):
+        return None  # several, number unknown
+    return 1
+
+
+def _names(message: str) -> list[tuple[str, bool]]:
+    """Names that may be documents, each with whether it is used as a document ("the FSA
+    guidelines") rather than only mentioned (an acronym such as "CDD" in a question)."""
+    named = [_clean(m.group("name")) for m in _NAMED.finditer(message)]
+    found = [(n, True) for n in named if n]
+    found += [(a, False) for a in _ACRONYM.findall(message) if a not in named]
+    return found
+
+
+def _clean(name: str) -> str:
+    words = name.split()
+    while words and words[0] in _STOP_NAMES:
+        words = words[1:]
+    return " ".join(words)
+
+
+def _matches(name: str, ref: DocRef) -> bool:
+    words = [w.lower() for w in re.findall(r"\w+", name) if w not in _STOP_NAMES]
+    title = ref["title"].lower()
+    return bool(words) and all(re.search(rf"\b{re.escape(w)}", title) for w in words)
+
+
+def resolve(message: str, action: Action, explicit: Sequence[Document],
+            registry: Sequence[DocRef]) -> ReferenceResolution:
+    explicit_ids = {str(d.id) for d in explicit}
+    in_play = [r for r in registry if r["id"] not in explicit_ids]
+    # Strip "@Title" mentions: they are explicit, not references.
+    text = re.sub(r"@\[[^\]]*\]|@\S+", " ", message)
+
+    # 1. A document named in the message.
+    for name, as_document in _names(text):
+        named = [r for r in in_play if _matches(name, r)]
+        if named:
+            return ReferenceResolution(
+                True, [named[-1]["id"]], "high",
+                f"'{name}' names {named[-1]['title']}, already in this conversation")
+        if as_document and not any(_matches(name, r) for r in registry):
+            return ReferenceResolution(
+                True, [], "low", f"'{name}' is not a document of this conversation",
+                unmatched=name)
+
+    # 2. A referring phrase or pronoun.
+    phrase = _PHRASE.search(text)
+    pronoun = _PRONOUN.search(text)
+    if phrase or pronoun:
+        kind = _kind(phrase.group("noun")) if phrase else None
+        wanted = _wanted_count(text, phrase.group(0)) if phrase else None
+        candidates = [r for r in in_play if kind is None or r["doc_type"] == kind]
+        label = phrase.group(0) if phrase else pronoun.group(0) if pronoun else ""
+        if not candidates:
+            return ReferenceResolution(
+                True, [], "low", f"'{label}' has nothing to refer to in this conversation")
+        latest = max(r["turn"] for r in candidates)
+        recent = [r for r in candidates if r["turn"] == latest]
+        if wanted is None:  # "those docs", "them": the documents of the latest turn
+            return ReferenceResolution(True, [r["id"] for r in recent], "high",
+                                       f"'{label}' refers to the documents of the last turn")
+        if len(candidates) == wanted:
+            return ReferenceResolution(
+                True, [r["id"] for r in candidates], "high",
+                f"'{label}' can only mean {_titles(candidates)}")
+        if len(recent) == wanted and wanted > 1:
+            return ReferenceResolution(True, [r["id"] for r in recent], "high",
+                                       f"'{label}' refers to {_titles(recent)}")
+        if len(candidates) > wanted:
+            return ReferenceResolution(
+                True, [], "medium", f"'{label}' could mean {_titles(candidates)}",
+                candidates=[r["id"] for r in candidates])
+        return ReferenceResolution(
+            True, [r["id"] for r in candidates], "medium",
+            f"'{label}' asks for {wanted} documents; {len(candidates)} are in play",
+            candidates=[r["id"] for r in candidates])
+
+    # 3. No reference at all: an action that needs documents continues with the last turn's.
+    if not explicit and action in (Action.COMPARE, Action.SUMMARIZE, Action.AUDIT) and registry:
+        latest = max(r["turn"] for r in registry)
+        recent = [r for r in registry if r["turn"] == latest]
+        needed = 2 if action in (Action.COMPARE, Action.AUDIT) else 1
+        if len(recent) >= needed:
+            return ReferenceResolution(
+                True, [r["id"] for r in recent], "high",
+                f"no document named: continuing with {_titles(recent)} from the last turn")
+    return ReferenceResolution(False, [], "none", "no implicit reference")
+
+
+def _titles(refs: Sequence[DocRef]) -> str:
+    return " and ".join(r["title"] for r in refs)

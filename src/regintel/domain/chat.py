@@ -1,0 +1,218 @@
+"""The chat contract: what a turn is asked, and the typed response every engine returns
+(`regintel ask --json`, the API's `meta` event). Field names follow the issue's contract."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, Field
+
+MAX_MESSAGE_CHARS = 8000
+MAX_QUOTE_CHARS = 300
+
+
+class Action(StrEnum):
+    SUMMARIZE = "summarize"
+    INQUIRE = "inquire"
+    COMPARE = "compare"
+    AUDIT = "audit"
+
+
+class Engine(StrEnum):
+    OFFLINE = "offline"
+    LLM = "llm"
+    LLM_FALLBACK = "llm+fallback"
+
+
+Severity = Literal["Critical", "High", "Medium", "Low"]
+SEVERITY_ORDER: tuple[Severity, ...] = ("Critical", "High", "Medium", "Low")
+OverallStatus = Literal["Compliant", "Minor Issues", "Major Violations"]
+NeedsInputKind = Literal["confirm_docs", "choose_docs", "missing_docs", "low_confidence",
+                         "choose_action"]
+
+
+class ChatRequest(BaseModel):
+    """One user turn. ``answer`` resumes a pending question (an interrupt) on the thread."""
+
+    model_config = ConfigDict(frozen=True)
+
+    message: str = ""
+    thread_id: UUID | None = None
+    tagged_doc_ids: tuple[UUID, ...] = ()
+    tagged_set_ids: tuple[UUID, ...] = ()
+    action: Action | None = None
+    enable_web_search: bool = False
+    use_memory: bool = True
+    project_id: UUID | None = None
+    answer: str | None = None
+    source_text: str | None = Field(
+        None, description="Pasted text to audit (text mode), instead of a source document.")
+
+
+class Citation(BaseModel):
+    n: int
+    source_type: Literal["document", "web"] = "document"
+    document_id: UUID | None = None
+    chunk_id: UUID | None = None
+    title: str
+    version: str = ""
+    page: int | None = None
+    clause: str | None = None
+    quote: str = Field(max_length=MAX_QUOTE_CHARS)
+    url: str | None = None
+
+
+class ConfidenceOut(BaseModel):
+    tier: Literal["high", "medium", "low"]
+    score: float
+
+
+class ResolvedDocument(BaseModel):
+    id: UUID
+    title: str
+    how: Literal["explicit", "inferred", "search"]
+
+
+class Inference(BaseModel):
+    confidence: Literal["high", "medium", "low", "none"] = "none"
+    reasoning: str = ""
+
+
+class InputOption(BaseModel):
+    id: str
+    label: str
+
+
+class NeedsInput(BaseModel):
+    kind: NeedsInputKind
+    message: str
+    options: list[InputOption] = Field(default_factory=list)
+
+
+class Statement(BaseModel):
+    """One claim of a typed result, with the citation numbers that support it."""
+
+    text: str
+    citations: list[int] = Field(default_factory=list)
+
+
+class SummarySection(BaseModel):
+    document_id: UUID
+    title: str
+    overview: str
+    key_obligations: list[Statement] = Field(default_factory=list)
+
+
+class SummaryResult(BaseModel):
+    sections: list[SummarySection] = Field(default_factory=list)
+
+
+class ComparisonCell(BaseModel):
+    document_id: UUID
+    text: str
+    citation: int | None = None
+
+
+class ComparisonRow(BaseModel):
+    aspect: str
+    cells: list[ComparisonCell]
+    differs: bool
+
+
+class ComparisonResult(BaseModel):
+    mode: Literal["holistic", "focused"]
+    topic: str | None = None
+    overview: str = ""
+    differences: list[Statement] = Field(default_factory=list)
+    similarities: list[Statement] = Field(default_factory=list)
+    unique: dict[str, list[Statement]] = Field(
+        default_factory=dict, description="Document id → what only that document covers.")
+    implications: list[Statement] = Field(default_factory=list)
+    table: list[ComparisonRow] = Field(default_factory=list)
+
+
+class AuditFinding(BaseModel):
+    target_doc_id: UUID
+    target_doc_title: str
+    theme: str | None = None
+    kind: Literal["gap", "conflict"]
+    severity: Severity
+    consequence: str
+    source_quote: str | None = Field(None, max_length=MAX_QUOTE_CHARS)
+    target_quote: str = Field(max_length=MAX_QUOTE_CHARS)
+    target_clause: str | None = None
+    target_page: int | None = None
+    suggestion: str
+    confidence_score: float = Field(ge=0, le=1)
+    citations: list[int] = Field(default_factory=list)
+
+
+class AuditResult(BaseModel):
+    mode: Literal["text", "policy"]
+    overall_status: OverallStatus
+    findings: list[AuditFinding] = Field(default_factory=list)
+    summary: str = ""
+    targets_checked: int
+    themes_analyzed: int | None = None
+
+
+class SourceValidation(BaseModel):
+    grounded: bool = True
+    issues: list[str] = Field(default_factory=list)
+    confidence: float = 1.0
+    verified: int = 0
+    dropped: int = Field(0, description="Quotes that did not verify against their chunk.")
+
+
+class ToneValidation(BaseModel):
+    appropriate: bool = True
+    original_text: str | None = None
+    adjustments: list[str] = Field(default_factory=list)
+
+
+class OutputGuardrail(BaseModel):
+    safe: bool = True
+    issues: list[str] = Field(default_factory=list)
+    original_text: str | None = None
+
+
+class Validation(BaseModel):
+    sources: SourceValidation = Field(default_factory=SourceValidation)
+    tone: ToneValidation = Field(default_factory=ToneValidation)
+    output_guardrail: OutputGuardrail = Field(default_factory=OutputGuardrail)
+
+
+class Triage(BaseModel):
+    route: str = "pipeline"
+    skip_llm: bool = False
+    early_response: str | None = None
+    triage_log: list[str] = Field(default_factory=list)
+
+
+class Usage(BaseModel):
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+
+
+class ChatResponse(BaseModel):
+    thread_id: UUID
+    action: Action | None = None
+    answer: str
+    citations: list[Citation] = Field(default_factory=list)
+    confidence: ConfidenceOut | None = None
+    resolved_documents: list[ResolvedDocument] = Field(default_factory=list)
+    inference: Inference = Field(default_factory=Inference)
+    needs_input: NeedsInput | None = None
+    summary: SummaryResult | None = None
+    comparison: ComparisonResult | None = None
+    audit: AuditResult | None = None
+    referenced_nodes: list[str] = Field(default_factory=list)
+    context: dict[str, object] = Field(
+        default_factory=dict, description="Notices and degradations of this turn.")
+    validation: Validation = Field(default_factory=Validation)
+    triage: Triage = Field(default_factory=Triage)
+    usage: Usage = Field(default_factory=Usage)
+    engine: Engine = Engine.OFFLINE

@@ -1,0 +1,54 @@
+"""Where conversations, their messages, memory and usage live."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+from uuid import UUID
+
+from regintel.domain.conversations import Conversation, Memory, QaEntry, Role, StoredMessage
+
+
+class ConversationStore(Protocol):
+    async def create(self, tenant_id: UUID, *, user_id: UUID | None = None, title: str = "",
+                     project_id: UUID | None = None,
+                     conversation_id: UUID | None = None) -> Conversation: ...
+
+    async def get(self, tenant_id: UUID, conversation_id: UUID) -> Conversation:
+        """Raises NotFound when it does not exist for this tenant."""
+        ...
+
+    async def list_conversations(self, tenant_id: UUID, *,
+                                 user_id: UUID | None = None) -> list[Conversation]:
+        ...
+
+    async def rename(self, tenant_id: UUID, conversation_id: UUID, title: str) -> None: ...
+
+    async def delete(self, tenant_id: UUID, conversation_id: UUID) -> None:
+        """The conversation with its messages, context and memory."""
+        ...
+
+    async def add_message(self, tenant_id: UUID, conversation_id: UUID, role: Role,
+                          content: str, metadata: dict[str, Any] | None = None) -> UUID: ...
+
+    async def messages(self, tenant_id: UUID, conversation_id: UUID) -> list[StoredMessage]: ...
+
+    async def get_message(self, tenant_id: UUID, conversation_id: UUID,
+                          message_id: UUID) -> StoredMessage: ...
+
+    async def memory(self, tenant_id: UUID, conversation_id: UUID, *,
+                     window: int) -> Memory: ...
+
+    async def save_summary(self, tenant_id: UUID, conversation_id: UUID, summary: str,
+                           covered_messages: int) -> None: ...
+
+    async def add_qa(self, tenant_id: UUID, conversation_id: UUID, *, exchange_id: UUID,
+                     question: str, answer_digest: str, topics: Sequence[str],
+                     source_ids: Sequence[str], embedding: Sequence[float] | None) -> None: ...
+
+    async def search_qa(self, tenant_id: UUID, conversation_id: UUID, *, topic: str,
+                        vector: Sequence[float] | None, k: int = 5) -> list[QaEntry]: ...
+
+    async def record_usage(self, tenant_id: UUID, *, user_id: UUID | None,
+                           conversation_id: UUID | None, action: str, engine: str, model: str,
+                           input_tokens: int, output_tokens: int, cost_usd: float) -> None: ...
