@@ -13,7 +13,7 @@ from regintel.chat.evidence import CitationBook
 from regintel.chat.state import DocRef
 from regintel.domain.chat import Action, AuditResult, ComparisonResult, SummaryResult
 from regintel.domain.conversations import StoredMessage
-from regintel.domain.documents import ChunkHit, Document, StoredChunk
+from regintel.domain.documents import ChunkHit, Document
 
 InferenceLevel = Literal["high", "medium", "low", "none"]
 
@@ -58,7 +58,7 @@ class ChatEngine(Protocol):
                               book: CitationBook, *, caution: bool) -> Composed: ...
 
     async def compose_summary(self, documents: Sequence[Document],
-                              samples: dict[UUID, list[StoredChunk]],
+                              samples: dict[UUID, list[ChunkHit]],
                               book: CitationBook) -> Composed: ...
 
     async def compose_comparison(self, question: str, documents: Sequence[Document],

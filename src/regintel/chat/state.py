@@ -32,6 +32,8 @@ class ChatState(TypedDict, total=False):
     source_doc: str | None           # audit: the document audited
     inference: dict[str, Any]        # Inference
     notice: str | None               # "Auditing A against B." before the answer
+    pending: dict[str, Any] | None   # NeedsInput the next interrupt will ask
+    halted: bool                     # the turn ends with a question or a refusal, no action
     # -- action
     hits: list[dict[str, Any]]       # ChunkHit evidence of the turn (all tool rounds)
     confidence: dict[str, Any] | None

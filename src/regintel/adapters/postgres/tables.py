@@ -253,6 +253,17 @@ memory_qa = Table(
     Index("memory_qa_conversation_idx", "tenant_id", "conversation_id"),
 )
 
+faq_entries = Table(
+    "faq_entries", metadata,
+    _id(),
+    _tenant(),
+    Column("question", Text, nullable=False),
+    Column("answer", Text, nullable=False),
+    Column("embedding", Vector(EMBEDDING_DIM), nullable=False),
+    _created(),
+    Index("faq_entries_tenant_idx", "tenant_id"),
+)
+
 usage_events = Table(
     "usage_events", metadata,
     _id(),

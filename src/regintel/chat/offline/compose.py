@@ -61,11 +61,11 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
 
 
 async def summary(embedder: Embedder, documents: Sequence[Document],
-                  samples: dict[UUID, list[StoredChunk]], book: CitationBook) -> Composed:
+                  samples: dict[UUID, list[ChunkHit]], book: CitationBook) -> Composed:
     sections: list[SummarySection] = []
     lines: list[str] = []
     for document in documents:
-        hits = [as_hit(c, document) for c in samples.get(document.id, [])]
+        hits = samples.get(document.id, [])
         candidates = sentences_of(hits, per_chunk=8)[:MAX_SUMMARY_SENTENCES]
         if not candidates:
             sections.append(SummarySection(document_id=document.id, title=document.title,

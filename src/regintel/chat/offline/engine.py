@@ -12,7 +12,7 @@ from regintel.chat.offline import compare, compose, intent, references
 from regintel.chat.state import DocRef
 from regintel.domain.chat import Action
 from regintel.domain.conversations import StoredMessage
-from regintel.domain.documents import ChunkHit, Document, StoredChunk
+from regintel.domain.documents import ChunkHit, Document
 from regintel.ports.embedder import Embedder
 
 SUMMARY_WORDS = 200
@@ -69,7 +69,7 @@ class OfflineEngine:
     async def compose_summary(
         self,
         documents: Sequence[Document],
-        samples: dict[UUID, list[StoredChunk]],
+        samples: dict[UUID, list[ChunkHit]],
         book: CitationBook,
     ) -> Composed:
         return await compose.summary(self._embedder, documents, samples, book)

@@ -1,0 +1,97 @@
+"""What a turn runs with. One ``TurnDeps`` per request travels in the run's context (LangGraph
+``Runtime.context``), never in globals: tenant, user, stores, engine, limits."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Protocol
+from uuid import UUID
+
+from regintel.chat.engine import ChatEngine, Composed
+from regintel.chat.evidence import CitationBook
+from regintel.domain.documents import Document
+from regintel.ports.conversations import ConversationStore
+from regintel.ports.embedder import Embedder
+from regintel.ports.library import ChunkIndex, DocumentStore
+from regintel.retrieval.hybrid import HybridRetriever
+
+
+class GuardVerdict(Protocol):
+    @property
+    def blocked(self) -> bool: ...
+    @property
+    def category(self) -> str | None: ...
+    @property
+    def response(self) -> str | None: ...
+    @property
+    def masked_text(self) -> str: ...
+    @property
+    def log(self) -> list[str]: ...
+
+
+class Guard(Protocol):
+    """The guardrails the pipeline needs (implemented in ``regintel.guardrails``)."""
+
+    def check(self, text: str) -> GuardVerdict: ...
+
+    def scan_passage(self, text: str) -> bool:
+        """True when retrieved text carries instructions aimed at the assistant."""
+        ...
+
+    def find_pii(self, text: str) -> list[tuple[str, int, int]]:
+        """``(entity_type, start, end)`` of each PII span in ``text``."""
+        ...
+
+
+class Auditor(Protocol):
+    async def __call__(self, *, tenant_id: UUID, targets: Sequence[Document],
+                       source_document: Document | None, source_text: str | None,
+                       book: CitationBook) -> Composed: ...
+
+
+class FaqMatcher(Protocol):
+    async def match(self, tenant_id: UUID, question: str) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class ChatLimits:
+    high_threshold: float = 0.39
+    medium_threshold: float = 0.10
+    adaptive_threshold: float = 0.3
+    max_documents: int = 5
+    memory_window: int = 10          # messages kept verbatim in long threads
+    summarize_after: int = 15        # messages before the rolling summary takes over
+    max_tool_rounds: int = 2
+    text_audit_max_words: int = 1000
+
+
+@dataclass
+class TurnDeps:
+    tenant_id: UUID
+    user_id: UUID | None
+    conversation_id: UUID
+    documents: DocumentStore
+    conversations: ConversationStore
+    retriever: HybridRetriever
+    index: ChunkIndex
+    embedder: Embedder
+    engine: ChatEngine
+    guard: Guard
+    auditor: Auditor
+    faq: FaqMatcher | None = None
+    limits: ChatLimits = field(default_factory=ChatLimits)
+    profile: dict[str, str] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+    clock: Callable[[], float] = time.perf_counter
+
+    @contextmanager
+    def timed(self, phase: str) -> Iterator[None]:
+        """Adds the block's wall time to ``phase`` (what ``regintel bench chat`` reports)."""
+        start = self.clock()
+        try:
+            yield
+        finally:
+            self.timings[phase] = self.timings.get(phase, 0.0) + self.clock() - start

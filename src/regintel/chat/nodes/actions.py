@@ -1,0 +1,274 @@
+"""The four actions. Each retrieves with its own strategy (policypal spec, "retrieval per
+action"), then ``check_confidence`` decides whether to go on, then ``compose`` writes the
+answer with the engine. Retrieved passages carrying planted instructions are withheld."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections import defaultdict
+from typing import Literal
+from uuid import UUID
+
+from langgraph.types import interrupt
+
+from regintel.chat.evidence import CitationBook
+from regintel.chat.nodes.common import Rt, Update, hits_of, note, request_of
+from regintel.chat.nodes.resolve import CONTINUE, TAG, WEB
+from regintel.chat.offline.compose import as_hit
+from regintel.chat.state import ChatState
+from regintel.domain.chat import (
+    Action,
+    ConfidenceOut,
+    InputOption,
+    NeedsInput,
+)
+from regintel.domain.documents import ChunkHit, Document, SearchScope
+from regintel.retrieval import strategies
+from regintel.retrieval.confidence import assess
+
+log = logging.getLogger(__name__)
+LOW_CONFIDENCE = ("Limited information was found in the documents for this question. "
+                  "Would you like to:")
+DISCLAIMER = ("Limited information available: the evidence only weakly matches the question. "
+              "Verification with the source documents is recommended.")
+_MEMORY_QUESTION = re.compile(
+    r"\b(?:what|which) (?:did|have) we (?:discuss|talk|cover|say)\w*|\bearlier (?:you|we)\b|"
+    r"\b(?:previous|last|earlier) (?:answer|question|discussion)\b|\bremind me\b", re.I)
+
+
+async def build_prompt(state: ChatState, runtime: Rt) -> Update:
+    """The prompt aspects of the turn. The offline engine reads the profile for its notices;
+    the LLM engine renders them into the system prompt."""
+    deps = runtime.context
+    aspects = ["jurisdiction", "profile", "disclaimers"]
+    if request_of(state).use_memory and (state.get("memory") or {}).get("recent"):
+        aspects.append("memory")
+    context = note(state, "aspects", aspects)
+    if deps.profile:
+        context["profile"] = {k: v for k, v in deps.profile.items() if k in
+                              ("industry", "country", "company")}
+    return {"context": context, "hits": [], "confidence": None}
+
+
+def route_action(state: ChatState) -> Literal["summarize", "inquire", "compare", "audit"]:
+    action = state.get("action") or "inquire"
+    return action if action in ("summarize", "compare", "audit") else "inquire"  # type: ignore[return-value]
+
+
+async def _documents(state: ChatState, runtime: Rt) -> list[Document]:
+    deps = runtime.context
+    return [await deps.documents.get(deps.tenant_id, UUID(r["id"]))
+            for r in state.get("resolved") or []]
+
+
+def _screen(hits: list[ChunkHit], runtime: Rt, state: ChatState) -> tuple[list[ChunkHit], Update]:
+    """Drops passages that carry instructions aimed at the assistant (indirect injection)."""
+    kept = [h for h in hits if not runtime.context.guard.scan_passage(h.text)]
+    if len(kept) == len(hits):
+        return kept, {}
+    withheld = len(hits) - len(kept)
+    log.warning("withheld %d retrieved passage(s) with planted instructions", withheld)
+    return kept, {"context": note(state, "notices", [
+        f"{withheld} retrieved passage(s) were withheld: they contain instructions addressed "
+        "to the assistant, not regulatory content."])}
+
+
+def _evidence(hits: list[ChunkHit], state: ChatState, runtime: Rt,
+              update: Update | None = None) -> Update:
+    limits = runtime.context.limits
+    confidence = assess(hits, high=limits.high_threshold, medium=limits.medium_threshold)
+    out: Update = {"hits": [h.model_dump(mode="json") for h in hits],
+                   "confidence": ConfidenceOut(tier=confidence.tier.value,
+                                               score=confidence.score).model_dump()}
+    return out | (update or {})
+
+
+async def inquire(state: ChatState, runtime: Rt) -> Update:
+    """Tool loop, bounded: ``search_knowledge_base`` over the resolved documents (adaptive-k)
+    or the whole library; ``lookup_past_conversation`` when the question is about the thread."""
+    deps = runtime.context
+    question = state.get("message", "")
+    tool_log: list[str] = []
+    if _MEMORY_QUESTION.search(question) and request_of(state).use_memory:
+        tool_log.append(f"lookup_past_conversation({question[:60]!r})")
+        return {"tool_log": tool_log, "hits": [], "confidence": None}
+    documents = await _documents(state, runtime)
+    hits: list[ChunkHit] = []
+    with deps.timed("retrieval"):
+        for _ in range(deps.limits.max_tool_rounds):
+            tool_log.append(f"search_knowledge_base({question[:60]!r}, "
+                            f"documents={len(documents)})")
+            if documents:
+                found = await strategies.adaptive_k(
+                    deps.retriever, deps.tenant_id, question, [d.id for d in documents],
+                    threshold=deps.limits.adaptive_threshold)
+            else:
+                found = await deps.retriever.search(deps.tenant_id, question, k=8,
+                                                    scope=_set_scope(state))
+            hits, update = _screen(found, runtime, state)
+            if hits or not documents:
+                break
+            documents = []  # nothing usable in the tagged documents: widen to the library
+    return _evidence(hits, state, runtime, update) | {"tool_log": tool_log}
+
+
+def _set_scope(state: ChatState) -> SearchScope:
+    return SearchScope(set_ids=request_of(state).tagged_set_ids)
+
+
+async def summarize(state: ChatState, runtime: Rt) -> Update:
+    """Stratified sampling: 15–20 % of each document's chunks, spread over the whole of it."""
+    deps = runtime.context
+    hits: list[ChunkHit] = []
+    with deps.timed("retrieval"):
+        for document in await _documents(state, runtime):
+            sample = await strategies.stratified_sample(deps.index, deps.tenant_id, document.id)
+            hits += [as_hit(c, document) for c in sample]
+    hits, update = _screen(hits, runtime, state)
+    return {"hits": [h.model_dump(mode="json") for h in hits],
+            "confidence": ConfidenceOut(tier="high", score=1.0).model_dump()} | update
+
+
+async def compare(state: ChatState, runtime: Rt) -> Update:
+    """Focused on the question's topic with 3–5 chunks per document (adaptive-k); holistic
+    comparisons sample each document evenly instead."""
+    deps = runtime.context
+    documents = await _documents(state, runtime)
+    topic = comparison_topic(state.get("message", ""), documents)
+    with deps.timed("retrieval"):
+        if topic:
+            hits = await strategies.adaptive_k(
+                deps.retriever, deps.tenant_id, topic, [d.id for d in documents],
+                threshold=deps.limits.adaptive_threshold)
+        else:
+            hits = []
+            for document in documents:
+                sample = await strategies.stratified_sample(deps.index, deps.tenant_id,
+                                                            document.id)
+                hits += [as_hit(c, document, 0.5) for c in sample]
+    hits, update = _screen(hits, runtime, state)
+    context = dict(update.get("context") or state.get("context") or {})
+    context["comparison_topic"] = topic
+    out = _evidence(hits, state, runtime, update) | {"context": context}
+    if not topic:
+        out["confidence"] = ConfidenceOut(tier="high", score=1.0).model_dump()
+    return out
+
+
+_COMPARE_WORDS = re.compile(
+    r"\b(?:compare|comparison|contrast|differences?|difference|differ|similarit\w*|versus|vs|"
+    r"between|across|among|these|those|the|two|both|documents?|docs?|regulations?|policies|"
+    r"policy|rules?|what|are|is|key|main|in|on|of|for|regarding|about|and|with|how|do|does|"
+    r"they|them|please|their|all|three|it|its|to|a|an|changes?|changed|from|each|other|"
+    r"summari[sz]e|overall|holistic|general|generally|overview)\b", re.I)
+
+
+def comparison_topic(message: str, documents: list[Document]) -> str | None:
+    """The aspect a comparison is about ("capital requirements"), or None for a holistic one:
+    what is left once comparison vocabulary, mentions and document titles are removed."""
+    text = re.sub(r"@\[[^\]]*\]|@\S+", " ", message)
+    for d in documents:
+        text = re.sub(re.escape(d.title), " ", text, flags=re.I)
+    text = _COMPARE_WORDS.sub(" ", text)
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z%-]+|\d+", text) if len(w) > 2]
+    return " ".join(words) if words else None
+
+
+async def audit(state: ChatState, runtime: Rt) -> Update:
+    deps = runtime.context
+    request = request_of(state)
+    documents = {str(d.id): d for d in await _documents(state, runtime)}
+    source_id = state.get("source_doc")
+    source = documents.get(source_id) if source_id else None
+    targets = [d for i, d in documents.items() if i != source_id]
+    book = CitationBook()
+    with deps.timed("composition"):
+        composed = await deps.auditor(tenant_id=deps.tenant_id, targets=targets,
+                                      source_document=source, source_text=request.source_text,
+                                      book=book)
+    result = composed.audit
+    scores = [f.confidence_score for f in result.findings] if result else []
+    tier = "high" if result is not None else "low"
+    return {"answer": composed.answer, "citations": [c.model_dump(mode="json")
+                                                      for c in book.citations],
+            "dropped_quotes": book.dropped,
+            "result": {"audit": result.model_dump(mode="json")} if result else {},
+            "confidence": ConfidenceOut(tier=tier, score=round(max(scores, default=1.0), 4))
+            .model_dump()}
+
+
+async def check_confidence(state: ChatState, runtime: Rt) -> Update:
+    """Low evidence stops and asks (tag documents / search the web / continue with a
+    disclaimer); medium goes on with a caution; high goes on."""
+    confidence = state.get("confidence")
+    if (confidence is None or confidence["tier"] != "low" or state.get("proceed_low")
+            or state.get("action") == Action.AUDIT.value):
+        return {}
+    ask = NeedsInput(kind="low_confidence", message=LOW_CONFIDENCE, options=[
+        InputOption(id=TAG, label="Tag specific documents"),
+        InputOption(id=WEB, label="Search the web"),
+        InputOption(id=CONTINUE, label="Continue anyway")])
+    answer = str(interrupt(ask.model_dump(mode="json"))).strip().lower()
+    if answer in (CONTINUE, "3", "continue", "continue anyway", "yes", "proceed"):
+        return {"proceed_low": True, "context": note(state, "notices", [DISCLAIMER])}
+    reply = ("Web search is not configured for this workspace. Please tag the documents to "
+             "use." if answer in (WEB, "2", "search the web", "web") else
+             "Please tag the documents to use with @ and ask again.")
+    return {"halted": True, "answer": reply}
+
+
+def route_after_confidence(state: ChatState) -> Literal["compose", "format_response"]:
+    return "format_response" if state.get("halted") else "compose"
+
+
+async def compose(state: ChatState, runtime: Rt) -> Update:
+    deps = runtime.context
+    action = state.get("action") or "inquire"
+    if action == Action.AUDIT.value:
+        return {}
+    hits = hits_of(state)
+    book = CitationBook()
+    documents = await _documents(state, runtime)
+    with deps.timed("composition"):
+        if action == Action.INQUIRE.value and not hits and state.get("tool_log", [""])[-1] \
+                .startswith("lookup_past_conversation"):
+            return await _from_memory(state, runtime)
+        if action == Action.SUMMARIZE.value:
+            composed = await deps.engine.compose_summary(documents, _by_document(hits), book)
+        elif action == Action.COMPARE.value:
+            topic = (state.get("context") or {}).get("comparison_topic")
+            composed = await deps.engine.compose_comparison(
+                state.get("message", ""), documents, _by_document(hits), topic, book)
+        else:
+            tier = (state.get("confidence") or {}).get("tier")
+            composed = await deps.engine.compose_inquiry(state.get("message", ""), hits, book,
+                                                         caution=tier == "medium")
+    result = {key: value.model_dump(mode="json") for key, value in (
+        ("summary", composed.summary), ("comparison", composed.comparison)) if value}
+    return {"answer": composed.answer, "result": result, "dropped_quotes": book.dropped,
+            "citations": [c.model_dump(mode="json") for c in book.citations]}
+
+
+def _by_document(hits: list[ChunkHit]) -> dict[UUID, list[ChunkHit]]:
+    grouped: dict[UUID, list[ChunkHit]] = defaultdict(list)
+    for h in hits:
+        grouped[h.document_id].append(h)
+    return grouped
+
+
+async def _from_memory(state: ChatState, runtime: Rt) -> Update:
+    """``lookup_past_conversation``: the Q&A index of this thread, searched by topic."""
+    deps = runtime.context
+    question = state.get("message", "")
+    vectors = await asyncio.to_thread(deps.embedder.embed, [question])
+    entries = await deps.conversations.search_qa(deps.tenant_id, deps.conversation_id,
+                                                 topic=question, vector=list(vectors[0]), k=5)
+    if not entries:
+        return {"answer": "This conversation has no earlier discussion on that topic."}
+    lines = ["Earlier in this conversation:", ""]
+    lines += [f"- {e.created_at:%Y-%m-%d %H:%M} — you asked: \"{e.question}\". "
+              f"Answer: {e.answer_digest}" for e in entries]
+    return {"answer": "\n".join(lines), "context": note(state, "past_exchanges",
+                                                         [str(e.exchange_id) for e in entries])}

@@ -1,0 +1,221 @@
+"""Intent, document resolution, validation of an action's requirements, and asking the user
+(a LangGraph interrupt) when the pipeline cannot go on without a decision."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+from uuid import UUID
+
+from langgraph.types import interrupt
+
+from regintel.chat.nodes.common import Rt, Update, request_of
+from regintel.chat.state import ChatState, DocRef
+from regintel.domain.chat import Action, Inference, InputOption, NeedsInput, ResolvedDocument
+from regintel.domain.documents import DocStatus, DocType, Document
+
+ALL = "all"
+SEARCH, WEB, TAG, CONTINUE = "search_library", "search_web", "tag_documents", "continue"
+
+
+async def resolve_intent(state: ChatState, runtime: Rt) -> Update:
+    request = request_of(state)
+    if request.source_text:
+        return {"action": Action.AUDIT.value}
+    if request.action is not None:
+        return {"action": request.action.value}
+    guess = await runtime.context.engine.classify_intent(state.get("message", ""))
+    return {"action": guess.action.value}
+
+
+async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
+    deps = runtime.context
+    request = request_of(state)
+    action = Action(state.get("action") or Action.INQUIRE.value)
+    explicit = [await deps.documents.get(deps.tenant_id, d) for d in request.tagged_doc_ids]
+    library = await deps.documents.list(deps.tenant_id)
+    for set_id in request.tagged_set_ids:
+        explicit += [d for d in library if d.set and d.set.id == set_id and d not in explicit]
+    resolved = [ResolvedDocument(id=d.id, title=d.title, how="explicit") for d in explicit]
+    registry = state.get("registry") or []
+    found = await deps.engine.resolve_references(state.get("message", ""), action, explicit,
+                                                 registry)
+    inference = Inference(confidence=found.inference_confidence, reasoning=found.reasoning)
+    by_id = {str(d.id): d for d in library}
+    update: Update = {"inference": inference.model_dump(mode="json"), "pending": None}
+    if found.inference_confidence == "high":
+        resolved += [ResolvedDocument(id=by_id[i].id, title=by_id[i].title, how="inferred")
+                     for i in found.inferred_doc_ids if i in by_id]
+    elif found.inference_confidence == "medium":
+        options = [InputOption(id=i, label=by_id[i].title) for i in found.candidates
+                   if i in by_id]
+        if len(options) > 1:
+            options.append(InputOption(id=ALL, label="All of these documents"))
+        update["pending"] = NeedsInput(
+            kind="confirm_docs", options=options,
+            message=f"{_doing(action)}. Please confirm which document you are referring to.",
+        ).model_dump(mode="json")
+    elif found.inference_confidence == "low":
+        named = _library_match(found.unmatched, library) if found.unmatched else None
+        if named is not None:
+            resolved.append(ResolvedDocument(id=named.id, title=named.title, how="search"))
+            inference = Inference(confidence="high", reasoning=(
+                f"'{found.unmatched}' is not in this conversation; found it in the library: "
+                f"{named.title}"))
+            update["inference"] = inference.model_dump(mode="json")
+        else:
+            subject = f"{found.unmatched} documents" if found.unmatched else \
+                "the document you refer to"
+            update["pending"] = NeedsInput(
+                kind="choose_docs",
+                message=f"I do not have {subject} in this conversation. Would you like to:",
+                options=[InputOption(id=SEARCH, label="Search uploaded documents"),
+                         InputOption(id=WEB, label="Search the web"),
+                         InputOption(id=TAG, label="Tag specific documents")],
+            ).model_dump(mode="json")
+    update["resolved"] = [r.model_dump(mode="json") for r in _unique(resolved)]
+    return update
+
+
+def _doing(action: Action) -> str:
+    return {Action.AUDIT: "I will proceed with the audit", Action.COMPARE:
+            "I will proceed with the comparison", Action.SUMMARIZE:
+            "I will proceed with the summary"}.get(action, "I will proceed with the analysis")
+
+
+def _library_match(name: str, library: list[Document]) -> Document | None:
+    words = [w.lower() for w in re.findall(r"\w+", name)]
+    ready = [d for d in library if d.status == DocStatus.READY and all(
+        re.search(rf"\b{re.escape(w)}", d.title.lower()) for w in words)]
+    return ready[0] if len(ready) == 1 else None
+
+
+def _unique(resolved: list[ResolvedDocument]) -> list[ResolvedDocument]:
+    seen: set[UUID] = set()
+    out = []
+    for r in resolved:
+        if r.id not in seen:
+            seen.add(r.id)
+            out.append(r)
+    return out
+
+
+async def validate_inputs(state: ChatState, runtime: Rt) -> Update:
+    """The action's requirements: summarize ≥ 1 document, compare ≥ 2, audit a source (a
+    document or pasted text) and 1–5 targets, never more than 5 documents."""
+    if state.get("pending"):
+        return {}
+    deps = runtime.context
+    request = request_of(state)
+    action = Action(state.get("action") or Action.INQUIRE.value)
+    resolved = [ResolvedDocument.model_validate(r) for r in state.get("resolved") or []]
+    limit = deps.limits.max_documents
+    problem: str | None = None
+    wanted: DocType | None = None
+    if len(resolved) > limit:
+        problem = (f"{len(resolved)} documents are selected; one {action.value} can use at most "
+                   f"{limit}. Please choose up to {limit} documents.")
+    elif action is Action.SUMMARIZE and not resolved:
+        problem = "Please specify which document you would like summarised."
+    elif action is Action.COMPARE and len(resolved) < 2:
+        have = f" Only {resolved[0].title} is selected." if resolved else ""
+        problem = f"A comparison needs at least two documents.{have} Please add another."
+    elif action is Action.AUDIT:
+        source, targets = await _audit_roles(state, runtime)
+        if source is None and not request.source_text:
+            problem = ("An audit needs the policy or text to audit. Please tag the policy, or "
+                       "paste the text.")
+            wanted = DocType.POLICY
+        elif not targets:
+            problem = ("Please specify which regulations to audit against (1 to "
+                       f"{limit} documents).")
+            wanted = DocType.REGULATION
+        else:
+            return {"source_doc": str(source.id) if source else None}
+    if problem is None:
+        return {}
+    library = await deps.documents.list(deps.tenant_id)
+    chosen = {r.id for r in resolved}
+    options = [InputOption(id=str(d.id), label=d.title) for d in library
+               if d.status == DocStatus.READY and d.id not in chosen
+               and (wanted is None or d.doc_type == wanted)][:12]
+    return {"pending": NeedsInput(kind="missing_docs", message=problem,
+                                  options=options).model_dump(mode="json")}
+
+
+async def _audit_roles(state: ChatState, runtime: Rt) -> tuple[Document | None, list[Document]]:
+    """The audited document is the first company policy selected (else the first document
+    tagged); every other document is a target. Pasted text makes all of them targets."""
+    deps = runtime.context
+    documents = [await deps.documents.get(deps.tenant_id, UUID(r["id"]))
+                 for r in state.get("resolved") or []]
+    if request_of(state).source_text:
+        return None, documents
+    policies = [d for d in documents if d.doc_type == DocType.POLICY]
+    source = policies[0] if policies else (documents[0] if len(documents) > 1 else None)
+    return source, [d for d in documents if source is None or d.id != source.id]
+
+
+def route_after_validation(state: ChatState) -> Literal["ask_user", "build_prompt"]:
+    return "ask_user" if state.get("pending") else "build_prompt"
+
+
+async def ask_user(state: ChatState, runtime: Rt) -> Update:
+    """Interrupts the run with the pending question; resumes with the user's answer."""
+    pending = NeedsInput.model_validate(state.get("pending"))
+    answer = str(interrupt(pending.model_dump(mode="json"))).strip()
+    deps = runtime.context
+    chosen = _choices(answer, pending)
+    resolved = list(state.get("resolved") or [])
+    if pending.kind in ("confirm_docs", "missing_docs") and chosen:
+        library = {str(d.id): d for d in await deps.documents.list(deps.tenant_id)}
+        for doc_id in chosen:
+            if doc_id in library:
+                d = library[doc_id]
+                resolved.append(ResolvedDocument(id=d.id, title=d.title, how="inferred")
+                                .model_dump(mode="json"))
+        inference = Inference(confidence="high", reasoning="confirmed by the user")
+        return {"resolved": resolved, "pending": None,
+                "inference": inference.model_dump(mode="json")}
+    if pending.kind == "choose_docs" and SEARCH in chosen:
+        return {"pending": None}  # go on without documents: the library is searched
+    reply = ("Web search is not configured for this workspace. Please tag the documents to "
+             "use, or search the uploaded documents." if WEB in chosen else
+             "Please tag the documents to use with @ and ask again.")
+    return {"pending": None, "halted": True, "answer": reply}
+
+
+def _choices(answer: str, pending: NeedsInput) -> list[str]:
+    """Option ids picked by an answer: ids, labels (case-insensitive), numbers, or "all"."""
+    ids = [o.id for o in pending.options]
+    picked: list[str] = []
+    for part in re.split(r"\s*[,;]\s*|\s+and\s+", answer):
+        part = part.strip().strip("\"'").lower()
+        if not part:
+            continue
+        for i, option in enumerate(pending.options, start=1):
+            if part in (option.id.lower(), option.label.lower(), str(i)):
+                picked.append(option.id)
+        if part in ("all", "both", "all of these documents") and ALL in ids:
+            picked.append(ALL)
+    if ALL in picked:
+        picked = [i for i in ids if i != ALL]
+    return list(dict.fromkeys(picked))
+
+
+def route_after_ask(state: ChatState) -> Literal["validate_inputs", "format_response"]:
+    return "format_response" if state.get("halted") else "validate_inputs"
+
+
+def register(state: ChatState, documents: list[ResolvedDocument],
+             library: dict[str, Document]) -> list[DocRef]:
+    """The thread's registry after this turn: its documents move to the latest turn."""
+    turn = state.get("turn", 1)
+    ids = {str(r.id) for r in documents}
+    kept = [r for r in state.get("registry") or [] if r["id"] not in ids]
+    for r in documents:
+        d = library.get(str(r.id))
+        if d is not None:
+            kept.append(DocRef(id=str(d.id), title=d.title, version=d.version,
+                               doc_type=d.doc_type.value, turn=turn))
+    return kept

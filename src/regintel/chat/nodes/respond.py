@@ -1,0 +1,93 @@
+"""The end of a turn: the registry of documents in play, and the response contract."""
+
+from __future__ import annotations
+
+from typing import cast
+from uuid import UUID
+
+from regintel.chat.nodes.common import Rt, Update, triage_of
+from regintel.chat.nodes.resolve import register
+from regintel.chat.state import ChatState
+from regintel.domain.chat import (
+    Action,
+    AuditResult,
+    ChatResponse,
+    Citation,
+    ComparisonResult,
+    ConfidenceOut,
+    Engine,
+    Inference,
+    NeedsInput,
+    ResolvedDocument,
+    SummaryResult,
+    Validation,
+)
+from regintel.errors import NotFound
+
+STREAM_PIECE = 80  # characters per text event when an answer is not generated token by token
+
+
+def build_response(state: ChatState, thread_id: UUID,
+                   needs_input: NeedsInput | None = None) -> ChatResponse:
+    result = state.get("result") or {}
+    action = state.get("action")
+    answer = state.get("answer", "")
+    notice = state.get("notice")
+    if needs_input is not None:
+        answer = needs_input.message
+    elif notice and answer:
+        answer = f"{notice}\n\n{answer}"
+    confidence = state.get("confidence")
+    return ChatResponse(
+        thread_id=thread_id, action=Action(action) if action else None, answer=answer,
+        citations=[Citation.model_validate(c) for c in state.get("citations") or []],
+        confidence=ConfidenceOut.model_validate(confidence) if confidence else None,
+        resolved_documents=[ResolvedDocument.model_validate(r)
+                            for r in state.get("resolved") or []],
+        inference=Inference.model_validate(state.get("inference") or {}),
+        needs_input=needs_input,
+        summary=SummaryResult.model_validate(result["summary"]) if "summary" in result
+        else None,
+        comparison=ComparisonResult.model_validate(result["comparison"])
+        if "comparison" in result else None,
+        audit=AuditResult.model_validate(result["audit"]) if "audit" in result else None,
+        referenced_nodes=list(state.get("referenced_nodes") or []),
+        context=dict(state.get("context") or {}),
+        validation=Validation.model_validate(state.get("validation") or {}),
+        triage=triage_of(state))
+
+
+async def format_response(state: ChatState, runtime: Rt) -> Update:
+    deps = runtime.context
+    resolved = [ResolvedDocument.model_validate(r) for r in state.get("resolved") or []]
+    library = {}
+    for r in resolved:
+        try:
+            library[str(r.id)] = await deps.documents.get(deps.tenant_id, r.id)
+        except NotFound:  # deleted during the turn: it simply leaves the registry
+            continue
+    registry = register(state, resolved, library)
+    notice = _notice(state, resolved)
+    update: Update = {"registry": registry, "notice": notice}
+    response = build_response(cast(ChatState, {**state, **update}), deps.conversation_id)
+    response.engine = Engine(deps.engine.name)
+    writer = runtime.stream_writer
+    for start in range(0, len(response.answer), STREAM_PIECE):
+        writer({"text": response.answer[start:start + STREAM_PIECE]})
+    update["response"] = response.model_dump(mode="json")
+    return update
+
+
+def _notice(state: ChatState, resolved: list[ResolvedDocument]) -> str | None:
+    """The brief professional notice of a high-confidence inference (spec: "Proceeding")."""
+    if state.get("halted") or not any(r.how != "explicit" for r in resolved):
+        return None
+    titles = " and ".join(r.title for r in resolved)
+    action = state.get("action")
+    source = state.get("source_doc")
+    if action == Action.AUDIT.value and source:
+        audited = next((r.title for r in resolved if str(r.id) == source), "the policy")
+        targets = " and ".join(r.title for r in resolved if str(r.id) != source)
+        return f"Auditing {audited} against {targets}. Proceeding with analysis."
+    verb = {"summarize": "Summarizing", "compare": "Comparing"}.get(action or "", "Analyzing")
+    return f"{verb} {titles}."

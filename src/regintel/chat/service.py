@@ -1,0 +1,136 @@
+"""Chat as a service: checks a request, finds or starts its conversation, runs the graph for
+one turn (or resumes a pending question), and streams events — ``status`` per node, ``text``
+deltas, then ``meta`` (the full ChatResponse)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+from uuid import UUID
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.types import Command
+
+from regintel.chat.checkpoints import ResilientSaver, turn_failures
+from regintel.chat.deps import TurnDeps
+from regintel.chat.graph import build_graph
+from regintel.chat.nodes.respond import build_response
+from regintel.chat.state import ChatState
+from regintel.domain.chat import MAX_MESSAGE_CHARS, ChatRequest, ChatResponse, NeedsInput
+from regintel.domain.documents import DocStatus
+from regintel.errors import InvalidRequest
+from regintel.ports.conversations import ConversationStore
+from regintel.ports.library import DocumentStore
+
+log = logging.getLogger(__name__)
+EventKind = Literal["status", "text", "meta", "error"]
+
+
+@dataclass(frozen=True)
+class ChatEvent:
+    kind: EventKind
+    data: Any
+
+
+DepsFactory = Callable[[UUID, UUID | None, UUID], TurnDeps]
+
+
+class ChatService:
+    def __init__(self, *, checkpointer: BaseCheckpointSaver[Any], documents: DocumentStore,
+                 conversations: ConversationStore, deps: DepsFactory,
+                 max_documents: int = 5) -> None:
+        self._graph = build_graph(ResilientSaver(checkpointer))
+        self._documents = documents
+        self._conversations = conversations
+        self._deps = deps
+        self._max_documents = max_documents
+
+    async def ask(self, tenant_id: UUID, request: ChatRequest, *,
+                  user_id: UUID | None = None) -> ChatResponse:
+        final: ChatResponse | None = None
+        async for event in self.stream(tenant_id, request, user_id=user_id):
+            if event.kind == "meta":
+                final = event.data
+        assert final is not None
+        return final
+
+    async def stream(self, tenant_id: UUID, request: ChatRequest, *,
+                     user_id: UUID | None = None) -> AsyncIterator[ChatEvent]:
+        await self._check(tenant_id, request)
+        conversation_id = await self._conversation(tenant_id, request, user_id)
+        config: RunnableConfig = {"configurable": {"thread_id": f"{tenant_id}:{conversation_id}"}}
+        deps = self._deps(tenant_id, user_id, conversation_id)
+        failures: list[str] = []
+        token = turn_failures.set(failures)
+        try:
+            run_input = await self._input(config, request)
+            interrupted: NeedsInput | None = None
+            async for mode, item in self._graph.astream(
+                    run_input, config, context=deps, stream_mode=["updates", "custom"]):
+                chunk: dict[str, Any] = item  # type: ignore[assignment]
+                if mode == "custom":
+                    yield ChatEvent("text", chunk["text"])
+                    continue
+                for node, value in chunk.items():
+                    if node == "__interrupt__":
+                        interrupted = NeedsInput.model_validate(value[0].value)
+                    else:
+                        yield ChatEvent("status", {"node": node})
+            state: ChatState = (await self._graph.aget_state(config)).values  # type: ignore[assignment]
+            if interrupted is not None:
+                response = build_response(state, conversation_id, interrupted)
+                yield ChatEvent("text", response.answer)
+            else:
+                response = ChatResponse.model_validate(state["response"])
+            if failures:
+                response.context["degraded"] = sorted(
+                    {*response.context.get("degraded", []), *failures})  # type: ignore[misc]
+            response.context["timings_ms"] = {k: round(v * 1000, 1)
+                                              for k, v in deps.timings.items()}
+            yield ChatEvent("meta", response)
+        finally:
+            turn_failures.reset(token)
+
+    async def _input(self, config: RunnableConfig, request: ChatRequest) -> Any:
+        """Resume the pending question with the user's answer, or start a new turn."""
+        if request.answer is not None:
+            snapshot = await self._graph.aget_state(config)
+            if snapshot.interrupts:
+                return Command(resume=request.answer)
+            if not request.message.strip():
+                raise InvalidRequest("there is no pending question to answer on this thread",
+                                     hint="ask a question instead")
+        return {"request": request.model_dump(mode="json")}
+
+    async def _check(self, tenant_id: UUID, request: ChatRequest) -> None:
+        message = request.message.strip()
+        if not message and request.answer is None:
+            raise InvalidRequest("the question is empty", hint="type a question")
+        if len(message) > MAX_MESSAGE_CHARS:
+            raise InvalidRequest(
+                f"the question is {len(message):,} characters long; the limit is "
+                f"{MAX_MESSAGE_CHARS:,}", hint="shorten it, or upload long text as a document")
+        if len(request.tagged_doc_ids) > self._max_documents:
+            raise InvalidRequest(
+                f"{len(request.tagged_doc_ids)} documents are tagged; one question can use at "
+                f"most {self._max_documents}", hint="remove some tags, or tag a set instead")
+        for doc_id in request.tagged_doc_ids:
+            document = await self._documents.get(tenant_id, doc_id)  # NotFound → clear message
+            if document.status != DocStatus.READY:
+                raise InvalidRequest(
+                    f"'{document.title}' is {document.status.value}, not ready to be searched",
+                    hint="wait until its ingestion finishes" if document.status in (
+                        DocStatus.QUEUED, DocStatus.PROCESSING) else "upload it again")
+
+    async def _conversation(self, tenant_id: UUID, request: ChatRequest,
+                            user_id: UUID | None) -> UUID:
+        if request.thread_id is not None:
+            # NotFound for another tenant's thread: it does not exist for this one.
+            return (await self._conversations.get(tenant_id, request.thread_id)).id
+        title = " ".join(request.message.split())[:80] or "New conversation"
+        created = await self._conversations.create(tenant_id, user_id=user_id, title=title,
+                                                    project_id=request.project_id)
+        return created.id
