@@ -10,7 +10,12 @@ import asyncio
 import logging
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
+from uuid import UUID
+
+from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+from psycopg.rows import dict_row
+from psycopg_pool import AsyncConnectionPool
 
 from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.adapters.embeddings.openai_compatible import OpenAICompatibleEmbedder
@@ -18,12 +23,20 @@ from regintel.adapters.files.local import LocalFileStore
 from regintel.adapters.graph.falkordb_store import FalkorGraphStore
 from regintel.adapters.parsers import AutoParser
 from regintel.adapters.postgres.chunk_index import PostgresChunkIndex
+from regintel.adapters.postgres.conversations_repo import PostgresConversationStore
 from regintel.adapters.postgres.database import Database
 from regintel.adapters.postgres.documents_repo import PostgresDocumentStore
+from regintel.adapters.postgres.faq_repo import PostgresFaqStore
 from regintel.adapters.queue.procrastinate_queue import ProcrastinateQueue
+from regintel.chat.auditing import OfflineAuditor
+from regintel.chat.deps import ChatLimits, Guard, TurnDeps
+from regintel.chat.offline.engine import OfflineEngine
+from regintel.chat.service import ChatService
 from regintel.errors import ConfigurationError, DependencyUnavailable, RegintelError
+from regintel.guardrails.pipeline import build_guard
 from regintel.ingestion.reindex import Reindexer
 from regintel.ingestion.service import IngestionService
+from regintel.ports.conversations import ConversationStore
 from regintel.ports.embedder import Embedder
 from regintel.ports.graph import GraphStore
 from regintel.ports.library import ChunkIndex, DocumentStore
@@ -48,6 +61,9 @@ class Container:
     _closed: bool = field(default=False, repr=False)
     _embedder: Embedder | None = field(default=None, repr=False)
     _ingestion: IngestionService | None = field(default=None, repr=False)
+    _chat: ChatService | None = field(default=None, repr=False)
+    _chat_pool: AsyncConnectionPool[Any] | None = field(default=None, repr=False)
+    _guard: Guard | None = field(default=None, repr=False)
 
     @property
     def embedder(self) -> Embedder:
@@ -77,7 +93,8 @@ class Container:
         return self._ingestion
 
     @classmethod
-    async def open(cls, settings: Settings) -> Container:
+    async def open(cls, settings: Settings, *, embedder: Embedder | None = None) -> Container:
+        """``embedder`` lets a caller share one already-loaded model (tests, benchmarks)."""
         embedded: EmbeddedStores | None = None
         if settings.database_url is None or settings.graph_url is None:
             embedded = EmbeddedStores(
@@ -106,7 +123,7 @@ class Container:
                 await asyncio.to_thread(embedded.close)
             raise
         return cls(settings=settings, database=database, graph=graph, queue=queue,
-                   database_url=database.url, embedded=embedded)
+                   database_url=database.url, embedded=embedded, _embedder=embedder)
 
     @property
     def retriever(self) -> HybridRetriever:
@@ -117,6 +134,52 @@ class Container:
     @property
     def reindexer(self) -> Reindexer:
         return Reindexer(self.documents, self.chunk_index, self.embedder)
+
+    @property
+    def conversations(self) -> ConversationStore:
+        return PostgresConversationStore(self.database)
+
+    @property
+    def faq(self) -> PostgresFaqStore:
+        return PostgresFaqStore(self.database, self.embedder)
+
+    async def guard(self) -> Guard:
+        """The guardrails, built once (loading the PII analyser takes about a second)."""
+        if self._guard is None:
+            self._guard = await asyncio.to_thread(build_guard, self.embedder)
+        return self._guard
+
+    async def chat(self) -> ChatService:
+        """The chat service, its checkpointer on a pool of its own (opened once)."""
+        if self._chat is None:
+            pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
+                self.database_url, open=False, min_size=1,
+                max_size=self.settings.database.pool_size,
+                kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row})
+            await pool.open()
+            self._chat_pool = pool
+            guard = await self.guard()
+            r = self.settings.retrieval
+            limits = ChatLimits(high_threshold=r.high_threshold,
+                                medium_threshold=r.medium_threshold,
+                                adaptive_threshold=r.adaptive_threshold,
+                                max_documents=r.max_scope_documents)
+            retriever, index, embedder = self.retriever, self.chunk_index, self.embedder
+            engine = OfflineEngine(embedder)
+            auditor = OfflineAuditor(retriever, index, embedder)
+
+            def deps(tenant_id: UUID, user_id: UUID | None, conversation_id: UUID) -> TurnDeps:
+                return TurnDeps(tenant_id=tenant_id, user_id=user_id,
+                                conversation_id=conversation_id, documents=self.documents,
+                                conversations=self.conversations, retriever=retriever,
+                                index=index, embedder=embedder, engine=engine, guard=guard,
+                                auditor=auditor, faq=self.faq, limits=limits)
+
+            self._chat = ChatService(checkpointer=AsyncPostgresSaver(pool),  # type: ignore[arg-type]
+                                     documents=self.documents,
+                                     conversations=self.conversations, deps=deps,
+                                     max_documents=r.max_scope_documents)
+        return self._chat
 
     def register_jobs(self) -> None:
         """Every job handler a worker must know; building a service registers its jobs."""
@@ -141,7 +204,10 @@ class Container:
         if self._closed:
             return
         self._closed = True
-        for closer in (self.queue.close, self.graph.close, self.database.dispose):
+        closers = [self.queue.close, self.graph.close, self.database.dispose]
+        if self._chat_pool is not None:
+            closers.insert(0, self._chat_pool.close)
+        for closer in closers:
             try:
                 await closer()
             except Exception:  # closing must reach the embedded stores whatever else failed

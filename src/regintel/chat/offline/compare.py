@@ -22,6 +22,7 @@ from regintel.ports.embedder import Embedder
 ALIGNED = 0.62      # cosine above which two statements speak about the same thing
 UNRELATED = 0.42    # cosine below which a statement has no counterpart
 KEY_STATEMENTS = 6
+MAX_CHUNKS = 12
 _MODAL = re.compile(r"\b(must not|shall not|may not|must|shall|should|may)\b", re.I)
 
 
@@ -41,8 +42,9 @@ def _disagree(a: Sentence, b: Sentence) -> bool:
 async def compare(embedder: Embedder, question: str, documents: Sequence[Document],
                   evidence: dict[UUID, list[ChunkHit]], topic: str | None,
                   book: CitationBook) -> Composed:
-    per_doc = {d.id: sentences_of(sorted(evidence.get(d.id, []), key=lambda h: -h.score)[:6])
-               for d in documents}
+    per_doc = {d.id: [s for s in sentences_of(
+        sorted(evidence.get(d.id, []), key=lambda h: -h.score)[:MAX_CHUNKS]) if s.is_statement]
+        for d in documents}
     flat = [(doc_id, s) for doc_id, items in per_doc.items() for s in items]
     if not flat:
         return Composed(answer="The selected documents returned no comparable passages.")
@@ -105,7 +107,9 @@ def _holistic(documents: Sequence[Document], per_doc: dict[UUID, list[Sentence]]
             key[document.id] = []
             continue
         rows = matrix[[index[id(s)] for s in items]]
-        relevance = [float(v) for v in rows @ query]
+        # Holistic: what the document requires matters most, so obligations come first.
+        relevance = [float(v) + 0.2 * s.is_obligation for v, s in zip(rows @ query, items,
+                                                                        strict=True)]
         key[document.id] = [items[i] for i in mmr(relevance, rows, KEY_STATEMENTS, diversity=0.5)]
     titles = {d.id: d.title for d in documents}
     differences: list[Statement] = []

@@ -29,9 +29,18 @@ def as_hit(chunk: StoredChunk, document: Document, score: float = 1.0) -> ChunkH
                     score=score)
 
 
-def cite(book: CitationBook, sentence: Sentence) -> Statement | None:
+def cite(book: CitationBook, sentence: Sentence, *, located: bool = False) -> Statement | None:
+    """The sentence as a statement with its verified citation; ``located`` prefixes where it
+    comes from ("AML Rules, 14.2.1: …") for answers that mix documents."""
     n = book.cite_sentence(sentence.hit, sentence.text)
-    return Statement(text=sentence.clean, citations=[n]) if n is not None else None
+    if n is None:
+        return None
+    text = sentence.clean
+    if located:
+        hit = sentence.hit
+        where = f"{hit.document_title}, {hit.clause}" if hit.clause else hit.document_title
+        text = f"{where}: {text}"
+    return Statement(text=text, citations=[n])
 
 
 def bullet(statement: Statement) -> str:
@@ -49,11 +58,12 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
     query, matrix = vectors[0], vectors[1:]
     similarity = matrix @ query
     # The sentence must match the question; the chunk's calibrated relevance breaks ties.
-    relevance = [0.75 * float(similarity[i]) + 0.25 * s.hit.score
-                 for i, s in enumerate(candidates)]
+    relevance = [0.75 * float(similarity[i]) + 0.25 * s.hit.score - 0.05 * s.is_fragment
+                 - 0.1 * s.is_heading for i, s in enumerate(candidates)]
     best = max(relevance)
     picked = [i for i in mmr(relevance, matrix, INQUIRY_POINTS) if relevance[i] >= best - 0.2]
-    statements = [st for i in picked if (st := cite(book, candidates[i])) is not None]
+    statements = [st for i in picked
+                  if (st := cite(book, candidates[i], located=True)) is not None]
     lines = ["Based on the retrieved provisions:", ""] + [bullet(s) for s in statements]
     if caution:
         lines += ["", CAUTION]
@@ -66,7 +76,8 @@ async def summary(embedder: Embedder, documents: Sequence[Document],
     lines: list[str] = []
     for document in documents:
         hits = samples.get(document.id, [])
-        candidates = sentences_of(hits, per_chunk=8)[:MAX_SUMMARY_SENTENCES]
+        candidates = [s for s in sentences_of(hits, per_chunk=8)
+                      if s.is_statement][:MAX_SUMMARY_SENTENCES]
         if not candidates:
             sections.append(SummarySection(document_id=document.id, title=document.title,
                                            overview="The document has no summarisable text."))

@@ -18,7 +18,11 @@ from regintel.sentences import sentence_spans
 MIN_SENTENCE_CHARS = 40
 MAX_SENTENCE_CHARS = 600
 _STRUCTURE = re.compile(r"\\Table (?:Start|End)|^\s*(?:Guidance|Rule)\s*$", re.I)
-_LIST_MARK = re.compile(r"^\s*(?:\(?[a-z0-9ivx]{1,4}[.)]\s*|[-•*]\s+|\d+(?:\.\d+[A-Z]?)+\.?\s+)")
+# Leading numbering: "14.2.3.Guidance.1.", "3.34.(2)", "4.1", "(a)", "iv)", "-".
+_LIST_MARK = re.compile(
+    r"^\s*(?:\d+[A-Z]?(?:\.(?:\d+[A-Z]?|Guidance|\(\d+\)))*\.?(?:\s+|(?=[A-Z]))|"
+    r"\(?[a-z0-9ivx]{1,4}[.)]\s+|[-•*]\s+)")
+_DEFINITION = re.compile(r"^\S.{0,60}?\s(?:Means|means|has the meaning)\b")
 OBLIGATION = re.compile(
     r"\b(?:must|shall|is required to|are required to|required|is to|are to|should|"
     r"may not|must not|shall not|is prohibited|are prohibited|is responsible for)\b", re.I)
@@ -37,6 +41,26 @@ class Sentence:
         return bool(OBLIGATION.search(self.text))
 
     @property
+    def is_heading(self) -> bool:
+        letters = [c for c in self.clean if c.isalpha()]
+        return not letters or sum(c.isupper() for c in letters) > 0.6 * len(letters) \
+            or not re.search(r"[.;!?]$", self.clean)
+
+    @property
+    def is_definition(self) -> bool:
+        return bool(_DEFINITION.search(self.clean))
+
+    @property
+    def is_statement(self) -> bool:
+        """A whole sentence that says something (not a heading, definition or fragment)."""
+        return not (self.is_heading or self.is_definition or self.is_fragment)
+
+    @property
+    def is_fragment(self) -> bool:
+        """Starts mid-sentence (the tail of a list item split at a semicolon)."""
+        return self.clean[:1].islower()
+
+    @property
     def clean(self) -> str:
         """For display in an answer: list markers and tabs removed (the quote stays exact)."""
         return " ".join(_LIST_MARK.sub("", self.text).split())
@@ -51,7 +75,7 @@ def sentences_of(hits: Sequence[ChunkHit], *, per_chunk: int = 12) -> list[Sente
             text = hit.text[start:end]
             key = " ".join(text.split()).lower()
             if (len(text) < MIN_SENTENCE_CHARS or len(text) > MAX_SENTENCE_CHARS
-                    or _STRUCTURE.search(text) or key in seen
+                    or _STRUCTURE.search(text) or key in seen or text.endswith(":")
                     or sum(c.isalpha() for c in text) < len(text) * 0.6):
                 continue
             seen.add(key)

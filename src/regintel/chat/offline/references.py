@@ -25,7 +25,12 @@ _PHRASE = re.compile(
     rf"\b{_DETERMINER}\s+(?:(?:two|three|four|five|\d|same|previous|earlier|above|last|"
     rf"other|first|second)\s+)*(?P<noun>{_NOUN})\b(?:\s+(?:above|earlier|before|mentioned))?",
     re.I)
-_PRONOUN = re.compile(r"\b(?:it|them|they|both|these|those|each other|each one)\b", re.I)
+# Pronouns refer to documents only after a verb or preposition that takes a document
+# ("compare it with", "does it require", "audit them"); "when it suspects" is not a reference.
+_PRONOUN = re.compile(
+    r"\b(?:summari[sz]e|compare|audit|check|review|explain|about|in|does|do|did|is|are|"
+    r"against|with|from|under|of)\s+(?:it|them|both|these|those)\b(?!\s+(?:who|which|that)\b)",
+    re.I)
 # A named document: "the FSA guidelines", "the GDPR", "AML Rules" — a capitalised name next
 # to a document noun, or an all-caps acronym.
 _NAMED = re.compile(
@@ -103,7 +108,15 @@ def resolve(message: str, action: Action, explicit: Sequence[Document],
         kind = _kind(phrase.group("noun")) if phrase else None
         wanted = _wanted_count(text, phrase.group(0)) if phrase else None
         candidates = [r for r in in_play if kind is None or r["doc_type"] == kind]
+        if phrase and re.match(r"(?i)th(?:is|ese)\b", phrase.group(0)) and any(
+                kind is None or d.doc_type.value == kind for d in explicit):
+            # "summarize @X — this regulation": the phrase points at the tagged document.
+            return ReferenceResolution(False, [], "none", "the phrase refers to the tagged "
+                                       "documents")
         label = phrase.group(0) if phrase else pronoun.group(0) if pronoun else ""
+        if not candidates and (phrase is None or explicit):
+            # "compare these documents" with tags: the phrase points at the tagged documents.
+            return ReferenceResolution(False, [], "none", "no other document in play")
         if not candidates:
             return ReferenceResolution(
                 True, [], "low", f"'{label}' has nothing to refer to in this conversation")

@@ -1,0 +1,65 @@
+"""The audit step: the offline audit engine's typed result, rendered as the answer text
+(grouped by target, then severity, as the spec's output format asks)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from uuid import UUID
+
+from regintel.chat.engine import Composed
+from regintel.chat.evidence import CitationBook, markers
+from regintel.chat.offline.audit import AuditInputs, run_audit
+from regintel.domain.chat import SEVERITY_ORDER, AuditResult
+from regintel.domain.documents import Document
+from regintel.ports.embedder import Embedder
+from regintel.ports.library import ChunkIndex
+from regintel.retrieval.hybrid import HybridRetriever
+
+
+class OfflineAuditor:
+    def __init__(self, retriever: HybridRetriever, index: ChunkIndex,
+                 embedder: Embedder) -> None:
+        self._retriever = retriever
+        self._index = index
+        self._embedder = embedder
+
+    async def __call__(self, *, tenant_id: UUID, targets: Sequence[Document],
+                       source_document: Document | None, source_text: str | None,
+                       book: CitationBook) -> Composed:
+        result = await run_audit(
+            AuditInputs(tenant_id=tenant_id, targets=targets, source_document=source_document,
+                        source_text=source_text),
+            retriever=self._retriever, index=self._index, embedder=self._embedder, book=book)
+        audited = source_document.title if source_document else "the submitted text"
+        return Composed(answer=render(result, audited, targets), audit=result)
+
+
+def render(result: AuditResult, audited: str, targets: Sequence[Document]) -> str:
+    lines = [f"Audit of {audited}: {result.overall_status}.",
+             f"{len(result.findings)} finding(s) across {result.targets_checked} "
+             f"regulatory source(s)." + (f" Themes analysed: {result.themes_analyzed}."
+                                         if result.themes_analyzed else "")]
+    if result.summary:
+        lines += ["", result.summary]
+    for target in targets:
+        findings = [f for f in result.findings if f.target_doc_id == target.id]
+        lines += ["", f"## {target.title}"]
+        if not findings:
+            lines.append("- No issues identified against this source.")
+            continue
+        for severity in SEVERITY_ORDER:
+            group = [f for f in findings if f.severity == severity]
+            if not group:
+                continue
+            lines.append(f"### {severity}")
+            for f in group:
+                where = f" (Rule {f.target_clause})" if f.target_clause else ""
+                kind = "Gap" if f.kind == "gap" else "Conflict"
+                theme = f" [{f.theme}]" if f.theme else ""
+                lines.append(f"- {kind}{where}{theme}: {f.consequence} "
+                             f"{markers(f.citations)}".rstrip())
+                lines.append(f"  Requirement: \"{f.target_quote}\"")
+                if f.source_quote:
+                    lines.append(f"  Policy: \"{f.source_quote}\"")
+                lines.append(f"  Suggestion: {f.suggestion}")
+    return "\n".join(lines)
