@@ -10,9 +10,11 @@ import asyncio
 import logging
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Literal
 from uuid import UUID
 
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
@@ -146,8 +148,25 @@ class Container:
     async def guard(self) -> Guard:
         """The guardrails, built once (loading the PII analyser takes about a second)."""
         if self._guard is None:
-            self._guard = await asyncio.to_thread(build_guard, self.embedder)
+            guard: Guard = await asyncio.to_thread(build_guard, self.embedder)
+            self._guard = guard
         return self._guard
+
+    def turn_deps(self, guard: Guard, tenant_id: UUID, user_id: UUID | None,
+                  conversation_id: UUID) -> TurnDeps:
+        """Everything one chat turn runs with (offline engine; the LLM issue adds its own)."""
+        r = self.settings.retrieval
+        limits = ChatLimits(high_threshold=r.high_threshold,
+                            medium_threshold=r.medium_threshold,
+                            adaptive_threshold=r.adaptive_threshold,
+                            max_documents=r.max_scope_documents)
+        retriever, index, embedder = self.retriever, self.chunk_index, self.embedder
+        return TurnDeps(tenant_id=tenant_id, user_id=user_id, conversation_id=conversation_id,
+                        documents=self.documents, conversations=self.conversations,
+                        retriever=retriever, index=index, embedder=embedder,
+                        engine=OfflineEngine(embedder), guard=guard,
+                        auditor=OfflineAuditor(retriever, index, embedder), faq=self.faq,
+                        limits=limits)
 
     async def chat(self) -> ChatService:
         """The chat service, its checkpointer on a pool of its own (opened once)."""
@@ -158,28 +177,15 @@ class Container:
                 kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row})
             await pool.open()
             self._chat_pool = pool
-            guard = await self.guard()
-            r = self.settings.retrieval
-            limits = ChatLimits(high_threshold=r.high_threshold,
-                                medium_threshold=r.medium_threshold,
-                                adaptive_threshold=r.adaptive_threshold,
-                                max_documents=r.max_scope_documents)
-            retriever, index, embedder = self.retriever, self.chunk_index, self.embedder
-            engine = OfflineEngine(embedder)
-            auditor = OfflineAuditor(retriever, index, embedder)
-
-            def deps(tenant_id: UUID, user_id: UUID | None, conversation_id: UUID) -> TurnDeps:
-                return TurnDeps(tenant_id=tenant_id, user_id=user_id,
-                                conversation_id=conversation_id, documents=self.documents,
-                                conversations=self.conversations, retriever=retriever,
-                                index=index, embedder=embedder, engine=engine, guard=guard,
-                                auditor=auditor, faq=self.faq, limits=limits)
-
-            self._chat = ChatService(checkpointer=AsyncPostgresSaver(pool),  # type: ignore[arg-type]
-                                     documents=self.documents,
-                                     conversations=self.conversations, deps=deps,
-                                     max_documents=r.max_scope_documents)
+            self._chat = await self.chat_with(AsyncPostgresSaver(pool))
         return self._chat
+
+    async def chat_with(self, checkpointer: BaseCheckpointSaver[Any]) -> ChatService:
+        guard = await self.guard()
+        return ChatService(checkpointer=checkpointer, documents=self.documents,
+                           conversations=self.conversations,
+                           deps=partial(self.turn_deps, guard),
+                           max_documents=self.settings.retrieval.max_scope_documents)
 
     def register_jobs(self) -> None:
         """Every job handler a worker must know; building a service registers its jobs."""

@@ -127,3 +127,25 @@ def bench_train_relevance(
         container, corpus, questions, out=out, fold=fold, cache_dir=settings.data_dir / "cache"),
         json_out, lambda f: render_table("Relevance model training", ["measure", "value"],
                                          [[k, v] for k, v in f.items()]))
+
+
+@bench_app.command("chat")
+def bench_chat(
+    rulebooks: Annotated[Path, typer.Option(
+        exists=True, file_okay=False, help="The ADGM rulebooks (text) directory.")] = Path(
+        "../shared/data/obliqa/rulebooks_txt"),
+    rounds: Annotated[int, typer.Option(min=1, help="Passes over the 20 questions.")] = 1,
+    audits: Annotated[int, typer.Option(min=1, help="Audit turns to time.")] = 3,
+    json_out: JsonOption = False,
+) -> None:
+    """Offline-engine turn latency: inquire p50/p95 and the policy audit, by phase."""
+    from regintel.bench import chat
+
+    def show(f: Figures) -> str:
+        return render_table(
+            "Chat turn latency, offline engine (seconds; phases: mean ms per turn)",
+            ["turn", "n", "p50", "p95", "max", "guardrails", "retrieval", "composition",
+             "validation", "persistence", "other"], chat.table_rows(f))
+
+    _measure(lambda container, _: chat.run(container, rulebooks, rounds=rounds, audits=audits),
+             json_out, show)

@@ -1,0 +1,114 @@
+"""Offline-engine chat latency on the demo corpus (ADGM AML and General rulebooks and the
+sample company AML policy): inquire turns and a policy audit against two regulations, with
+where the time goes (guardrails, retrieval, composition, validation, persistence)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+from regintel.bench.metrics import percentile
+from regintel.container import Container
+from regintel.domain.chat import Action, ChatRequest, ChatResponse
+from regintel.domain.documents import DocStatus, DocType, Document
+
+TENANT = "bench-chat"
+QUESTIONS = (
+    "How long must a Relevant Person keep CDD records?",
+    "When must a Relevant Person file a Suspicious Activity/Transaction Report?",
+    "What are the responsibilities of the MLRO?",
+    "When is enhanced due diligence required?",
+    "What must a firm do before establishing a business relationship with a PEP?",
+    "Can a Relevant Person rely on a third party for customer due diligence?",
+    "What training must employees receive on money laundering?",
+    "What information must accompany a wire transfer?",
+    "What is the prohibition on tipping off?",
+    "How often must the business risk assessment be reviewed?",
+    "What are the obligations regarding targeted financial sanctions?",
+    "When may simplified due diligence be applied?",
+    "What records must an Authorised Person keep?",
+    "What are the requirements for ongoing customer monitoring?",
+    "Who must approve the AML policies of a Relevant Person?",
+    "What must be verified about the beneficial owner of a body corporate?",
+    "What must a Relevant Person do when it cannot complete CDD?",
+    "What are the obligations of a non-profit organisation under the AML rules?",
+    "What is a correspondent banking relationship and what controls apply?",
+    "What must an annual MLRO report contain?",
+)
+PHASES = ("guardrails", "retrieval", "composition", "validation", "persistence")
+
+
+async def _ingest(container: Container, tenant_id: UUID, path: Path, title: str,
+                  doc_type: DocType) -> Document:
+    submission = await container.ingestion.submit(
+        tenant_id, data=await asyncio.to_thread(path.read_bytes), filename=path.name,
+        title=title, doc_type=doc_type,
+        version="", set_name=None)
+    while True:
+        await container.queue.run_worker(wait=False)
+        document = await container.documents.get(tenant_id, submission.document.id)
+        if document.status in (DocStatus.READY, DocStatus.FAILED):
+            return document
+
+
+async def run(container: Container, rulebooks: Path, *, rounds: int = 1,
+              audits: int = 3) -> dict[str, Any]:
+    tenant_id = await container.documents.ensure_tenant(TENANT)
+    aml = await _ingest(container, tenant_id, rulebooks / "AML_VER09.211223.txt",
+                        "ADGM AML Rules", DocType.REGULATION)
+    gen = await _ingest(container, tenant_id, rulebooks / "GEN_VER08.181223.txt",
+                        "ADGM General Rulebook", DocType.REGULATION)
+    policy_file = resources.files("regintel.demo") / "data" / "falcon_crest_aml_policy.pdf"
+    with resources.as_file(policy_file) as path:
+        policy = await _ingest(container, tenant_id, path, "Falcon Crest AML Policy",
+                               DocType.POLICY)
+    chat = await container.chat()
+    # One warm-up turn loads the models; a deployed server pays that once at start.
+    await chat.ask(tenant_id, ChatRequest(message=QUESTIONS[0]))
+
+    inquire: list[ChatResponse] = []
+    times: list[float] = []
+    for _ in range(rounds):
+        for question in QUESTIONS:
+            start = time.perf_counter()
+            inquire.append(await chat.ask(tenant_id, ChatRequest(message=question)))
+            times.append(time.perf_counter() - start)
+    audit_times: list[float] = []
+    audit: list[ChatResponse] = []
+    for _ in range(audits):
+        start = time.perf_counter()
+        audit.append(await chat.ask(tenant_id, ChatRequest(
+            message="Audit the policy against these regulations", action=Action.AUDIT,
+            tagged_doc_ids=(policy.id, aml.id, gen.id))))
+        audit_times.append(time.perf_counter() - start)
+    return {
+        "inquire": _figures(times, inquire),
+        "audit": _figures(audit_times, audit) | {
+            "findings": len(audit[-1].audit.findings) if audit[-1].audit else 0},
+        "targets": {"inquire_p95_s": 1.5, "audit_max_s": 10.0},
+    }
+
+
+def _figures(times: list[float], responses: list[ChatResponse]) -> dict[str, Any]:
+    phases = {p: [float(r.context.get("timings_ms", {}).get(p, 0.0))  # type: ignore[union-attr]
+                  for r in responses] for p in PHASES}
+    total_ms = [t * 1000 for t in times]
+    mean = {p: round(sum(v) / len(v), 1) for p, v in phases.items()}
+    mean["other"] = round(sum(total_ms) / len(total_ms) - sum(mean.values()), 1)
+    return {"turns": len(times), "p50_s": round(percentile(times, 50), 3),
+            "p95_s": round(percentile(times, 95), 3), "max_s": round(max(times), 3),
+            "mean_ms_by_phase": mean}
+
+
+def table_rows(figures: dict[str, Any]) -> list[list[Any]]:
+    rows = []
+    for name in ("inquire", "audit"):
+        f = figures[name]
+        phase = f["mean_ms_by_phase"]
+        rows.append([name, f["turns"], f["p50_s"], f["p95_s"], f["max_s"],
+                     *(phase[p] for p in (*PHASES, "other"))])
+    return rows

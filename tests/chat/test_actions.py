@@ -1,0 +1,75 @@
+"""Each action yields its typed result on real documents, and every quote verifies verbatim
+against the stored chunk it cites."""
+
+from __future__ import annotations
+
+import re
+
+from regintel.chat.evidence import verify
+from regintel.container import Container
+from regintel.domain.chat import Action, ChatResponse
+from tests.chat.conftest import Conversation, Corpus
+
+
+async def _all_quotes_verify(container: Container, corpus: Corpus, r: ChatResponse) -> None:
+    assert r.citations
+    chunks = await container.chunk_index.fetch(
+        corpus.tenant_id, [c.chunk_id for c in r.citations if c.chunk_id])
+    for c in r.citations:
+        assert c.chunk_id in chunks
+        stored, document = chunks[c.chunk_id]
+        assert verify(c.quote, stored.text), c.quote
+        assert len(c.quote) <= 300 and document.id == c.document_id
+        assert c.page == stored.page_start and c.title == document.title
+    assert r.validation.sources.dropped == 0
+    used = {int(n) for n in re.findall(r"\[(\d+)\]", r.answer)}
+    assert used <= {c.n for c in r.citations}
+
+
+async def test_inquire_answers_with_verified_citations(conversation: Conversation,
+                                                       container: Container,
+                                                       corpus: Corpus) -> None:
+    r = await conversation.ask("How long must a Relevant Person keep CDD records?")
+    assert r.action is Action.INQUIRE and r.confidence is not None
+    assert r.confidence.tier in ("high", "medium")
+    assert any("six years" in c.quote for c in r.citations)
+    assert r.validation.sources.grounded
+    await _all_quotes_verify(container, corpus, r)
+
+
+async def test_summarize_gives_sections_with_key_obligations(conversation: Conversation,
+                                                             container: Container,
+                                                             corpus: Corpus) -> None:
+    r = await conversation.ask("Summarize", action=Action.SUMMARIZE,
+                               tagged_doc_ids=[corpus.policy.id, corpus.aml.id])
+    assert r.summary is not None
+    assert [s.document_id for s in r.summary.sections] == [corpus.policy.id, corpus.aml.id]
+    for section in r.summary.sections:
+        assert section.overview and len(section.key_obligations) >= 3
+        assert all(o.citations for o in section.key_obligations)
+    await _all_quotes_verify(container, corpus, r)
+
+
+async def test_compare_focused_builds_a_difference_table(conversation: Conversation,
+                                                         container: Container,
+                                                         corpus: Corpus) -> None:
+    r = await conversation.ask("Compare the record-keeping periods",
+                               tagged_doc_ids=[corpus.policy.id, corpus.aml.id])
+    assert r.comparison is not None and r.comparison.mode == "focused"
+    row = r.comparison.table[0]
+    assert len(row.cells) == 2 and all(c.citation for c in row.cells)
+    await _all_quotes_verify(container, corpus, r)
+
+
+async def test_audit_of_pasted_text(conversation: Conversation, container: Container,
+                                    corpus: Corpus) -> None:
+    email = ("Dear client, to speed up onboarding we no longer need identification documents "
+             "from new customers, and we will not check any customer against sanctions lists. "
+             "Suspicious transactions are discussed with the customer before any report.")
+    r = await conversation.ask("Audit this email against the AML rules", source_text=email,
+                               tagged_doc_ids=[corpus.aml.id])
+    assert r.action is Action.AUDIT and r.audit is not None and r.audit.mode == "text"
+    assert r.audit.findings and r.audit.overall_status != "Compliant"
+    for finding in r.audit.findings:
+        assert finding.source_quote is None or verify(finding.source_quote, email)
+    await _all_quotes_verify(container, corpus, r)

@@ -1,0 +1,101 @@
+"""The spec's document-resolution scenarios on real ingested ADGM rulebooks and the demo
+policy, each ending in the right state with the right message (offline engine)."""
+
+from __future__ import annotations
+
+from regintel.domain.chat import Action
+from tests.chat.conftest import Conversation, Corpus
+
+
+async def test_explicit_only_uses_the_tagged_documents(conversation: Conversation,
+                                                       corpus: Corpus) -> None:
+    r = await conversation.ask("Compare these documents",
+                               tagged_doc_ids=[corpus.aml.id, corpus.gen.id])
+    assert r.action is Action.COMPARE
+    assert [(d.id, d.how) for d in r.resolved_documents] == [
+        (corpus.aml.id, "explicit"), (corpus.gen.id, "explicit")]
+    assert r.inference.confidence == "none" and r.needs_input is None
+    assert r.comparison is not None and r.comparison.mode == "holistic"
+    assert r.citations
+
+
+async def test_implicit_high_continues_with_the_compared_documents(
+        conversation: Conversation, corpus: Corpus) -> None:
+    await conversation.ask("Compare these documents",
+                           tagged_doc_ids=[corpus.aml.id, corpus.gen.id])
+    r = await conversation.ask("What are the key differences in record-keeping requirements?")
+    assert r.action is Action.COMPARE and r.needs_input is None
+    assert r.inference.confidence == "high"
+    assert {(d.id, d.how) for d in r.resolved_documents} == {
+        (corpus.aml.id, "inferred"), (corpus.gen.id, "inferred")}
+    assert r.answer.startswith(f"Comparing {corpus.aml.title} and {corpus.gen.title}.")
+    assert r.comparison is not None and r.comparison.mode == "focused"
+    assert r.comparison.topic is not None and "record-keeping" in r.comparison.topic
+    assert {c.document_id for c in r.comparison.table[0].cells} == {corpus.aml.id, corpus.gen.id}
+
+
+async def test_hybrid_high_audits_the_tagged_policy_against_that_regulation(
+        conversation: Conversation, corpus: Corpus) -> None:
+    await conversation.ask("Summarize this regulation", tagged_doc_ids=[corpus.aml.id])
+    r = await conversation.ask("Does @OurPolicy comply with that regulation?",
+                               tagged_doc_ids=[corpus.policy.id])
+    assert r.action is Action.AUDIT and r.needs_input is None
+    assert r.inference.confidence == "high"
+    assert {(d.id, d.how) for d in r.resolved_documents} == {
+        (corpus.policy.id, "explicit"), (corpus.aml.id, "inferred")}
+    assert r.answer.startswith(f"Auditing {corpus.policy.title} against {corpus.aml.title}. "
+                               "Proceeding with analysis.")
+    assert r.audit is not None and r.audit.findings
+
+
+async def test_hybrid_medium_confirms_between_two_candidates_then_resumes(
+        conversation: Conversation, corpus: Corpus) -> None:
+    await conversation.ask("Summarize this regulation", tagged_doc_ids=[corpus.aml.id])
+    await conversation.ask("Summarize this regulation", tagged_doc_ids=[corpus.gen.id])
+    r = await conversation.ask("Audit @Policy against the regulation",
+                               tagged_doc_ids=[corpus.policy.id])
+    assert r.needs_input is not None and r.needs_input.kind == "confirm_docs"
+    assert r.inference.confidence == "medium"
+    assert "Please confirm" in r.needs_input.message
+    ids = [o.id for o in r.needs_input.options]
+    assert ids == [str(corpus.aml.id), str(corpus.gen.id), "all"]
+    assert r.audit is None and not r.citations
+
+    resumed = await conversation.ask(answer=str(corpus.aml.id))
+    assert resumed.thread_id == r.thread_id and resumed.needs_input is None
+    assert resumed.action is Action.AUDIT
+    assert {d.id for d in resumed.resolved_documents} == {corpus.policy.id, corpus.aml.id}
+    assert resumed.audit is not None and resumed.audit.targets_checked == 1
+
+
+async def test_implicit_low_asks_instead_of_guessing(conversation: Conversation,
+                                                     corpus: Corpus) -> None:
+    await conversation.ask("Summarize this regulation", tagged_doc_ids=[corpus.aml.id])
+    r = await conversation.ask("What about the FSA guidelines?")
+    assert r.inference.confidence == "low"
+    assert r.needs_input is not None and r.needs_input.kind == "choose_docs"
+    assert r.answer == ("I do not have FSA documents in this conversation. "
+                        "Would you like to:")
+    assert [o.label for o in r.needs_input.options] == [
+        "Search uploaded documents", "Search the web", "Tag specific documents"]
+    tagged = await conversation.ask(answer="Tag specific documents")
+    assert tagged.answer == "Please tag the documents to use with @ and ask again."
+
+
+async def test_missing_documents_are_asked_for_and_taken_from_the_answer(
+        conversation: Conversation, corpus: Corpus) -> None:
+    r = await conversation.ask("Compare this regulation", tagged_doc_ids=[corpus.aml.id])
+    assert r.needs_input is not None and r.needs_input.kind == "missing_docs"
+    assert r.answer == (f"A comparison needs at least two documents. Only {corpus.aml.title} "
+                        "is selected. Please add another.")
+    assert str(corpus.gen.id) in [o.id for o in r.needs_input.options]
+    resumed = await conversation.ask(answer=corpus.gen.title)
+    assert resumed.comparison is not None
+    assert {d.id for d in resumed.resolved_documents} == {corpus.aml.id, corpus.gen.id}
+
+
+async def test_a_new_question_replaces_a_pending_one(conversation: Conversation,
+                                                     corpus: Corpus) -> None:
+    await conversation.ask("Compare this regulation", tagged_doc_ids=[corpus.aml.id])
+    r = await conversation.ask("How long must CDD records be kept?")
+    assert r.needs_input is None and r.action is Action.INQUIRE and r.citations
