@@ -49,6 +49,10 @@ class ConversationStore(Protocol):
     async def search_qa(self, tenant_id: UUID, conversation_id: UUID, *, topic: str,
                         vector: Sequence[float] | None, k: int = 5) -> list[QaEntry]: ...
 
+    async def profile(self, tenant_id: UUID, user_id: UUID) -> dict[str, str]:
+        """The user's onboarding profile (company, country, industry, description)."""
+        ...
+
     async def record_usage(self, tenant_id: UUID, *, user_id: UUID | None,
                            conversation_id: UUID | None, action: str, engine: str, model: str,
                            input_tokens: int, output_tokens: int, cost_usd: float) -> None: ...

@@ -175,6 +175,14 @@ class PostgresConversationStore:
                     found.setdefault(r["exchange_id"], QaEntry.model_validate(dict(r)))
         return list(found.values())[:k]
 
+    async def profile(self, tenant_id: UUID, user_id: UUID) -> dict[str, str]:
+        p = t.user_profiles
+        async with self._db.tenant_session(tenant_id) as s:
+            row = (await s.execute(select(p.c.company, p.c.country, p.c.industry,
+                                          p.c.description).where(
+                p.c.tenant_id == tenant_id, p.c.user_id == user_id))).mappings().first()
+        return {k: v for k, v in dict(row).items() if v} if row else {}
+
     async def record_usage(self, tenant_id: UUID, *, user_id: UUID | None,
                            conversation_id: UUID | None, action: str, engine: str, model: str,
                            input_tokens: int, output_tokens: int, cost_usd: float) -> None:

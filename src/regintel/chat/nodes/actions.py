@@ -33,6 +33,8 @@ LOW_CONFIDENCE = ("Limited information was found in the documents for this quest
                   "Would you like to:")
 DISCLAIMER = ("Limited information available: the evidence only weakly matches the question. "
               "Verification with the source documents is recommended.")
+WEB_UNAVAILABLE = ("Web search is not configured for this workspace; the answer uses the "
+                   "uploaded documents only.")
 _MEMORY_QUESTION = re.compile(
     r"\b(?:what|which) (?:did|have) we (?:discuss|talk|cover|say)\w*|\bearlier (?:you|we)\b|"
     r"\b(?:previous|last|earlier) (?:answer|question|discussion)\b|\bremind me\b", re.I)
@@ -42,13 +44,22 @@ async def build_prompt(state: ChatState, runtime: Rt) -> Update:
     """The prompt aspects of the turn. The offline engine reads the profile for its notices;
     the LLM engine renders them into the system prompt."""
     deps = runtime.context
+    request = request_of(state)
     aspects = ["jurisdiction", "profile", "disclaimers"]
-    if request_of(state).use_memory and (state.get("memory") or {}).get("recent"):
+    if request.use_memory and (state.get("memory") or {}).get("recent"):
         aspects.append("memory")
     context = note(state, "aspects", aspects)
-    if deps.profile:
-        context["profile"] = {k: v for k, v in deps.profile.items() if k in
+    profile = dict(deps.profile)
+    if deps.user_id is not None and not profile:
+        try:
+            profile = await deps.conversations.profile(deps.tenant_id, deps.user_id)
+        except Exception:  # the profile only tailors wording; never block the answer on it
+            log.exception("user profile could not be loaded")
+    if profile:
+        context["profile"] = {k: v for k, v in profile.items() if k in
                               ("industry", "country", "company")}
+    if request.enable_web_search:
+        context = {**context, "notices": [*context.get("notices", []), WEB_UNAVAILABLE]}
     return {"context": context, "hits": [], "confidence": None}
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import cast
 from uuid import UUID
 
@@ -24,6 +25,7 @@ from regintel.domain.chat import (
 )
 from regintel.errors import NotFound
 
+log = logging.getLogger(__name__)
 STREAM_PIECE = 80  # characters per text event when an answer is not generated token by token
 
 
@@ -75,6 +77,14 @@ async def format_response(state: ChatState, runtime: Rt) -> Update:
     for start in range(0, len(response.answer), STREAM_PIECE):
         writer({"text": response.answer[start:start + STREAM_PIECE]})
     update["response"] = response.model_dump(mode="json")
+    try:
+        await deps.conversations.record_usage(
+            deps.tenant_id, user_id=deps.user_id, conversation_id=deps.conversation_id,
+            action=response.action.value if response.action else "",
+            engine=response.engine.value, model="", input_tokens=response.usage.input_tokens,
+            output_tokens=response.usage.output_tokens, cost_usd=response.usage.cost_usd)
+    except Exception:  # usage accounting must not cost the user their answer
+        log.exception("usage could not be recorded")
     return update
 
 
