@@ -4,7 +4,6 @@ answer with the engine. Retrieved passages carrying planted instructions are wit
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 from collections import defaultdict
@@ -13,6 +12,7 @@ from uuid import UUID
 
 from langgraph.types import interrupt
 
+from regintel.chat import tools
 from regintel.chat.evidence import CitationBook
 from regintel.chat.nodes.common import Rt, Update, hits_of, note, request_of
 from regintel.chat.nodes.resolve import CONTINUE, TAG, WEB
@@ -24,7 +24,7 @@ from regintel.domain.chat import (
     InputOption,
     NeedsInput,
 )
-from regintel.domain.documents import ChunkHit, Document, SearchScope
+from regintel.domain.documents import ChunkHit, Document
 from regintel.retrieval import strategies
 from regintel.retrieval.confidence import assess
 
@@ -35,6 +35,8 @@ DISCLAIMER = ("Limited information available: the evidence only weakly matches t
               "Verification with the source documents is recommended.")
 WEB_UNAVAILABLE = ("Web search is not configured for this workspace; the answer uses the "
                    "uploaded documents only.")
+_PAST_ANSWER = re.compile(r"\b(?:repeat|show|give me|restate)\b.{0,20}\b(?:previous|last|earlier)"
+                          r" (?:answer|response)\b", re.I)
 _MEMORY_QUESTION = re.compile(
     r"\b(?:what|which) (?:did|have) we (?:discuss|talk|cover|say)\w*|\bearlier (?:you|we)\b|"
     r"\b(?:previous|last|earlier) (?:answer|question|discussion)\b|\bremind me\b", re.I)
@@ -102,6 +104,9 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
     deps = runtime.context
     question = state.get("message", "")
     tool_log: list[str] = []
+    if _PAST_ANSWER.search(question) and request_of(state).use_memory:
+        tool_log.append("retrieve_past_answer(last)")
+        return {"tool_log": tool_log, "hits": [], "confidence": None}
     if _MEMORY_QUESTION.search(question) and request_of(state).use_memory:
         tool_log.append(f"lookup_past_conversation({question[:60]!r})")
         return {"tool_log": tool_log, "hits": [], "confidence": None}
@@ -111,22 +116,14 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
         for _ in range(deps.limits.max_tool_rounds):
             tool_log.append(f"search_knowledge_base({question[:60]!r}, "
                             f"documents={len(documents)})")
-            if documents:
-                found = await strategies.adaptive_k(
-                    deps.retriever, deps.tenant_id, question, [d.id for d in documents],
-                    threshold=deps.limits.adaptive_threshold)
-            else:
-                found = await deps.retriever.search(deps.tenant_id, question, k=8,
-                                                    scope=_set_scope(state))
+            found = await tools.search_knowledge_base(
+                deps, question, [d.id for d in documents],
+                set_ids=request_of(state).tagged_set_ids)
             hits, update = _screen(found, runtime, state)
             if hits or not documents:
                 break
             documents = []  # nothing usable in the tagged documents: widen to the library
     return _evidence(hits, state, runtime, update) | {"tool_log": tool_log}
-
-
-def _set_scope(state: ChatState) -> SearchScope:
-    return SearchScope(set_ids=request_of(state).tagged_set_ids)
 
 
 async def summarize(state: ChatState, runtime: Rt) -> Update:
@@ -243,8 +240,10 @@ async def compose(state: ChatState, runtime: Rt) -> Update:
     book = CitationBook()
     documents = await _documents(state, runtime)
     with deps.timed("composition"):
-        if action == Action.INQUIRE.value and not hits and state.get("tool_log", [""])[-1] \
-                .startswith("lookup_past_conversation"):
+        last_tool = (state.get("tool_log") or [""])[-1]
+        if action == Action.INQUIRE.value and last_tool.startswith("retrieve_past_answer"):
+            return await _past_answer(state, runtime)
+        if action == Action.INQUIRE.value and last_tool.startswith("lookup_past_conversation"):
             return await _from_memory(state, runtime)
         if action == Action.SUMMARIZE.value:
             composed = await deps.engine.compose_summary(documents, _by_document(hits), book)
@@ -271,11 +270,8 @@ def _by_document(hits: list[ChunkHit]) -> dict[UUID, list[ChunkHit]]:
 
 async def _from_memory(state: ChatState, runtime: Rt) -> Update:
     """``lookup_past_conversation``: the Q&A index of this thread, searched by topic."""
-    deps = runtime.context
     question = state.get("message", "")
-    vectors = await asyncio.to_thread(deps.embedder.embed, [question])
-    entries = await deps.conversations.search_qa(deps.tenant_id, deps.conversation_id,
-                                                 topic=question, vector=list(vectors[0]), k=5)
+    entries = await tools.lookup_past_conversation(runtime.context, question)
     if not entries:
         return {"answer": "This conversation has no earlier discussion on that topic."}
     lines = ["Earlier in this conversation:", ""]
@@ -283,3 +279,14 @@ async def _from_memory(state: ChatState, runtime: Rt) -> Update:
               f"Answer: {e.answer_digest}" for e in entries]
     return {"answer": "\n".join(lines), "context": note(state, "past_exchanges",
                                                          [str(e.exchange_id) for e in entries])}
+
+
+async def _past_answer(state: ChatState, runtime: Rt) -> Update:
+    """``retrieve_past_answer``: the thread's last answer again, with its citations."""
+    recent = [m for m in (state.get("memory") or {}).get("recent", [])
+              if m["role"] == "assistant"]
+    if not recent:
+        return {"answer": "This conversation has no earlier answer yet."}
+    message = await tools.retrieve_past_answer(runtime.context, UUID(recent[-1]["id"]))
+    return {"answer": f"The previous answer was:\n\n{message.content}",
+            "citations": list(message.metadata.get("citations", []))}

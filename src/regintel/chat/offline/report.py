@@ -1,0 +1,38 @@
+"""The parts of an audit result every mode shares: the overall status and the summary."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from regintel.domain.chat import SEVERITY_ORDER, AuditFinding, OverallStatus
+from regintel.domain.documents import Document
+
+
+def overall_status(findings: Sequence[AuditFinding]) -> OverallStatus:
+    if any(f.severity in ("Critical", "High") for f in findings):
+        return "Major Violations"
+    return "Minor Issues" if findings else "Compliant"
+
+
+def summary(findings: Sequence[AuditFinding], targets: Sequence[Document],
+            themes: Sequence[str]) -> str:
+    """A short, factual paragraph: what was checked, what was found, where it is gravest."""
+    checked = f"{len(targets)} regulation{'s' if len(targets) != 1 else ''}"
+    scope = f" across {len(themes)} policy themes" if themes else ""
+    if not findings:
+        return (f"No gaps or conflicts were found against {checked}{scope}. The check covers "
+                "the obligations retrieved for each theme; it is not a legal opinion.")
+    counts = {s: sum(1 for f in findings if f.severity == s) for s in SEVERITY_ORDER}
+    graded = ", ".join(f"{n} {s.lower()}" for s, n in counts.items() if n)
+    conflicts = sum(1 for f in findings if f.kind == "conflict")
+    gaps = len(findings) - conflicts
+    per_target = "; ".join(
+        f"{t.title}: {sum(1 for f in findings if f.target_doc_id == t.id)}" for t in targets)
+    worst = min(findings, key=lambda f: SEVERITY_ORDER.index(f.severity))
+    lead = (f"The most serious issue concerns {worst.target_doc_title} "
+            f"{worst.target_clause or ''}".rstrip() + ".")
+    return (f"Checked against {checked}{scope}: {len(findings)} findings ({graded}) - "
+            f"{conflicts} conflict{'s' if conflicts != 1 else ''} where the policy says "
+            f"otherwise and {gaps} gap{'s' if gaps != 1 else ''} where it is silent "
+            f"({per_target}). {lead} Each finding quotes the rule and the policy text it "
+            "was matched to; conflicts should be corrected first.")
