@@ -38,3 +38,11 @@ async def test_without_memory_nothing_is_stored(conversation: Conversation,
     r = await conversation.ask("What is CDD?", use_memory=False)
     assert r.citations and r.validation.sources.verified
     assert await container.conversations.messages(corpus.tenant_id, r.thread_id) == []
+
+
+async def test_previous_answer_is_retrieved_with_its_citations(
+        conversation: Conversation) -> None:
+    first = await conversation.ask("How long must CDD records be kept?")
+    again = await conversation.ask("Please repeat your previous answer.")
+    assert again.answer == f"The previous answer was:\n\n{first.answer}"
+    assert [c.quote for c in again.citations] == [c.quote for c in first.citations]
