@@ -18,11 +18,13 @@ SENTENCE_END = re.compile(rf"(?:[;?!]|\.(?<![0-9]\.)(?<!\b[A-Za-z]\.){_NOT_AFTER
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of each sentence, trimmed of surrounding whitespace; newlines that
-    separate paragraphs or list items also end a sentence."""
+    """``(start, end)`` of each sentence, trimmed of surrounding whitespace. A line break also
+    ends one when it closes a paragraph, a heading or list item, or a line ending in
+    punctuation — not when it only wraps a long line (PDF text)."""
     spans: list[tuple[int, int]] = []
     cuts = sorted({m.end() for m in SENTENCE_END.finditer(text)} |
-                  {m.start() for m in _LINE_BREAK.finditer(text)} | {len(text)})
+                  {m.start() for m in _LINE_BREAK.finditer(text) if _ends_line(text, m.start())}
+                  | {len(text)})
     start = 0
     for cut in cuts:
         piece = text[start:cut]
@@ -35,3 +37,13 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 
 
 _LINE_BREAK = re.compile(r"\n")
+_NEXT_ITEM = re.compile(r"\s*(?:$|\(?[a-z0-9ivx]{1,4}[.)]\s|[-•*]\s|\d+(?:\.\d+)+|\\Table)")
+WRAPPED_LINE = 60  # a line at least this long that ends without punctuation was wrapped
+
+
+def _ends_line(text: str, at: int) -> bool:
+    line_start = text.rfind("\n", 0, at) + 1
+    line = text[line_start:at].rstrip()
+    if not line or line[-1] in ".;:!?)\"”" or len(line) < WRAPPED_LINE:
+        return True
+    return bool(_NEXT_ITEM.match(text, at + 1))

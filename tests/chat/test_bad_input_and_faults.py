@@ -10,6 +10,7 @@ from uuid import UUID
 import psycopg
 import pytest
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+from psycopg.conninfo import conninfo_to_dict
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 from pydantic import SecretStr
@@ -116,7 +117,7 @@ async def test_checkpointer_down_still_answers_flagged(container: Container, cor
     with psycopg.connect(pg_endpoint.url("postgres"), autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     pool: AsyncConnectionPool[object] = AsyncConnectionPool(  # type: ignore[type-var]
-        pg_endpoint.url(name), open=False, min_size=0, timeout=2,
+        pg_endpoint.url(name), open=False, min_size=0, max_size=1, timeout=2,
         kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row})
     await pool.open()
     with psycopg.connect(pg_endpoint.url("postgres"), autocommit=True) as conn:
@@ -129,8 +130,8 @@ async def test_checkpointer_down_still_answers_flagged(container: Container, cor
 
 async def test_memory_store_down_still_answers_flagged(container: Container, corpus: Corpus,
                                                        pg_endpoint: PostgresEndpoint) -> None:
-    with psycopg.connect(pg_endpoint.url(corpus.url.rsplit("/", 1)[1].split("?")[0]),
-                         autocommit=True) as conn:
+    dbname = str(conninfo_to_dict(corpus.url)["dbname"])
+    with psycopg.connect(pg_endpoint.url(dbname), autocommit=True) as conn:
         conn.execute("REVOKE ALL ON memory_qa, memory_summaries FROM regintel_app")
         try:
             chat = await container.chat()

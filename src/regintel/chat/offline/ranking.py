@@ -25,7 +25,8 @@ _LIST_MARK = re.compile(
 _DEFINITION = re.compile(r"^\S.{0,60}?\s(?:Means|means|has the meaning)\b")
 OBLIGATION = re.compile(
     r"\b(?:must|shall|is required to|are required to|required|is to|are to|should|"
-    r"may not|must not|shall not|is prohibited|are prohibited|is responsible for)\b", re.I)
+    r"may not|must not|shall not|is prohibited|are prohibited|is responsible for|"
+    r"will(?! be (?:described|discussed|set out))|will not)\b", re.I)
 
 Matrix = npt.NDArray[np.float32]
 
