@@ -116,7 +116,7 @@ async def test_checkpointer_down_still_answers_flagged(container: Container, cor
     name = f"gone_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(pg_endpoint.url("postgres"), autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
-    pool: AsyncConnectionPool[object] = AsyncConnectionPool(  # type: ignore[type-var]
+    pool = AsyncConnectionPool(
         pg_endpoint.url(name), open=False, min_size=0, max_size=1, timeout=2,
         kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row})
     await pool.open()

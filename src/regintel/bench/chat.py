@@ -8,7 +8,7 @@ import asyncio
 import time
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
 from regintel.bench.metrics import percentile
@@ -94,8 +94,8 @@ async def run(container: Container, rulebooks: Path, *, rounds: int = 1,
 
 
 def _figures(times: list[float], responses: list[ChatResponse]) -> dict[str, Any]:
-    phases = {p: [float(r.context.get("timings_ms", {}).get(p, 0.0))  # type: ignore[union-attr]
-                  for r in responses] for p in PHASES}
+    timings = [cast(dict[str, float], r.context.get("timings_ms", {})) for r in responses]
+    phases = {p: [float(t.get(p, 0.0)) for t in timings] for p in PHASES}
     total_ms = [t * 1000 for t in times]
     mean = {p: round(sum(v) / len(v), 1) for p, v in phases.items()}
     mean["other"] = round(sum(total_ms) / len(total_ms) - sum(mean.values()), 1)

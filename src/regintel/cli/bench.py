@@ -149,3 +149,87 @@ def bench_chat(
 
     _measure(lambda container, _: chat.run(container, rulebooks, rounds=rounds, audits=audits),
              json_out, show)
+
+
+@bench_app.command("guardrails")
+def bench_guardrails(
+    injection: Annotated[Path, typer.Option(
+        exists=True, dir_okay=False,
+        help="JSONL of {text, label}; the training file is scored on its held-out rows only.")],
+    pii: Annotated[Path, typer.Option(
+        exists=True, dir_okay=False, help="PII spans file, e.g. pii_synth_dev.json.")],
+    benign: Annotated[Path, typer.Option(
+        exists=True, dir_okay=False,
+        help="Benign questions: ObliQA JSON (Question) or JSONL of {text}.")],
+    attacks: Annotated[Path | None, typer.Option(
+        exists=True, dir_okay=False,
+        help="BIPIA text attacks to plant in passages (needs --passages).")] = None,
+    passages: Annotated[Path | None, typer.Option(
+        exists=True, file_okay=False, help="ObliQA passages directory (N.json files).")] = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Injection accuracy/precision/recall/FPR, benign FPR, PII precision/recall/F2."""
+    from regintel.adapters.embeddings.local import LocalEmbedder
+    from regintel.bench import guardrails
+    from regintel.guardrails.injection import InjectionDetector
+    from regintel.guardrails.pii import PiiDetector
+
+    try:
+        figures = guardrails.run(InjectionDetector(LocalEmbedder()), PiiDetector(),
+                                 injection=injection, pii_file=pii, benign=benign,
+                                 attacks=attacks, passages=passages)
+    except RegintelError as exc:
+        fail(exc)
+    if json_out:
+        typer.echo(render_json(figures))
+        return
+    rows = guardrails.table_rows(figures)
+    inj, ben, pf = figures["injection"], figures["benign"], figures["pii"]
+    tables = [
+        render_table(f"Prompt injection: {inj['n']} prompts, {inj['scope']}",
+                     ["detector", "accuracy", "precision", "recall", "fpr"], rows["detection"]),
+        render_table("Benign questions", ["measure", "value"],
+                     [["questions", ben["n"]], ["left out (used in training)",
+                                                ben["excluded_as_training"]],
+                      ["flagged", ben["flagged"]],
+                      ["benign FPR", f"{figures['benign_fpr']:.4f}"]]),
+        render_table(f"PII ({pf['texts']} texts, {pf['ms_per_text']} ms each; overlap match by "
+                     f"type; NER model: {'yes' if pf['ner_model'] else 'no'})",
+                     ["entity", "precision", "recall", "f2", "support", "coverage"],
+                     rows["entities"]),
+    ]
+    if "passages" in figures:
+        pas = figures["passages"]
+        tables.append(render_table(
+            f"Planted instructions in passages: {pas['detected']}/{pas['planted']} caught; "
+            f"{pas['clean_flagged']}/{pas['clean']} clean passages flagged",
+            ["attack kind", "planted", "caught"],
+            [[k, v["planted"], v["detected"]] for k, v in pas["by_kind"].items()]))
+    typer.echo("\n\n".join(tables))
+
+
+@bench_app.command("train-injection")
+def bench_train_injection(
+    data: Annotated[Path, typer.Option(exists=True, dir_okay=False,
+                                       help="JSONL of {text, label}, e.g. the deepset file.")],
+    out: Annotated[Path, typer.Option(help="Where to write the model JSON.")],
+    benign: Annotated[Path | None, typer.Option(
+        exists=True, dir_okay=False,
+        help="ObliQA questions: a seeded subset joins training as in-domain benign.")] = None,
+    extra_benign: Annotated[Path | None, typer.Option(
+        exists=True, dir_okay=False,
+        help="JSONL of {text}: benign chat messages, all used in training.")] = None,
+    seed: Annotated[int, typer.Option(help="Split and subset seed.")] = 0,
+    json_out: JsonOption = False,
+) -> None:
+    """Fit the injection model (held-out split recorded in the JSON, never fitted on)."""
+    from regintel.adapters.embeddings.local import LocalEmbedder
+    from regintel.bench import train_injection
+
+    try:
+        figures = train_injection.run(data, out, LocalEmbedder(), benign=benign,
+                                      extra_benign=extra_benign, seed=seed)
+    except RegintelError as exc:
+        fail(exc)
+    typer.echo(render_json(figures) if json_out else render_table(
+        "Injection model training", ["measure", "value"], [[k, v] for k, v in figures.items()]))

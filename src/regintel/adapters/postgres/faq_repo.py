@@ -57,6 +57,11 @@ class PostgresFaqStore:
             raise NotFound(f"no FAQ entry {entry_id}")
 
     async def match(self, tenant_id: UUID, question: str) -> str | None:
+        async with self._db.tenant_session(tenant_id) as s:
+            any_entry = (await s.execute(select(t.faq_entries.c.id).where(
+                t.faq_entries.c.tenant_id == tenant_id).limit(1))).first()
+        if any_entry is None:  # most tenants have none: skip the embedding
+            return None
         vector = (await asyncio.to_thread(self._embedder.embed, [question]))[0]
         distance = t.faq_entries.c.embedding.cosine_distance(list(vector))
         async with self._db.tenant_session(tenant_id) as s:

@@ -15,13 +15,16 @@ def overall_status(findings: Sequence[AuditFinding]) -> OverallStatus:
 
 
 def summary(findings: Sequence[AuditFinding], targets: Sequence[Document],
-            themes: Sequence[str]) -> str:
-    """A short, factual paragraph: what was checked, what was found, where it is gravest."""
+            themes: Sequence[str], *, what: str = "policy") -> str:
+    """A short, factual paragraph: what was checked, what was found, where it is gravest.
+    ``what`` is the source: "policy" or "text"."""
     checked = f"{len(targets)} regulation{'s' if len(targets) != 1 else ''}"
     scope = f" across {len(themes)} policy themes" if themes else ""
     if not findings:
+        reach = ("the obligations retrieved for each theme" if what == "policy" else
+                 "the claims in the text that carry a compliance risk")
         return (f"No gaps or conflicts were found against {checked}{scope}. The check covers "
-                "the obligations retrieved for each theme; it is not a legal opinion.")
+                f"{reach}; it is not a legal opinion.")
     counts = {s: sum(1 for f in findings if f.severity == s) for s in SEVERITY_ORDER}
     graded = ", ".join(f"{n} {s.lower()}" for s, n in counts.items() if n)
     conflicts = sum(1 for f in findings if f.kind == "conflict")
@@ -31,8 +34,10 @@ def summary(findings: Sequence[AuditFinding], targets: Sequence[Document],
     worst = min(findings, key=lambda f: SEVERITY_ORDER.index(f.severity))
     lead = (f"The most serious issue concerns {worst.target_doc_title} "
             f"{worst.target_clause or ''}".rstrip() + ".")
-    return (f"Checked against {checked}{scope}: {len(findings)} findings ({graded}) - "
-            f"{conflicts} conflict{'s' if conflicts != 1 else ''} where the policy says "
-            f"otherwise and {gaps} gap{'s' if gaps != 1 else ''} where it is silent "
-            f"({per_target}). {lead} Each finding quotes the rule and the policy text it "
-            "was matched to; conflicts should be corrected first.")
+    found = (f"{conflicts} conflict{'s' if conflicts != 1 else ''} where the {what} says "
+             f"otherwise" + (f" and {gaps} gap{'s' if gaps != 1 else ''} where it is silent"
+                             if what == "policy" else ""))
+    return (f"Checked against {checked}{scope}: {len(findings)} "
+            f"finding{'s' if len(findings) != 1 else ''} ({graded}) - {found} "
+            f"({per_target}). {lead} Each finding quotes the rule and the {what} it was "
+            f"matched to; conflicts should be corrected first.")

@@ -1,0 +1,289 @@
+"""Each obligation against the policy's closest clauses: covered, contradicted (a conflict)
+or left out (a gap). Closeness is the cosine of the MiniLM vectors of the two units in
+context (section heading, lead-in, text)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+import numpy.typing as npt
+
+from regintel.chat.offline import facets, obligations
+from regintel.chat.offline.lexical import terms, tfidf
+from regintel.chat.offline.segments import Unit, part_saying
+from regintel.domain.chat import Severity
+
+# Cosine similarity at or above which a policy clause is taken to deal with an obligation;
+# below COVERED but at or above TOPIC the policy speaks of the subject without meeting the
+# obligation (a gap); below TOPIC the obligation lies outside what the policy is about and
+# is not reported. A clause at least RELATED close may still contradict the obligation.
+# How they were chosen: by reading the similarities of the demo audit (the Falcon Crest
+# policy against the AML rulebook), i.e. on the data the demo's recall is measured on, so
+# that figure is optimistic. An independent calibration on ObliQA (bench/audit.py,
+# calibrate_thresholds: question vs rule, other rulebooks) gives COVERED 0.725, TOPIC 0.38,
+# RELATED 0.43 - question-to-rule similarities run below clause-to-clause ones - and with
+# those the demo audit finds 10 of the 14 planted gaps instead of 12.
+COVERED = 0.62
+TOPIC = 0.45
+RELATED = 0.55
+TOP_CLAUSES = 8  # closest clauses read for each obligation
+MUTUAL = 3  # a "may"/approval conflict needs the obligation among the clause's closest
+MIN_SHARED_TERMS = 2  # content words a contradicting clause shares with the obligation
+MIN_GAP_CHARS = 40  # list fragments ("(e) the NAMLCFTC;") are not reported as gaps
+MIN_GAP_EVIDENCE = 0.5  # an omission is asserted only from clearly relevant evidence
+WORDED_ALIKE = 0.6  # more than this share of an obligation's words (idf-weighted): a paraphrase
+_JUDGEMENT: set[facets.Kind] = {"modality", "independence"}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    unit: Unit
+    theme: str
+    score: float  # the retrieval score of the chunk that brought it in
+
+
+@dataclass(frozen=True)
+class Draft:
+    obligation: Candidate
+    target_unit: Unit  # the rule (a whole list, when it is one)
+    target_clause: str | None  # the rule or item the finding turns on ("8.1.1.(1)(b)")
+    kind: str  # "gap" | "conflict"
+    severity: Severity
+    policy_unit: Unit | None  # what is quoted from the policy
+    # How closely the two are matched (vectors; for a conflict plus the share of words in
+    # common), used to keep the best of findings that say the same thing.
+    similarity: float
+    confidence: float
+    consequence: str
+    suggestion: str
+    quote_unit: Unit | None = None  # the part of the rule to quote (default: the rule)
+    focus: str = ""  # the words of the quoted part the finding turns on
+    policy_focus: str = ""
+    key: tuple[str, ...] = ()  # findings with the same key say the same thing
+
+
+def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
+          policy: Sequence[Unit], policy_vectors: npt.NDArray[np.float32], *, title: str,
+          addressee: str = "", context: Sequence[Unit] = ()) -> list[Draft]:
+    """One draft finding per obligation that the policy contradicts or leaves out; items of
+    one rule that say the same thing about the same policy clause are reported once.
+    ``context`` is all of the target's units: a conflict read in an item's lead-in ("must
+    report semi-annually … on:") quotes the lead-in."""
+    if not found or not policy:
+        return []
+    lead_ins = {(u.clause, u.body): u for u in context if u.body.endswith(":")}
+    similarity = vectors @ policy_vectors.T
+    mutual = np.argsort(-similarity, axis=0)[:MUTUAL]  # each clause's closest obligations
+    # Word overlap finds the paraphrases the vectors rate low (see _Weights.coverage).
+    words, vocabulary, idf = tfidf([f"{u.stem} {u.body}" for u in policy] +
+                                   [c.unit.body for c in found])
+    weigh = _Weights(vocabulary, idf, ignore=set(terms(addressee)))
+    pieces = [_pieces(c.unit) for c in found]
+    flat = [p for ps in pieces for p in ps]
+    piece_words, _, _ = tfidf([p.body for p in flat], vocabulary=vocabulary, idf=idf)
+    lexical = piece_words @ words[:len(policy)].T
+    policy_facets = [facets.read(f"{u.stem} {u.body}") for u in policy]
+    drafts: list[Draft] = []
+    at = 0
+    for i, (row, candidate) in enumerate(zip(similarity, found, strict=True)):
+        order = np.argsort(-row)[:TOP_CLAUSES]
+        closest = [(j, float(row[j])) for j in order]
+        draft = _conflict(i, candidate, closest, policy, policy_facets, mutual, title, weigh,
+                          lead_ins)
+        best = closest[0][1]
+        n = len(pieces[i])
+        if draft is None and TOPIC <= best < COVERED and _reportable_gap(candidate):
+            near = {j for j, _ in closest[:3]}
+            restated = [any(weigh.coverage(piece.body, policy[j]) > WORDED_ALIKE for j in
+                            near | set(np.argsort(-lexical[at + k])[:3].tolist()))
+                        for k, piece in enumerate(pieces[i])]
+            # Said in other words: half the rule's items (or the rule) restated.
+            if sum(restated) * 2 < n:
+                draft = _gap(candidate, policy[closest[0][0]], best, title)
+        at += n
+        if draft is not None:
+            drafts.append(draft)
+    return _distinct(drafts)
+
+
+def _distinct(drafts: list[Draft]) -> list[Draft]:
+    """One finding per rule and kind of contradiction; one per contradicting policy
+    statement and kind (the closest rule - correcting the statement settles the others);
+    no gap for a rule already found contradicted."""
+    def best(key: Callable[[Draft], tuple[str, ...]], pool: list[Draft]) -> list[Draft]:
+        kept: dict[tuple[str, ...], Draft] = {}
+        for d in pool:
+            if key(d) not in kept or kept[key(d)].similarity < d.similarity:
+                kept[key(d)] = d
+        return [d for d in pool if kept[key(d)] is d]
+
+    conflicts = best(lambda d: d.key, [d for d in drafts if d.kind == "conflict"])
+    conflicts = best(lambda d: (d.key[-1], d.policy_unit.text if d.policy_unit else ""),
+                     conflicts)
+    contradicted = {_clause_number(d.target_unit) for d in conflicts}
+    gaps = best(lambda d: d.key, [d for d in drafts if d.kind == "gap" and
+                                   _clause_number(d.target_unit) not in contradicted])
+    return [d for d in drafts if d in conflicts or d in gaps]
+
+
+def _conflict(i: int, candidate: Candidate, closest: list[tuple[int, float]],
+              policy: Sequence[Unit], policy_facets: Sequence[facets.Facets],
+              mutual: npt.NDArray[np.intp], title: str, weigh: _Weights,
+              lead_ins: dict[tuple[str | None, str], Unit]) -> Draft | None:
+    """The first kind of fact on which the closest clause that states it falls short of
+    the obligation. Each kind is judged once, on its closest comparable clause, so a
+    compliant statement ("training records … six years") outweighs a more distant one on
+    another subject ("… records for five years")."""
+    unit = candidate.unit
+    rule_text = f"{unit.stem} {unit.body}"
+    rule = facets.read(rule_text)
+    rule_terms = set(terms(rule_text))  # for the shared-words test
+    decided: set[facets.Kind] = set()
+    for j, sim in closest:
+        if sim < RELATED:
+            break
+        clause = policy[j]
+        if len(rule_terms & set(terms(f"{clause.stem} {clause.body}"))) < MIN_SHARED_TERMS:
+            continue
+        for kind in sorted(facets.comparable(rule_text, rule, policy_facets[j]) - decided):
+            if kind in _JUDGEMENT and (sim < COVERED or i not in mutual[:, j]
+                                       or not _acts_on(unit, clause, weigh)):
+                continue
+            decided.add(kind)
+            found = facets.conflict(kind, rule, policy_facets[j])
+            if found is not None:
+                return _conflict_draft(candidate, clause, sim, found, title,
+                                       weigh.coverage(unit.body, clause), lead_ins)
+    return None
+
+
+def _conflict_draft(candidate: Candidate, clause: Unit, sim: float, found: facets.Conflict,
+                    title: str, overlap: float,
+                    lead_ins: dict[tuple[str | None, str], Unit]) -> Draft:
+    target = candidate.unit
+    # The item that says it ("(b) … USD15,000"), or the lead-in that does ("must report
+    # semi-annually … on the following matters:"); for "may" against "must", the item itself,
+    # whose act the discretionary clause makes optional.
+    part = max(target.parts, key=lambda p: _shared(p, clause)) \
+        if found.kind == "modality" and target.parts else part_saying(target, found.rule)
+    if found.kind != "modality":
+        part = _lead_in_saying(part, found.rule, lead_ins)
+    quoted = part_saying(clause, found.policy)
+    level = obligations.severity(_with_lead_in(part, target), kind="conflict")
+    ref = obligations.reference(title, part.clause)
+    return Draft(candidate, target, part.clause, "conflict", level, quoted, sim + overlap,
+                 _clamp(0.5 * sim + 0.3 * candidate.score + 0.2),
+                 obligations.consequence(ref, level, kind="conflict"),
+                 obligations.conflict_suggestion(ref, _clause_number(quoted), found),
+                 quote_unit=part, focus=found.rule, policy_focus=found.policy,
+                 key=("conflict", target.clause or "", found.kind))
+
+
+def _with_lead_in(part: Unit, group: Unit) -> Unit:
+    """An item read with its list's lead-in (what a severity is judged on)."""
+    if part is group or not group.parts:
+        return part
+    return replace(part, stem=group.parts[0].body if part is not group.parts[0] else "")
+
+
+def _lead_in_saying(unit: Unit, phrase: str,
+                    lead_ins: dict[tuple[str | None, str], Unit]) -> Unit:
+    needle = phrase.lower()
+    if not needle or needle in unit.body.lower() or needle not in unit.stem.lower():
+        return unit
+    base = _clause_number(unit)
+    return next((u for (clause, body), u in lead_ins.items()
+                 if clause == base and needle in body.lower() and body in unit.stem), unit)
+
+
+def _shared(unit: Unit, clause: Unit) -> int:
+    return len(set(terms(unit.body)) & set(terms(clause.body)))
+
+
+def _gap(candidate: Candidate, closest: Unit, sim: float, title: str) -> Draft:
+    """An omission. The policy's closest clause is quoted (and its section named) only when
+    it is about the subject (RELATED): a distant one would mislead. Confidence is half the
+    evidence's relevance, half how squarely the similarity sits between TOPIC and COVERED
+    (near either end the call could go the other way)."""
+    unit = candidate.unit
+    level = obligations.severity(unit, kind="gap")
+    ref = obligations.reference(title, unit.clause)
+    position = (sim - TOPIC) / (COVERED - TOPIC)
+    nearby = closest if sim >= RELATED else None
+    return Draft(candidate, unit, unit.clause, "gap", level, nearby, sim,
+                 _clamp(0.5 * candidate.score + 0.5 * (1 - abs(2 * position - 1))),
+                 obligations.consequence(ref, level, kind="gap"),
+                 obligations.gap_suggestion(ref, unit, nearby.section if nearby else None),
+                 key=("gap", _clause_number(unit) or unit.text))
+
+
+def _pieces(unit: Unit) -> list[Unit]:
+    """What a rule asks, piece by piece: a list's items (its lead-in alone asks nothing),
+    or the rule itself."""
+    return list(unit.parts[1:]) if len(unit.parts) > 1 else [unit]
+
+
+def _reportable_gap(candidate: Candidate) -> bool:
+    """An omission worth a finding: found in evidence clearly about the policy's theme, not
+    a list fragment ("(e) the NAMLCFTC;"), and not an item that names a thing rather than an
+    act ("(a) the government of the U.A.E."), whose absence from a list is a detail."""
+    unit = candidate.unit
+    if candidate.score < MIN_GAP_EVIDENCE or len(unit.body) < MIN_GAP_CHARS:
+        return False
+    first = unit.body.split(maxsplit=1)[0].lower()
+    return not (unit.stem and first in _DETERMINERS)
+
+
+_DETERMINERS = frozenset({"the", "a", "an", "any", "all", "its", "his", "her", "their", "each",
+                          "every", "such", "that", "this", "those", "these"})
+
+
+class _Weights:
+    """Word weights (idf over the policy and the obligations being checked) for
+    ``coverage``."""
+
+    def __init__(self, vocabulary: dict[str, int], idf: npt.NDArray[np.float64], *,
+                 ignore: set[str]) -> None:
+        self._vocabulary, self._idf = vocabulary, idf
+        self._ignore = ignore  # the regulation's addressee ("Relevant Person") says nothing
+
+    def weight(self, term: str) -> float:
+        at = self._vocabulary.get(term)
+        return float(self._idf[at]) if at is not None else 0.0
+
+    def coverage(self, text: str, clause: Unit) -> float:
+        """The idf-weighted share of ``text``'s words that ``clause`` (with its lead-in)
+        also uses. Rare words count most, so "Shell Bank" decides whether "must not establish
+        … a business relationship with a Shell Bank" is met, not "business relationship"."""
+        own = set(terms(text)) - self._ignore
+        total = sum(self.weight(t) for t in own)
+        if not total:
+            return 0.0
+        theirs = set(terms(f"{clause.stem} {clause.body}"))
+        return sum(self.weight(t) for t in own & theirs) / total
+
+
+def _acts_on(rule: Unit, clause: Unit, weigh: _Weights) -> bool:
+    """A discretionary clause is about the obligation's act when the verb its discretion
+    governs ("may, where … considers it necessary, verify …") is in the obligation and so,
+    mostly, is what the clause applies it to ("the beneficial owners of each corporate
+    customer")."""
+    found = facets.DISCRETIONARY.search(clause.body)
+    if found is None:
+        return True  # an approval: the shared terms already tie it to the obligation
+    after = terms(clause.body[found.end():])
+    if not after or after[0] not in set(terms(rule.body)):
+        return False
+    return weigh.coverage(clause.body[:found.start()], rule) > WORDED_ALIKE
+
+
+def _clause_number(unit: Unit) -> str | None:
+    """The clause as people cite it: "7.5" for "7.5(b)", "12.1.1.(2)" for "12.1.1.(2)(a)"."""
+    return re.sub(r"(?:\([a-z]{1,4}\)|\([A-Z]\))+$", "", unit.clause) if unit.clause else None
+
+
+def _clamp(value: float) -> float:
+    return max(0.0, min(1.0, value))

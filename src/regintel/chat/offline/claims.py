@@ -1,0 +1,231 @@
+"""Text-mode audit (policypal spec, Mode 1): a short pasted text - an email, marketing copy -
+checked claim by claim against each target. A sentence is a claim worth checking when it
+carries a risk cue: it waives what a rule requires ("no ID needed"), promises what a rule
+forbids ("fully anonymous", "guaranteed returns") or invites what a rule guards against
+("funds from any source"). Each cue family names, in plain words, the kind of obligation it
+collides with; that phrase and the claim search each target, and the closest obligation in
+the evidence is the one the claim is checked against."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from uuid import UUID
+
+import numpy as np
+
+from regintel.chat.evidence import CitationBook, normalise, sentences, verify
+from regintel.chat.offline import obligations
+from regintel.chat.offline.lexical import terms
+from regintel.chat.offline.report import overall_status, summary
+from regintel.chat.offline.segments import Unit, citable, group_lists, page_texts, segment
+from regintel.domain.chat import MAX_QUOTE_CHARS, SEVERITY_ORDER, AuditFinding, AuditResult
+from regintel.domain.documents import ChunkHit, Document, StoredChunk
+from regintel.errors import InvalidRequest
+from regintel.ports.embedder import Embedder
+from regintel.ports.library import ChunkIndex
+from regintel.retrieval.hybrid import MAX_QUERY_CHARS, HybridRetriever
+from regintel.retrieval.strategies import per_document
+
+MAX_WORDS = 1000
+PER_TARGET = 5  # chunks per target for the whole text (spec: 3–5)
+PER_CLAIM = 3  # and for each risky claim
+MAX_CLAIMS = 8
+# A claim (or its family's phrase) and an obligation this close (cosine, plus WORDS_WEIGHT ×
+# the share of the phrase's words the rule uses) are about the same thing; below it the
+# claim is not reported against that target.
+CLAIM_MATCH = 0.6
+WORDS_WEIGHT = 0.25
+
+
+@dataclass(frozen=True)
+class _Risk:
+    why: str  # what the claim does, for the finding
+    concept: str  # the kind of obligation it collides with, as a search phrase
+    cue: re.Pattern[str]
+
+
+_RISKS: tuple[_Risk, ...] = (
+    _Risk("waives identification or due diligence",
+          "identify the customer and verify the customer's identity before establishing a "
+          "business relationship (customer due diligence)",
+          re.compile(r"\bno (?:id|identification|documents?|paperwork|kyc|checks?|questions?)\b"
+                     r"|\bwithout (?:any )?(?:id|identification|documents?|paperwork|kyc|"
+                     r"checks?|verification|questions)\b|\b(?:don'?t|do not|won'?t|will not|no "
+                     r"longer|never) (?:need|require|ask for|check|verify)\b|\bno need (?:to|"
+                     r"for)\b|\bskip (?:the )?(?:kyc|checks?)\b", re.I)),
+    _Risk("waives sanctions screening",
+          "review customers, their businesses and transactions against sanctions lists",
+          re.compile(r"\b(?:not|never|no longer|without|skip\w*)\b[^.;]{0,40}\bsanction", re.I)),
+    _Risk("discloses a suspicion or report to the customer (tipping off)",
+          "must not disclose to the customer that a suspicious activity report has been or "
+          "may be made (tipping off)",
+          re.compile(r"\b(?:discuss\w*|tell|told|inform\w*|warn\w*|alert\w*)\b[^.;]{0,60}"
+                     r"\b(?:customer|client)s?\b[^.;]{0,60}\b(?:report\w*|investigat\w*|"
+                     r"suspicio\w*)|\b(?:suspicio\w*|report\w*)\b[^.;]{0,60}\b(?:discuss\w*|"
+                     r"shared?|told|tell)\b[^.;]{0,30}\b(?:customer|client)", re.I)),
+    _Risk("promises anonymity or secrecy",
+          "must not establish or maintain an anonymous account or an account in a fictitious "
+          "name",
+          re.compile(r"\banonym\w*|\buntraceable\b|\boff the books\b|\bno ?one will know\b|"
+                     r"\b(?:won'?t|will not|never) (?:be )?report\w*|\bin any name\b", re.I)),
+    _Risk("promises returns or the absence of risk",
+          "communicate information to customers in a way which is clear, fair and not "
+          "misleading",
+          re.compile(r"\bguarantee\w*\b|\brisk[- ]free\b|\bno risk\b|\bcan'?t lose\b|"
+                     r"\b(?:certain|assured) (?:profit|return)s?\b", re.I)),
+    _Risk("invites funds of unknown origin",
+          "identify and verify the source of funds and the source of wealth of the customer",
+          re.compile(r"\b(?:any|all) (?:source|origin)s? of (?:funds|money)\b|\bfunds from any "
+                     r"source\b|\bcash (?:welcome|accepted)\b|\bno matter where\b|\b(?:never|"
+                     r"not|won'?t) ask where\b", re.I)),
+)
+
+
+@dataclass(frozen=True)
+class _Claim:
+    text: str  # the sentence, verbatim
+    risk: _Risk
+
+
+async def text_audit(tenant_id: UUID, targets: Sequence[Document], text: str, *,
+                     retriever: HybridRetriever, index: ChunkIndex, embedder: Embedder,
+                     book: CitationBook) -> AuditResult:
+    text = text.strip()
+    words = len(text.split())
+    if words > MAX_WORDS:
+        raise InvalidRequest(f"the text to audit has {words} words; text mode takes up to "
+                             f"{MAX_WORDS}", hint="upload it as a document instead")
+    claims = _risky_claims(text)
+    target_ids = [t.id for t in targets]
+    searches = [per_document(retriever, tenant_id, text[:MAX_QUERY_CHARS], target_ids,
+                             per_doc=PER_TARGET)]
+    searches += [per_document(retriever, tenant_id, q, target_ids, per_doc=PER_CLAIM)
+                 for c in claims for q in (c.text, c.risk.concept)]
+    hits = [h for batch in await asyncio.gather(*searches) for h in batch]
+    findings: list[AuditFinding] = []
+    for document in targets:
+        found = [h for h in hits if h.document_id == document.id]
+        if claims and found:
+            findings += await _check(document, claims, found, tenant_id, text, index=index,
+                                     embedder=embedder, book=book)
+    findings.sort(key=lambda f: (target_ids.index(f.target_doc_id),
+                                 SEVERITY_ORDER.index(f.severity)))
+    return AuditResult(mode="text", overall_status=overall_status(findings),
+                       findings=findings, summary=summary(findings, targets, (), what="text"),
+                       targets_checked=len(targets))
+
+
+def _risky_claims(text: str) -> list[_Claim]:
+    """The sentences that carry a risk cue, once per kind of risk they carry ("we no longer
+    need ID and will not check sanctions lists" is two claims), at most MAX_CLAIMS."""
+    out = [_Claim(sentence.strip(), risk) for sentence in sentences(text)
+           for risk in _RISKS if risk.cue.search(sentence)]
+    return out[:MAX_CLAIMS]
+
+
+async def _check(document: Document, claims: Sequence[_Claim], hits: Sequence[ChunkHit],
+                 tenant_id: UUID, text: str, *, index: ChunkIndex, embedder: Embedder,
+                 book: CitationBook) -> list[AuditFinding]:
+    """Each claim against the closest obligation of ``document`` in the evidence."""
+    chunks = await index.document_chunks(tenant_id, document.id)
+    pages = page_texts(chunks)
+    every = group_lists(segment(document.id, pages))
+    applies = obligations.applicability(every, text)  # "a Representative Office must …"
+    units = [(u, score) for u, score in _obligations_in(every, hits) if applies(u)]
+    if not units:
+        return []
+    n = len(claims)
+    vectors = await asyncio.to_thread(
+        embedder.embed, [c.text for c in claims] + [c.risk.concept for c in claims] +
+        [obligations.context_text(u) for u, _ in units])
+    rules = vectors[2 * n:]
+    # The claim's own words, or the kind of rule it collides with, whichever is closer (a
+    # promise of returns reads nothing like "clear, fair and not misleading"); plus a share
+    # for the family's phrase in the rule's own words, since it is written as rules say it.
+    similarity = np.maximum(vectors[:n] @ rules.T, vectors[n:2 * n] @ rules.T) + \
+        WORDS_WEIGHT * np.array([[_share(c.risk.concept, u.body) for u, _ in units]
+                                 for c in claims])
+    out: list[AuditFinding] = []
+    used: set[int] = set()
+    for claim, row in zip(claims, similarity, strict=True):
+        j = int(np.argmax(row))
+        if float(row[j]) < CLAIM_MATCH or j in used:
+            continue
+        finding = _finding(document, claim, units[j], float(row[j]), chunks, pages, text,
+                           book)
+        if finding is not None:
+            used.add(j)
+            out.append(finding)
+    return out
+
+
+def _obligations_in(units: Sequence[Unit], hits: Sequence[ChunkHit]) -> list[tuple[Unit,
+                                                                                  float]]:
+    """The obligations the evidence touches, with the best score of the chunks holding
+    them."""
+    out: dict[int, tuple[Unit, float]] = {}
+    for hit in hits:
+        for i, unit in enumerate(units):
+            inside = unit.page == hit.page_start and hit.char_start < unit.end and \
+                unit.start < hit.char_end
+            if inside and obligations.is_obligation(unit) and \
+                    (i not in out or out[i][1] < hit.score):
+                out[i] = (unit, hit.score)
+    return [out[i] for i in sorted(out)]
+
+
+def _finding(document: Document, claim: _Claim, pair: tuple[Unit, float], sim: float,
+             chunks: list[StoredChunk], pages: dict[int, str], text: str,
+             book: CitationBook) -> AuditFinding | None:
+    unit, score = pair
+    part = _closest_part(unit, claim)
+    found = citable(part, chunks, pages.get(part.page, ""), document)
+    source_quote = _fit(claim.text)
+    if found is None or not verify(source_quote, text):
+        return None
+    n = book.cite(*found)
+    if n is None:
+        return None
+    level = obligations.subject_severity(unit)
+    if claim.risk.why.startswith("promises returns") and level in ("Medium", "Low"):
+        level = "High"  # a promise of returns misleads whatever rule it meets
+    ref = obligations.reference(document.title, part.clause)
+    rule = _fit(part.body, 200)
+    return AuditFinding(
+        target_doc_id=document.id, target_doc_title=document.title, theme=None,
+        kind="conflict", severity=level,
+        consequence=obligations.consequence(ref, level, kind="conflict", what="text"),
+        source_quote=source_quote, target_quote=found[1], target_clause=part.clause,
+        target_page=part.page,
+        suggestion=f"Remove or rewrite this statement: it {claim.risk.why}, which {ref} does "
+                   f"not allow (\"{rule}\").",
+        confidence_score=round(max(0.0, min(1.0, 0.5 * sim + 0.3 * score + 0.2)), 3),
+        citations=[n])
+
+
+def _share(phrase: str, text: str) -> float:
+    wanted = set(terms(phrase))
+    return len(wanted & set(terms(text))) / len(wanted) if wanted else 0.0
+
+
+def _closest_part(unit: Unit, claim: _Claim) -> Unit:
+    """The item of a list that the claim collides with (most words shared with the claim
+    and with its family's phrase; a word in both counts twice), or the unit itself."""
+    if not unit.parts:
+        return unit
+    said, meant = set(terms(claim.text)), set(terms(claim.risk.concept))
+    return max(unit.parts, key=lambda p: len(said & set(terms(p.body))) +
+               len(meant & set(terms(p.body))))
+
+
+def _fit(text: str, limit: int = MAX_QUOTE_CHARS) -> str:
+    """``text`` whitespace normalised and cut at a word to ``limit`` characters (still a
+    verbatim prefix, so still a valid quote)."""
+    text = normalise(text)
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit)
+    return text[:cut if cut > 0 else limit]

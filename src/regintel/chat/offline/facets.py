@@ -1,0 +1,204 @@
+"""The comparable facts of an obligation or a policy clause: periods ("at least six years",
+"within 30 days"), urgency ("without delay", "immediately"), frequencies ("semi-annually",
+"every two years"), money and percentage thresholds, modality ("must" vs "may") and
+independence ("not subject to the approval of"); and the conflicts between two of them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+            "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fourteen": 14,
+            "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45,
+            "sixty": 60, "ninety": 90, "a": 1, "an": 1}
+_NUM = r"(?P<n>\d+(?:\.\d+)?|" + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + r")"
+_UNIT_DAYS = {"business day": 1.4, "working day": 1.4, "calendar day": 1.0, "day": 1.0,
+              "week": 7.0, "month": 30.0, "year": 365.0}
+_PERIOD = re.compile(
+    r"(?P<q>at least|not less than|a minimum of|minimum of|within|no later than|not later "
+    r"than|up to|not exceeding|no more than|every|each)?\s*(?:a period of\s*)?" + _NUM +
+    r"\s*(?:\(\d+\)\s*)?(?P<u>business days?|working days?|calendar days?|days?|weeks?|"
+    r"months?|years?)\b", re.I)
+_URGENT = re.compile(r"\b(immediately|without (?:undue )?delay|promptly|forthwith|as soon as "
+                     r"(?:possible|practicable|reasonably practicable)|on the same day)\b",
+                     re.I)
+_FREQUENCY = [  # (pattern, months between occurrences)
+    (r"semi-annual(?:ly)?|half-yearly|twice (?:a|each|per) year|every six months", 6.0),
+    (r"quarterly|every three months", 3.0),
+    (r"monthly|every month|each month", 1.0),
+    (r"biennial(?:ly)?|every two years|every other year|every second year", 24.0),
+    (r"every three years|triennial(?:ly)?", 36.0),
+    (r"(?<!semi-)annual(?:ly)?|yearly|once a year|each year|every year|every twelve months",
+     12.0),
+]
+_FREQUENCIES = [(re.compile(rf"\b(?:{p})\b", re.I), m) for p, m in _FREQUENCY]
+_MONEY = re.compile(r"(?P<cur>USD|US\$|\$|AED|EUR|€|GBP|£)\s?(?P<v>\d{1,3}(?:,\d{3})+|\d+)"
+                    r"(?:\.\d+)?\s*(?P<mult>million|m\b|thousand|k\b)?", re.I)
+_PERCENT = re.compile(r"(?P<v>\d+(?:\.\d+)?)\s?(?:%|per ?cent)", re.I)
+_MANDATORY = re.compile(r"\b(must|shall|is required to|are required to|required to|is obliged "
+                        r"to|has to|have to|needs to|is to|are to)\b", re.I)
+_PERMISSIVE = re.compile(r"\b(may(?! not)|can|need not|is not required to|optional(?:ly)?)\b",
+                         re.I)
+# Discretion that empties a duty: "may, where the Relationship Manager considers it
+# necessary, verify …", "at its discretion". A bare "may" is left out (policies say "records
+# may be kept in electronic form" without weakening anything), and so are "is not required
+# to" and "need not", which far more often restate an exemption of the rules themselves.
+DISCRETIONARY = re.compile(
+    r"\bmay,? (?:where|if|when|at|in|as) [^.;]{0,80}?(?:consider|think|deem|discretion|"
+    r"necessary|appropriate|sees? fit)\w*(?: (?:it|them) (?:necessary|appropriate|fit))?,?|"
+    r"\bat (?:its|their|the \w+(?: \w+)?'s) (?:sole )?discretion\b|\boptional(?:ly)?\b",
+    re.I)
+URGENT_DAYS = 1.5  # "within one business day" still reads as prompt
+_INDEPENDENT = re.compile(r"\bindependent(?:ly)?\b.*\bnot (?:be )?subject to\b|\bnot (?:be )?"
+                          r"subject to the (?:consent|approval)", re.I)
+_APPROVAL = re.compile(r"\b(approval|consent|approve[sd]?|sign-off)\b", re.I)
+_RETENTION = re.compile(r"\b(kept|keep|retain\w*|maintain\w*|record\w*|stored?)\b", re.I)
+_AT_LEAST = re.compile(r"\b(or more|or above|or greater|equal to or (?:more|greater)|exceed\w*|"
+                       r"above|over)\b", re.I)
+
+Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality",
+               "independence"]
+
+
+@dataclass(frozen=True)
+class Facets:
+    minimum_days: tuple[float, ...]  # "at least six years": floors
+    deadline_days: tuple[float, ...]  # "within 30 days": ceilings
+    urgent: str | None  # "without delay" …
+    frequency_months: tuple[float, ...]
+    amounts: tuple[tuple[str, float], ...]  # (currency, value)
+    percents: tuple[float, ...]
+    mandatory: bool
+    permissive: str | None  # the permissive phrase, if any
+    discretionary: str | None  # a phrase that leaves the duty to discretion, if any
+    independent: bool  # "… independently and is not subject to the consent or approval"
+    approval: bool  # mentions an approval or consent
+    phrases: dict[str, str]  # kind → the phrase as written, for messages
+
+
+def read(text: str) -> Facets:
+    phrases: dict[str, str] = {}
+    minimum: list[float] = []
+    deadline: list[float] = []
+    frequency: list[float] = []
+    for m in _PERIOD.finditer(text):
+        days = _days(m)
+        q = (m["q"] or "").lower()
+        if q in ("every", "each"):
+            frequency.append(days / 30.0)
+            phrases.setdefault("frequency", m[0].strip())
+        elif q in ("within", "no later than", "not later than", "up to", "not exceeding",
+                   "no more than"):
+            deadline.append(days)
+            phrases.setdefault("deadline", m[0].strip())
+        elif q or _RETENTION.search(text):
+            minimum.append(days)
+            phrases.setdefault("period", m[0].strip())
+    for pattern, months in _FREQUENCIES:
+        if fm := pattern.search(text):
+            frequency.append(months)
+            phrases.setdefault("frequency", fm[0])
+    urgent = _URGENT.search(text)
+    amounts = []
+    for m in _MONEY.finditer(text):
+        value = float(m["v"].replace(",", ""))
+        mult = (m["mult"] or "").lower()
+        value *= 1_000_000 if mult in ("million", "m") else 1000 if mult in ("thousand",
+                                                                             "k") else 1
+        amounts.append((_currency(m["cur"]), value))
+        phrases.setdefault("amount", m[0].strip())
+    percents = [float(m["v"]) for m in _PERCENT.finditer(text)]
+    if percents:
+        phrases["percent"] = _PERCENT.search(text)[0]  # type: ignore[index]
+    permissive = _PERMISSIVE.search(text)
+    discretionary = DISCRETIONARY.search(text)
+    approval = _APPROVAL.search(text)
+    if approval:
+        phrases["approval"] = approval[0]
+    mandatory = _MANDATORY.search(text)
+    if mandatory:
+        phrases["mandatory"] = mandatory[0]
+    if urgent:
+        phrases["urgent"] = urgent[0]
+    return Facets(tuple(minimum), tuple(deadline), urgent[0] if urgent else None,
+                  tuple(frequency), tuple(amounts), tuple(percents), bool(mandatory),
+                  permissive[0] if permissive else None,
+                  discretionary[0].rstrip(", ") if discretionary else None,
+                  bool(_INDEPENDENT.search(text)), bool(approval), phrases)
+
+
+def _days(m: re.Match[str]) -> float:
+    raw = m["n"].lower()
+    n = float(raw) if raw[0].isdigit() else float(_NUMBERS[raw])
+    unit = m["u"].lower().rstrip("s")
+    return n * _UNIT_DAYS[unit]
+
+
+def _currency(symbol: str) -> str:
+    s = symbol.upper()
+    return {"US$": "USD", "$": "USD", "€": "EUR", "£": "GBP"}.get(s, s)
+
+
+@dataclass(frozen=True)
+class Conflict:
+    kind: Kind
+    rule: str  # what the obligation says, as written ("at least six years")
+    policy: str  # what the policy says instead ("five years")
+
+
+def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
+    """The kinds of fact both texts state, so that the policy's can be checked against the
+    obligation's."""
+    kinds: set[Kind] = set()
+    if rule.minimum_days and policy.minimum_days:
+        kinds.add("period")
+    if (rule.deadline_days or rule.urgent) and policy.deadline_days:
+        kinds.add("deadline")
+    if rule.frequency_months and policy.frequency_months:
+        kinds.add("frequency")
+    if _AT_LEAST.search(rule_text):
+        if {c for c, _ in rule.amounts} & {c for c, _ in policy.amounts}:
+            kinds.add("amount")
+        if rule.percents and policy.percents:
+            kinds.add("percent")
+    if rule.mandatory and not rule.permissive and policy.discretionary:
+        kinds.add("modality")
+    if rule.independent and policy.approval:
+        kinds.add("independence")
+    return kinds
+
+
+def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
+    """Whether the policy's statement of ``kind`` falls short of the obligation's. A stricter
+    policy (keeps records longer, reports sooner, reviews more often, a lower threshold) is no
+    conflict; modality and independence are conflicts whenever comparable."""
+    p = policy.phrases
+    r = rule.phrases
+    match kind:
+        case "period":
+            if max(policy.minimum_days) < min(rule.minimum_days):
+                return Conflict(kind, r["period"], p["period"])
+        case "deadline":
+            if rule.deadline_days and min(policy.deadline_days) > max(rule.deadline_days):
+                return Conflict(kind, r["deadline"], p["deadline"])
+            if not rule.deadline_days and rule.urgent and not policy.urgent and \
+                    min(policy.deadline_days) > URGENT_DAYS:
+                return Conflict(kind, rule.urgent, p["deadline"])
+        case "frequency":
+            if min(policy.frequency_months) > max(rule.frequency_months):
+                return Conflict(kind, r["frequency"], p["frequency"])
+        case "amount":
+            for currency, value in rule.amounts:
+                theirs = [v for c, v in policy.amounts if c == currency]
+                if theirs and min(theirs) > value:
+                    return Conflict(kind, r["amount"], p["amount"])
+        case "percent":
+            if min(policy.percents) > max(rule.percents):
+                return Conflict(kind, r["percent"], p["percent"])
+        case "modality":
+            return Conflict(kind, r["mandatory"], policy.discretionary or "")
+        case "independence":
+            return Conflict(kind, "independently", p["approval"])
+    return None

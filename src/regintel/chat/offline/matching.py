@@ -1,0 +1,124 @@
+"""Policy mode before the alignment: the policy's clauses and themes, and the obligations
+of each target worth checking."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Callable, Sequence
+from itertools import pairwise
+
+from regintel.chat.offline import obligations
+from regintel.chat.offline.alignment import Candidate
+from regintel.chat.offline.lexical import STOP
+from regintel.chat.offline.segments import Unit
+from regintel.domain.documents import ChunkHit, StoredChunk
+
+# Evidence: chunks below this calibrated relevance are not read; the rule section (or the
+# short chapter) of a chunk at least MIN_EXPANSION relevant is read whole.
+MIN_EVIDENCE = 0.3
+MIN_EXPANSION = 0.5
+SMALL_CHAPTER = 40  # obligations: a chapter, or a section, this short is read whole
+EXPANSION_DISCOUNT = 0.8
+_DEFINITIONS = re.compile(r"glossary|definitions|interpretation|contents|terminology", re.I)
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z-]{3,}")
+
+
+def themes(units: Sequence[Unit], sample: Sequence[StoredChunk], *, limit: int) -> list[str]:
+    """The policy's own section headings, in order. When there are more than ``limit``,
+    those the stratified sample lands in come first. A policy without headings gets the
+    most frequent content-word pairs of the sampled chunks instead."""
+    headings = list(dict.fromkeys(u.section for u in units if u.section))
+    if len(headings) > limit:
+        sampled = {u.section for u in units for c in sample
+                   if u.page == c.page_start and c.char_start <= u.start < c.char_end}
+        headings = [h for h in headings if h in sampled] + \
+            [h for h in headings if h not in sampled]
+    if headings:
+        return headings[:limit]
+    pairs: Counter[str] = Counter()
+    for chunk in sample:
+        words = [w.lower() for w in _WORD.findall(chunk.text) if w.lower() not in STOP]
+        pairs.update(f"{a} {b}" for a, b in pairwise(words))
+    return [p for p, _ in pairs.most_common(limit)]
+
+
+def candidates(units: Sequence[Unit], evidence: dict[str, list[ChunkHit]], *,
+               limit: int, applies: Callable[[Unit], bool]) -> list[Candidate]:
+    """The obligations to check, at most ``limit``, in document order: those in retrieved
+    chunks that are relevant enough (MIN_EVIDENCE), and - since an omission sits beside what
+    was found - the other obligations of the rule section of every strongly relevant chunk
+    (MIN_EXPANSION), or of its whole chapter when the chapter is short; a region longer than
+    SMALL_CHAPTER obligations is not read whole. When
+    there are more than ``limit``, each theme's best-scored come first, in turn."""
+    ends: dict[int, list[tuple[int, int]]] = {}
+    for i, unit in enumerate(units):
+        ends.setdefault(unit.page, []).append((unit.end, i))
+    checkable = [_checkable(u) and applies(u) for u in units]
+    chapter_size = Counter(u.chapter for u, ok in zip(units, checkable, strict=True) if ok)
+    section_size = Counter((u.chapter, u.section)
+                           for u, ok in zip(units, checkable, strict=True) if ok)
+    best: dict[int, Candidate] = {}
+    regions: dict[tuple[str, str], tuple[str, float]] = {}  # (chapter, section or "")
+    for theme, hits in evidence.items():
+        for hit in hits:
+            if hit.score < MIN_EVIDENCE:
+                continue
+            on_page = ends.get(hit.page_start, [])
+            for _, i in on_page[bisect_right(on_page, (hit.char_start, len(units))):]:
+                unit = units[i]
+                if unit.start >= hit.char_end:
+                    break
+                if hit.score >= MIN_EXPANSION and unit.section:
+                    small = chapter_size[unit.chapter] <= SMALL_CHAPTER
+                    key = (unit.chapter, "" if small else unit.section)
+                    if (small or section_size[key] <= SMALL_CHAPTER) and \
+                            regions.get(key, ("", -1.0))[1] < hit.score:
+                        regions[key] = (theme, hit.score)
+                if checkable[i] and (i not in best or best[i].score < hit.score):
+                    best[i] = Candidate(unit, theme, hit.score)
+    for i, unit in enumerate(units):
+        if i in best or not checkable[i]:
+            continue
+        region = regions.get((unit.chapter, unit.section)) or regions.get((unit.chapter, ""))
+        if region is not None:
+            best[i] = Candidate(unit, region[0], region[1] * EXPANSION_DISCOUNT)
+    return [best[i] for i in sorted(_fair_share(best, limit))]
+
+
+def _fair_share(found: dict[int, Candidate], limit: int) -> list[int]:
+    """At most ``limit`` of ``found``, taken in turn from each theme's best-scored, so a
+    theme whose evidence scores high (record keeping, say) does not crowd out the others."""
+    by_theme: dict[str, list[int]] = {}
+    for i in sorted(found, key=lambda i: -found[i].score):
+        by_theme.setdefault(found[i].theme, []).append(i)
+    queues = list(by_theme.values())
+    chosen: list[int] = []
+    depth = 0
+    while len(chosen) < limit and any(depth < len(q) for q in queues):
+        chosen += [q[depth] for q in queues if depth < len(q)][:limit - len(chosen)]
+        depth += 1
+    return chosen
+
+
+def _checkable(unit: Unit) -> bool:
+    return obligations.is_obligation(unit) and not _DEFINITIONS.search(unit.section)
+
+
+def context_of(unit: Unit) -> str:
+    return obligations.context_text(unit)
+
+
+def policy_clauses(units: Sequence[Unit]) -> list[Unit]:
+    """The policy's units that can meet an obligation: in a clause or section, not in a
+    glossary, a table of contents or an appendix (indicators, checklists and forms describe;
+    the policy's commitments are in its body)."""
+    return [u for u in units if (u.section or u.clause) and not _DEFINITIONS.search(u.section)
+            and not _APPENDIX.match(u.clause or "")]
+
+
+_APPENDIX = re.compile(r"(?:appendix|annex|schedule)\b", re.I)
+
+

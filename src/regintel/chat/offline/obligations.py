@@ -1,0 +1,158 @@
+"""Which units of a regulation are obligations, how grave a failure to meet each one is,
+and how a finding about it is worded."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from regintel.chat.offline.facets import Conflict
+from regintel.chat.offline.segments import Unit
+from regintel.domain.chat import SEVERITY_ORDER, Severity
+
+# "must", "shall", "is required to" … and prohibitions; "should" is guidance, "may" a licence.
+_MODAL = re.compile(r"\b(must|shall|is required to|are required to|is obliged to|are obliged "
+                    r"to|is prohibited|are prohibited|may not|is to be|are to be)\b", re.I)
+# A lead-in of this kind makes its items obligations ("it must:" … "(e) obtain …").
+_PERMISSION = re.compile(r"\bmay\b(?! not)", re.I)
+MAX_CONTEXT_WORDS = 48
+MAX_STEM_WORDS = 16
+
+# Severity by subject, first match wins (DESIGN: sanctions, reporting and CDD failures are
+# the gravest; record-keeping periods next; governance and training; then documentation).
+_SUBJECTS: tuple[tuple[Severity, re.Pattern[str]], ...] = (
+    ("Critical", re.compile(
+        r"sanction|targeted financial|freez|suspicious|SAR|STR\b|tipping|terroris|shell bank|"
+        r"anonymous|fictitious|nominee account|proliferation", re.I)),
+    ("High", re.compile(
+        r"due diligence|\bCDD\b|beneficial owner|\bPEP|politically exposed|verif|identif|"
+        r"record|retain|kept|MLRO|reporting officer|correspondent|wire transfer|occasional "
+        r"transaction|high[- ]risk|source of (?:funds|wealth)|senior management", re.I)),
+    ("Medium", re.compile(
+        r"training|risk assessment|review|audit|monitor|governing body|report|policies|"
+        r"procedures|systems and controls|notif", re.I)),
+)
+
+
+def is_obligation(unit: Unit) -> bool:
+    """A binding requirement: not guidance, and the unit or the lead-in it completes says
+    must/shall/required (a permissive lead-in, "modification … may include:", does not)."""
+    if unit.guidance or len(unit.body) < 12:
+        return False
+    if _MODAL.search(unit.body):
+        return True
+    return bool(unit.stem) and bool(_MODAL.search(unit.stem)) and \
+        not _PERMISSION.search(unit.stem)
+
+
+_KIND = re.compile(r"\b[Aa]n? ((?:[A-Z][\w/-]*\b ?){1,4})")
+
+
+def subject_kinds(unit: Unit) -> list[str]:
+    """The kinds of person an obligation is addressed to, as named before its verb ("A
+    Representative Office must …", "A Relevant Person that is a DNFBP must …")."""
+    text = f"{unit.stem} {unit.body}"
+    modal = _MODAL.search(text)
+    head = text[:modal.start()] if modal else text
+    return [" ".join(m[1].split()) for m in _KIND.finditer(head)
+            if not _EXCEPT.search(head[:m.start()])]  # "other than a Representative Office"
+
+
+_EXCEPT = re.compile(r"(?:other than|except|excluding|not)\s*$", re.I)
+
+
+def usual_addressee(units: Sequence[Unit]) -> str:
+    """The kind of person a regulation mostly speaks to ("Relevant Person" in AML)."""
+    named = Counter(k for u in units if is_obligation(u) for k in subject_kinds(u))
+    return named.most_common(1)[0][0] if named else ""
+
+
+def applicability(units: Sequence[Unit], policy_text: str) -> Callable[[Unit], bool]:
+    """Whether an obligation applies to the policy's firm: the regulation's usual addressee
+    (its most named kind: "Relevant Person" in AML, "Authorised Person" in GEN) always does;
+    another kind ("a Representative Office", "a DNFBP", "an NPO") only when the policy
+    names it."""
+    usual = {usual_addressee(units)}
+    text = policy_text.lower()
+
+    def applies(unit: Unit) -> bool:
+        return all(k in usual or k.lower() in text for k in subject_kinds(unit))
+
+    return applies
+
+
+def context_text(unit: Unit) -> str:
+    """What is embedded for a unit: its section heading, the start of its lead-in and its
+    text, at most MAX_CONTEXT_WORDS words (MiniLM's cost grows with the length)."""
+    stem = unit.stem.split()[:MAX_STEM_WORDS]
+    return " ".join([*unit.section.split(), *stem, *unit.body.split()][:MAX_CONTEXT_WORDS])
+
+
+def subject_severity(unit: Unit) -> Severity:
+    text = " ".join((unit.chapter, unit.section, unit.stem, unit.body))
+    for severity, pattern in _SUBJECTS:
+        if pattern.search(text):
+            return severity
+    return "Low"
+
+
+def severity(unit: Unit, *, kind: str) -> Severity:
+    """A contradiction is as grave as its subject; an omission one step less, since the
+    firm may meet the requirement in a procedure the policy does not show."""
+    base = subject_severity(unit)
+    if kind == "conflict":
+        return base
+    return SEVERITY_ORDER[min(SEVERITY_ORDER.index(base) + 1, len(SEVERITY_ORDER) - 1)]
+
+
+def reference(title: str, clause: str | None) -> str:
+    return f"{title} {clause}" if clause else title
+
+
+def consequence(ref: str, level: Severity, *, kind: str, what: str = "policy") -> str:
+    """What failing ``ref`` may cost, by severity, naming the clause."""
+    verb = "contradicts" if kind == "conflict" else "does not provide for"
+    tail = {
+        "Critical": "enforcement action by the regulator, significant financial penalties "
+                    "and, for sanctions and reporting failures, criminal liability of the firm "
+                    "and its officers",
+        "High": "enforcement action by the regulator, including financial penalties and "
+                "public censure",
+        "Medium": f"supervisory findings and a requirement to remediate the {what}",
+        "Low": "supervisory comments in the next review",
+    }[level]
+    return f"The {what} {verb} {ref}; non-compliance may lead to {tail}."
+
+
+def conflict_suggestion(ref: str, policy_clause: str | None, found: Conflict) -> str:
+    where = f"clause {policy_clause}" if policy_clause else "the policy"
+    match found.kind:
+        case "period":
+            return (f"Amend {where} so that the period is {found.rule}, as {ref} requires "
+                    f"(the policy says {found.policy}).")
+        case "deadline":
+            return (f"Amend {where} to require action {found.rule}, as {ref} requires, "
+                    f"instead of allowing {found.policy}.")
+        case "frequency":
+            return (f"Amend {where} so that this happens {found.rule}, as {ref} requires, "
+                    f"not {found.policy}.")
+        case "amount" | "percent":
+            return (f"Amend {where} to apply the threshold of {ref} ({found.rule}) instead "
+                    f"of {found.policy}.")
+        case "modality":
+            return (f"Amend {where} to make this mandatory, as {ref} requires "
+                    f"(\"{found.rule}\"), instead of leaving it to discretion "
+                    f"(\"{found.policy}\").")
+        case "independence":
+            return (f"Amend {where} so that this decision is taken independently and is not "
+                    f"subject to anyone's consent or approval, as {ref} requires.")
+    return f"Align {where} with {ref}."  # pragma: no cover - every kind is handled above
+
+
+def gap_suggestion(ref: str, unit: Unit, section: str | None) -> str:
+    where = f"section \"{section}\"" if section else "the policy"
+    requirement = " ".join(f"{unit.stem} {unit.body}".split()) if unit.stem else unit.body
+    if len(requirement) > 220:
+        requirement = requirement[:217].rsplit(" ", 1)[0] + "…"
+    return f"Add to {where} a provision that meets {ref}: \"{requirement}\""

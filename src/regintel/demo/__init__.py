@@ -1,0 +1,1 @@
+"""Demo material: the sample company policy and the demo corpus loader."""

@@ -1,0 +1,305 @@
+"""The offline audit on real documents: the demo policy (PDF) against the ADGM AML and General
+rulebooks, ingested through the real pipeline (the session corpus of tests/chat/conftest.py),
+scored against the gaps planted in the policy (tests/data/aml_policy_gaps.json); a marketing
+email in text mode; the facts the conflicts are read from; the demo corpus loader.
+
+Run with ``-s`` to see the measured recall, precision and time."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from uuid import UUID
+
+import pymupdf
+import pytest
+
+from regintel.adapters.embeddings.local import LocalEmbedder
+from regintel.adapters.postgres.chunk_index import PostgresChunkIndex
+from regintel.adapters.postgres.database import Database
+from regintel.bench.audit import evaluate_audit, finds, format_evaluation, load_gaps
+from regintel.chat.evidence import CitationBook, normalise, verify
+from regintel.chat.offline import facets
+from regintel.chat.offline.audit import MAX_FINDINGS, AuditInputs, run_audit
+from regintel.demo.corpus import DEMO_CORPUS, GDPR_TITLE, load_demo_corpus
+from regintel.domain.chat import SEVERITY_ORDER, AuditResult
+from regintel.domain.documents import DocStatus, Document
+from regintel.errors import ConfigurationError, InvalidRequest
+from regintel.retrieval.hybrid import HybridRetriever
+from tests.chat.conftest import POLICY_PDF, RULEBOOKS, Corpus
+from tests.contract.library.conftest import build_library
+
+GAPS = Path(__file__).resolve().parents[1] / "data" / "aml_policy_gaps.json"
+POLICY_SOURCE = POLICY_PDF.parents[1] / "aml_policy.md"
+MIN_RECALL = 0.8
+# The audit of the policy against both rulebooks takes about 7 s on an idle 2-core machine
+# (DESIGN budget 10 s); the bound here only catches a runaway, since test machines are shared.
+MAX_SECONDS = 60
+EMAIL = """Subject: Open your Falcon Crest account in five minutes
+
+Dear investor,
+
+Opening an account with Falcon Crest Capital has never been easier. No ID needed and no \
+paperwork: just send us your name and we will set you up today.
+We accept funds from any source, and we will never ask where your money comes from.
+Our Gulf Opportunities Fund offers guaranteed returns of 12% a year with no risk to your capital.
+Accounts can be held anonymously or in any name you choose, so your investments stay private.
+
+Call your relationship manager today to get started."""
+
+
+@dataclass
+class Audit:
+    index: PostgresChunkIndex
+    retriever: HybridRetriever
+    embedder: LocalEmbedder
+
+    async def run(self, corpus: Corpus, targets: list[Document], *,
+                  source: Document | None = None,
+                  text: str | None = None) -> tuple[AuditResult, CitationBook, float]:
+        book = CitationBook()
+        started = time.perf_counter()
+        result = await run_audit(AuditInputs(corpus.tenant_id, targets, source, text),
+                                 retriever=self.retriever, index=self.index,
+                                 embedder=self.embedder, book=book)
+        return result, book, time.perf_counter() - started
+
+
+@pytest.fixture(scope="session")
+async def audit(corpus: Corpus, embedder: LocalEmbedder) -> AsyncIterator[Audit]:
+    database = Database(corpus.url, pool_size=4)
+    index = PostgresChunkIndex(database)
+    yield Audit(index, HybridRetriever(index, embedder), embedder)
+    await database.dispose()
+
+
+@pytest.fixture(scope="session")
+async def policy_audit(audit: Audit, corpus: Corpus) -> tuple[AuditResult, CitationBook, float]:
+    return await audit.run(corpus, [corpus.aml, corpus.gen], source=corpus.policy)
+
+
+async def test_policy_audit_finds_the_planted_gaps(
+        policy_audit: tuple[AuditResult, CitationBook, float], corpus: Corpus) -> None:
+    result, _, seconds = policy_audit
+    gaps = load_gaps(GAPS)
+    scores = evaluate_audit(result, gaps, target_id=corpus.aml.id)
+    overall = evaluate_audit(result, gaps)
+    print(f"\npolicy audit: {seconds:.1f} s, {len(result.findings)} findings, "
+          f"{result.themes_analyzed} themes; AML: {format_evaluation(scores)}; precision over "
+          f"both targets {overall['precision']}")
+    assert scores["recall"] >= MIN_RECALL, scores
+    assert seconds < MAX_SECONDS
+    assert result.mode == "policy" and result.targets_checked == 2
+    assert result.overall_status == "Major Violations"
+    # A contradiction is found as one (the planted contradictions are the engine's best case).
+    contradictions = [g for g in gaps if g["kind"] == "contradiction"]
+    assert sum(any(f.kind == "conflict" and finds(f, g) for f in result.findings)
+               for g in contradictions) >= MIN_RECALL * len(contradictions)
+
+
+async def test_policy_audit_quotes_are_verbatim_and_cited(
+        policy_audit: tuple[AuditResult, CitationBook, float], audit: Audit,
+        corpus: Corpus) -> None:
+    result, book, _ = policy_audit
+    citations = {c.n: c for c in book.citations}
+    stored = await audit.index.fetch(corpus.tenant_id,
+                                     [c.chunk_id for c in citations.values() if c.chunk_id])
+    fabricated = 0
+    for finding in result.findings:
+        assert finding.citations and set(finding.citations) <= set(citations)
+        target = citations[finding.citations[0]]
+        chunk, document = stored[target.chunk_id]  # type: ignore[index]
+        fabricated += not verify(finding.target_quote, chunk.text)
+        assert document.id == finding.target_doc_id and target.page == finding.target_page
+        if finding.source_quote is not None:
+            source = citations[finding.citations[1]]
+            chunk, document = stored[source.chunk_id]  # type: ignore[index]
+            fabricated += not verify(finding.source_quote, chunk.text)
+            assert document.id == corpus.policy.id
+        assert 0 <= finding.confidence_score <= 1 and finding.theme
+        assert finding.target_clause and finding.target_clause in finding.consequence
+        assert finding.suggestion and finding.consequence
+    assert fabricated == 0 and book.dropped == 0
+
+
+async def test_policy_audit_is_ordered_and_bounded(
+        policy_audit: tuple[AuditResult, CitationBook, float], corpus: Corpus) -> None:
+    result, _, _ = policy_audit
+    order = [corpus.aml.id, corpus.gen.id]
+    keys = [(order.index(f.target_doc_id), SEVERITY_ORDER.index(f.severity))
+            for f in result.findings]
+    assert keys == sorted(keys)
+    for target in order:
+        mine = [f for f in result.findings if f.target_doc_id == target]
+        assert len(mine) <= MAX_FINDINGS
+        assert len({(f.target_clause, f.kind) for f in mine}) == len(mine)  # no duplicates
+    assert "findings" in result.summary and corpus.aml.title in result.summary
+
+
+async def test_text_audit_flags_a_non_compliant_email(audit: Audit, corpus: Corpus) -> None:
+    result, book, seconds = await audit.run(corpus, [corpus.aml, corpus.gen], text=EMAIL)
+    print(f"\ntext audit: {seconds:.1f} s, {len(result.findings)} findings")
+    assert result.mode == "text" and result.overall_status == "Major Violations"
+    assert result.themes_analyzed is None
+    flagged = {f.source_quote for f in result.findings}
+    assert len(flagged) >= 3
+    assert any("anonymously" in (q or "") for q in flagged)
+    assert any("No ID needed" in (q or "") for q in flagged)
+    assert any("guaranteed returns" in (f.source_quote or "") and
+               f.target_doc_id == corpus.gen.id for f in result.findings)
+    for finding in result.findings:
+        assert finding.kind == "conflict" and finding.source_quote is not None
+        assert verify(finding.source_quote, EMAIL)
+        assert finding.source_quote in normalise(EMAIL)
+    assert book.dropped == 0 and len(book.citations) == len(result.findings)
+
+
+async def test_text_audit_of_a_compliant_text_is_clean(audit: Audit, corpus: Corpus) -> None:
+    text = ("Before we open your account we will need a copy of your passport and proof of "
+            "address, and we will ask about the source of the funds you invest.")
+    result, _, _ = await audit.run(corpus, [corpus.aml], text=text)
+    assert result.findings == [] and result.overall_status == "Compliant"
+
+
+async def test_an_audit_needs_a_source_and_at_most_five_targets(audit: Audit,
+                                                                corpus: Corpus) -> None:
+    with pytest.raises(InvalidRequest):
+        await audit.run(corpus, [corpus.aml])
+    with pytest.raises(InvalidRequest):
+        await audit.run(corpus, [corpus.aml] * 6, text="Guaranteed returns.")
+    with pytest.raises(InvalidRequest):
+        await audit.run(corpus, [corpus.aml], text="word " * 1001)
+
+
+# -- the planted gaps are real ---------------------------------------------------------------
+def test_planted_gaps_quote_the_rulebook_and_the_policy() -> None:
+    rulebook = (RULEBOOKS / "AML_VER09.211223.txt").read_text(encoding="utf-8")
+    source = POLICY_SOURCE.read_text(encoding="utf-8")
+    with pymupdf.open(POLICY_PDF) as pdf:
+        pdf_text = normalise(" ".join(page.get_text() for page in pdf))
+    gaps = load_gaps(GAPS)
+    assert 10 <= len(gaps) <= 14 and len({g["id"] for g in gaps}) == len(gaps)
+    assert {g["kind"] for g in gaps} == {"missing", "contradiction"}
+    for gap in gaps:
+        for part in gap["obligation"].split(" … "):
+            assert part in rulebook, gap["id"]
+        assert re.search(rf"^{re.escape(gap['rule'].split('(')[0].rstrip('.'))}", rulebook,
+                         re.M), gap["id"]
+        if gap["kind"] == "contradiction":
+            assert gap["policy_text"] and gap["policy_text"] in source, gap["id"]
+            assert normalise(gap["policy_text"]) in pdf_text, gap["id"]
+            assert gap["policy_clause"] and gap["match_terms"]
+        else:
+            assert gap["policy_text"] is None
+            for term in gap["match_terms"]:  # what is missing is not in the policy
+                assert term.lower() not in source.lower(), (gap["id"], term)
+
+
+def test_the_policy_pdf_is_built_from_its_source() -> None:
+    from regintel.demo.build_policy import render
+
+    assert render(POLICY_SOURCE.read_text(encoding="utf-8")) == POLICY_PDF.read_bytes()
+    with pymupdf.open(POLICY_PDF) as pdf:
+        assert 15 <= pdf.page_count <= 20
+        text = pdf[2].get_text()
+    assert "\ufb01" not in text and "1.1 Falcon Crest Capital Ltd" in text
+
+
+# -- the facts conflicts are read from ---------------------------------------------------------
+@pytest.mark.parametrize(("rule", "policy", "kind"), [
+    ("must be kept for at least six years from the date", "retained for five years", "period"),
+    ("The MLRO must report semi-annually to the Governing Body", "report to the Board annually",
+     "frequency"),
+    ("training for all Employees at least annually", "refresher training every two years",
+     "frequency"),
+    ("the MLRO, without delay, make a SAR/STR as soon as practicable",
+     "file the SAR within 30 days of receiving the report", "deadline"),
+    ("unable to complete verification within twenty Business Days",
+     "completed within 60 days of the first Transaction", "deadline"),
+    ("an occasional Transaction of an amount equal to or more than USD15,000",
+     "an occasional transaction of USD 50,000 or more", "amount"),
+    ("must identify any natural person who owns 25% or more of the shares",
+     "owns more than 50% of the shares", "percent"),
+    ("must identify all the Beneficial Owners and take reasonable measures to verify the "
+     "identity of the Beneficial Owners", "may, where the Relationship Manager considers it "
+     "necessary, verify their identity", "modality"),
+    ("his decision is made independently and is not subject to the consent or approval of "
+     "any other Person", "the Chief Executive Officer, whose approval is required", "independence"),
+])
+def test_conflicting_facts(rule: str, policy: str, kind: facets.Kind) -> None:
+    r, p = facets.read(rule), facets.read(policy)
+    assert kind in facets.comparable(rule, r, p)
+    found = facets.conflict(kind, r, p)
+    assert found is not None and found.kind == kind
+
+
+@pytest.mark.parametrize(("rule", "policy"), [
+    ("must be kept for at least six years", "kept for at least seven years"),
+    ("training at least annually", "training every six months"),
+    ("must notify the Regulator immediately", "will notify the FSRA immediately, and in any "
+     "event within one business day"),
+    ("an amount equal to or more than USD15,000", "of USD 10,000 or more"),
+    ("must review the effectiveness at least annually", "reviewed at least annually"),
+])
+def test_a_stricter_policy_is_no_conflict(rule: str, policy: str) -> None:
+    r, p = facets.read(rule), facets.read(policy)
+    assert all(facets.conflict(k, r, p) is None for k in facets.comparable(rule, r, p))
+
+
+def test_records_may_be_electronic_is_no_discretion() -> None:
+    assert facets.read("Records may be kept in electronic form.").discretionary is None
+
+
+# -- the demo corpus loader --------------------------------------------------------------------
+def _small_shared_data(shared: Path) -> Path:
+    """A shared data directory with the files the demo corpus reads, cut short."""
+    (shared / "obliqa" / "rulebooks_txt").mkdir(parents=True)
+    (shared / "regulations").mkdir()
+    for name in ("AML_VER09.211223.txt", "GEN_VER08.181223.txt"):
+        text = (RULEBOOKS / name).read_text(encoding="utf-8")[:3000]
+        (shared / "obliqa" / "rulebooks_txt" / name).write_text(text, encoding="utf-8")
+    articles = (RULEBOOKS.parents[1] / "regulations" / "gdpr_articles.jsonl").read_text(
+        encoding="utf-8").splitlines()[:3]
+    (shared / "regulations" / "gdpr_articles.jsonl").write_text("\n".join(articles),
+                                                                encoding="utf-8")
+    return shared
+
+
+async def test_demo_corpus_loads_once(database: Database, embedder: LocalEmbedder,
+                                      tmp_path: Path) -> None:
+    shared = _small_shared_data(tmp_path / "shared")
+    library = await build_library(database, embedder, tmp_path / "files")
+    try:
+        tenant: UUID = await library.documents.ensure_tenant("demo")
+        first = await load_demo_corpus(library.ingestion, tenant, shared)
+        assert [s.created for s in first] == [True] * len(DEMO_CORPUS)
+        await library.queue.run_worker(wait=False)
+        again = await load_demo_corpus(library.ingestion, tenant, shared)
+        assert [s.created for s in again] == [False] * len(DEMO_CORPUS)
+        documents = {d.title: d for d in await library.documents.list(tenant)}
+        assert len(documents) == len(DEMO_CORPUS)
+        for doc in DEMO_CORPUS:
+            stored = documents[doc.title]
+            assert stored.status is DocStatus.READY and stored.doc_type is doc.doc_type
+            assert stored.set is not None and stored.set.name == doc.set_name
+        gdpr = documents[GDPR_TITLE]
+        chunks = await library.index.document_chunks(tenant, gdpr.id)
+        text = " ".join(c.text for c in chunks)
+        assert "CC BY 4.0" in text and "GDPRtEXT" in text
+        assert "## Article 1 Subject-matter and objectives" in text
+        assert {"Article 2", "Article 3"} <= {c.clause for c in chunks}
+        assert documents["Falcon Crest Capital Ltd — AML/CFT Policy"].page_count == 16
+    finally:
+        await library.queue.close()
+    with pytest.raises(ConfigurationError, match="demo corpus needs"):
+        await load_demo_corpus(library.ingestion, tenant, tmp_path / "nowhere")
+
+
+def test_gaps_json_is_valid() -> None:
+    rows = json.loads(GAPS.read_text(encoding="utf-8"))
+    assert all(set(r) == {"id", "kind", "rule", "obligation", "policy_clause", "policy_text",
+                          "match_terms"} for r in rows)
