@@ -132,6 +132,9 @@ class Settings(BaseSettings):
     )
     secret_key: SecretStr | None = Field(None, description="Signs sessions; required outside demo.")
     demo: bool = Field(False, description="Demo mode: may generate and persist a secret key.")
+    demo_data_dir: Path = Field(
+        Path("../shared/data"), description="Shared data the demo corpus is loaded from "
+        "(ADGM rulebooks, GDPR); the sample company policy ships with the package.")
     log_level: str = Field("INFO", description="Root log level.")
 
     database: DatabaseSettings = Field(default_factory=DatabaseSettings)
