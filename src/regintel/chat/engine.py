@@ -35,6 +35,7 @@ class ReferenceResolution:
     reasoning: str
     candidates: list[str] = field(default_factory=list)  # for a confirmation (medium)
     unmatched: str | None = None                          # a named document not in play (low)
+    unmatched_kind: str | None = None                     # its kind, from the noun used
 
 
 @dataclass(frozen=True)

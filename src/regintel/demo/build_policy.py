@@ -4,7 +4,9 @@
 output is byte-for-byte reproducible (fixed metadata, no new file id), so rebuilding an
 unchanged source leaves the file - and its content hash, which ingestion dedupes on - as is.
 The source uses a small Markdown subset, converted here so the PDF keeps clause numbers at the
-start of lines, which is where the chunker finds them.
+start of lines, which is where the chunker finds them. ``render`` takes a ``Letterhead`` so
+that other sample policies (the audit's development policy, bench/audit_tuning.py) are set
+the same way.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import html
 import io
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +23,21 @@ OUTPUT = Path(__file__).with_name("data") / "falcon_crest_aml_policy.pdf"
 TITLE = "Falcon Crest Capital Ltd — Anti-Money Laundering and Counter-Terrorist Financing Policy"
 FOOTER = "Falcon Crest Capital Ltd · AML/CFT Policy · Version 2026.1 · Internal"
 FIXED_DATE = "D:20260122090000+04'00'"
+
+
+@dataclass(frozen=True)
+class Letterhead:
+    """What a rendered policy says about itself: its metadata and page footer."""
+
+    title: str
+    author: str
+    subject: str
+    footer: str
+    date: str = FIXED_DATE
+
+
+FALCON_CREST = Letterhead(TITLE, "Falcon Crest Capital Ltd", "AML/CFT Policy, version 2026.1",
+                          FOOTER)
 
 CSS = """
 body { font-family: sans-serif; font-size: 10.5pt; line-height: 1.35; }
@@ -36,7 +54,7 @@ th, td { border: 0.5pt solid #555; padding: 3pt; font-size: 9pt; vertical-align:
 th { background-color: #e4e8ee; }
 """
 
-_CLAUSE = re.compile(r"^(\d{1,2}\.\d{1,2}) (.*)$", re.DOTALL)
+_CLAUSE = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){1,2}) (.*)$", re.DOTALL)
 _ITEM = re.compile(r"^\([a-z]{1,3}\) ")
 _LIGATURE = re.compile(r"(?<=f)([fil])")
 _MARKS = re.compile(r"\s*\{(page|cover)\}\s*$")
@@ -98,7 +116,7 @@ def to_html(markdown: str) -> str:
     return "\n".join(parts)
 
 
-def render(markdown: str) -> bytes:
+def render(markdown: str, letterhead: Letterhead = FALCON_CREST) -> bytes:
     """The PDF bytes: A4 pages, a footer with page numbers, fixed metadata."""
     import pymupdf as _pymupdf
 
@@ -121,14 +139,15 @@ def render(markdown: str) -> bytes:
         if number == 1:
             continue  # no footer on the cover
         y = mediabox.height - 36
-        page.insert_text((62, y), FOOTER, fontsize=7.5, fontname="helv", color=(0.35,) * 3)
+        page.insert_text((62, y), letterhead.footer, fontsize=7.5, fontname="helv",
+                         color=(0.35,) * 3)
         label = f"Page {number} of {total}"
         x = mediabox.width - 62 - pymupdf.get_text_length(label, fontname="helv", fontsize=7.5)
         page.insert_text((x, y), label, fontsize=7.5, fontname="helv", color=(0.35,) * 3)
-    doc.set_metadata({"title": TITLE, "author": "Falcon Crest Capital Ltd",
-                      "subject": "AML/CFT Policy, version 2026.1", "creator": "regintel demo",
-                      "producer": "PyMuPDF", "creationDate": FIXED_DATE,
-                      "modDate": FIXED_DATE})
+    doc.set_metadata({"title": letterhead.title, "author": letterhead.author,
+                      "subject": letterhead.subject, "creator": "regintel demo",
+                      "producer": "PyMuPDF", "creationDate": letterhead.date,
+                      "modDate": letterhead.date})
     data: bytes = doc.tobytes(garbage=4, deflate=True, no_new_id=True)
     doc.close()
     return data

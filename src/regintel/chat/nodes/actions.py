@@ -4,6 +4,7 @@ answer with the engine. Retrieved passages carrying planted instructions are wit
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections import defaultdict
@@ -76,9 +77,13 @@ async def _documents(state: ChatState, runtime: Rt) -> list[Document]:
             for r in state.get("resolved") or []]
 
 
-def _screen(hits: list[ChunkHit], runtime: Rt, state: ChatState) -> tuple[list[ChunkHit], Update]:
+async def _screen(hits: list[ChunkHit], runtime: Rt,
+                  state: ChatState) -> tuple[list[ChunkHit], Update]:
     """Drops passages that carry instructions aimed at the assistant (indirect injection)."""
-    kept = [h for h in hits if not runtime.context.guard.scan_passage(h.text)]
+    guard = runtime.context.guard
+    with runtime.context.timed("guardrails"):
+        flags = await asyncio.to_thread(lambda: [guard.scan_passage(h.text) for h in hits])
+    kept = [h for h, flagged in zip(hits, flags, strict=True) if not flagged]
     if len(kept) == len(hits):
         return kept, {}
     withheld = len(hits) - len(kept)
@@ -112,17 +117,17 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
         return {"tool_log": tool_log, "hits": [], "confidence": None}
     documents = await _documents(state, runtime)
     hits: list[ChunkHit] = []
-    with deps.timed("retrieval"):
-        for _ in range(deps.limits.max_tool_rounds):
-            tool_log.append(f"search_knowledge_base({question[:60]!r}, "
-                            f"documents={len(documents)})")
+    for _ in range(deps.limits.max_tool_rounds):
+        tool_log.append(f"search_knowledge_base({question[:60]!r}, "
+                        f"documents={len(documents)})")
+        with deps.timed("retrieval"):
             found = await tools.search_knowledge_base(
                 deps, question, [d.id for d in documents],
                 set_ids=request_of(state).tagged_set_ids)
-            hits, update = _screen(found, runtime, state)
-            if hits or not documents:
-                break
-            documents = []  # nothing usable in the tagged documents: widen to the library
+        hits, update = await _screen(found, runtime, state)
+        if hits or not documents:
+            break
+        documents = []  # nothing usable in the tagged documents: widen to the library
     return _evidence(hits, state, runtime, update) | {"tool_log": tool_log}
 
 
@@ -134,7 +139,7 @@ async def summarize(state: ChatState, runtime: Rt) -> Update:
         for document in await _documents(state, runtime):
             sample = await strategies.stratified_sample(deps.index, deps.tenant_id, document.id)
             hits += [as_hit(c, document) for c in sample]
-    hits, update = _screen(hits, runtime, state)
+    hits, update = await _screen(hits, runtime, state)
     return {"hits": [h.model_dump(mode="json") for h in hits],
             "confidence": ConfidenceOut(tier="high", score=1.0).model_dump()} | update
 
@@ -156,7 +161,7 @@ async def compare(state: ChatState, runtime: Rt) -> Update:
                 sample = await strategies.stratified_sample(deps.index, deps.tenant_id,
                                                             document.id)
                 hits += [as_hit(c, document, 0.5) for c in sample]
-    hits, update = _screen(hits, runtime, state)
+    hits, update = await _screen(hits, runtime, state)
     context = dict(update.get("context") or state.get("context") or {})
     context["comparison_topic"] = topic
     out = _evidence(hits, state, runtime, update) | {"context": context}

@@ -56,7 +56,8 @@ async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
             message=f"{_doing(action)}. Please confirm which document you are referring to.",
         ).model_dump(mode="json")
     elif found.inference_confidence == "low":
-        named = _library_match(found.unmatched, library) if found.unmatched else None
+        named = _library_match(found.unmatched, found.unmatched_kind, library) \
+            if found.unmatched else None
         if named is not None:
             resolved.append(ResolvedDocument(id=named.id, title=named.title, how="search"))
             inference = Inference(confidence="high", reasoning=(
@@ -83,9 +84,12 @@ def _doing(action: Action) -> str:
             "I will proceed with the summary"}.get(action, "I will proceed with the analysis")
 
 
-def _library_match(name: str, library: list[Document]) -> Document | None:
+def _library_match(name: str, kind: str | None, library: list[Document]) -> Document | None:
+    """The one ready library document whose title has every word of ``name`` (and is of the
+    kind the message's noun implies: "the AML rules" is a regulation, not a policy)."""
     words = [w.lower() for w in re.findall(r"\w+", name)]
-    ready = [d for d in library if d.status == DocStatus.READY and all(
+    ready = [d for d in library if d.status == DocStatus.READY
+             and (kind is None or d.doc_type.value == kind) and all(
         re.search(rf"\b{re.escape(w)}", d.title.lower()) for w in words)]
     return ready[0] if len(ready) == 1 else None
 

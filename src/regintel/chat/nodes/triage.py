@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 
@@ -51,8 +52,8 @@ def _passed(triage: Triage, line: str) -> Update:
 async def guardrail_input(state: ChatState, runtime: Rt) -> Update:
     deps = runtime.context
     triage = triage_of(state)
-    with deps.timed("guardrails"):
-        verdict = deps.guard.check(state.get("message", ""))
+    with deps.timed("guardrails"):  # embeds the message: keep the event loop free
+        verdict = await asyncio.to_thread(deps.guard.check, state.get("message", ""))
     update: Update = {"message": verdict.masked_text}
     lines = [f"guardrail_input: {line}" for line in verdict.log] or ["guardrail_input: pass"]
     triage = triage.model_copy(update={"triage_log": [*triage.triage_log, *lines]})

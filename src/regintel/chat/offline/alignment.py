@@ -20,12 +20,7 @@ from regintel.domain.chat import Severity
 # below COVERED but at or above TOPIC the policy speaks of the subject without meeting the
 # obligation (a gap); below TOPIC the obligation lies outside what the policy is about and
 # is not reported. A clause at least RELATED close may still contradict the obligation.
-# How they were chosen: by reading the similarities of the demo audit (the Falcon Crest
-# policy against the AML rulebook), i.e. on the data the demo's recall is measured on, so
-# that figure is optimistic. An independent calibration on ObliQA (bench/audit.py,
-# calibrate_thresholds: question vs rule, other rulebooks) gives COVERED 0.725, TOPIC 0.38,
-# RELATED 0.43 - question-to-rule similarities run below clause-to-clause ones - and with
-# those the demo audit finds 10 of the 14 planted gaps instead of 12.
+# How they were chosen: PLACEHOLDER
 COVERED = 0.62
 TOPIC = 0.45
 RELATED = 0.55
@@ -36,6 +31,19 @@ MIN_GAP_CHARS = 40  # list fragments ("(e) the NAMLCFTC;") are not reported as g
 MIN_GAP_EVIDENCE = 0.5  # an omission is asserted only from clearly relevant evidence
 WORDED_ALIKE = 0.6  # more than this share of an obligation's words (idf-weighted): a paraphrase
 _JUDGEMENT: set[facets.Kind] = {"modality", "independence"}
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """The three similarity thresholds above, as one value an audit can be given (the
+    tuning in bench/audit_tuning.py tries others; the product uses the defaults)."""
+
+    covered: float = COVERED
+    topic: float = TOPIC
+    related: float = RELATED
+
+
+SHIPPED = Thresholds()
 
 
 @dataclass(frozen=True)
@@ -67,7 +75,8 @@ class Draft:
 
 def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
           policy: Sequence[Unit], policy_vectors: npt.NDArray[np.float32], *, title: str,
-          addressee: str = "", context: Sequence[Unit] = ()) -> list[Draft]:
+          addressee: str = "", context: Sequence[Unit] = (),
+          thresholds: Thresholds = SHIPPED) -> list[Draft]:
     """One draft finding per obligation that the policy contradicts or leaves out; items of
     one rule that say the same thing about the same policy clause are reported once.
     ``context`` is all of the target's units: a conflict read in an item's lead-in ("must
@@ -92,17 +101,18 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
         order = np.argsort(-row)[:TOP_CLAUSES]
         closest = [(j, float(row[j])) for j in order]
         draft = _conflict(i, candidate, closest, policy, policy_facets, mutual, title, weigh,
-                          lead_ins)
+                          lead_ins, thresholds)
         best = closest[0][1]
         n = len(pieces[i])
-        if draft is None and TOPIC <= best < COVERED and _reportable_gap(candidate):
+        if draft is None and thresholds.topic <= best < thresholds.covered and \
+                _reportable_gap(candidate):
             near = {j for j, _ in closest[:3]}
             restated = [any(weigh.coverage(piece.body, policy[j]) > WORDED_ALIKE for j in
                             near | set(np.argsort(-lexical[at + k])[:3].tolist()))
                         for k, piece in enumerate(pieces[i])]
             # Said in other words: half the rule's items (or the rule) restated.
             if sum(restated) * 2 < n:
-                draft = _gap(candidate, policy[closest[0][0]], best, title)
+                draft = _gap(candidate, policy[closest[0][0]], best, title, thresholds)
         at += n
         if draft is not None:
             drafts.append(draft)
@@ -132,7 +142,8 @@ def _distinct(drafts: list[Draft]) -> list[Draft]:
 def _conflict(i: int, candidate: Candidate, closest: list[tuple[int, float]],
               policy: Sequence[Unit], policy_facets: Sequence[facets.Facets],
               mutual: npt.NDArray[np.intp], title: str, weigh: _Weights,
-              lead_ins: dict[tuple[str | None, str], Unit]) -> Draft | None:
+              lead_ins: dict[tuple[str | None, str], Unit],
+              thresholds: Thresholds) -> Draft | None:
     """The first kind of fact on which the closest clause that states it falls short of
     the obligation. Each kind is judged once, on its closest comparable clause, so a
     compliant statement ("training records … six years") outweighs a more distant one on
@@ -143,13 +154,13 @@ def _conflict(i: int, candidate: Candidate, closest: list[tuple[int, float]],
     rule_terms = set(terms(rule_text))  # for the shared-words test
     decided: set[facets.Kind] = set()
     for j, sim in closest:
-        if sim < RELATED:
+        if sim < thresholds.related:
             break
         clause = policy[j]
         if len(rule_terms & set(terms(f"{clause.stem} {clause.body}"))) < MIN_SHARED_TERMS:
             continue
         for kind in sorted(facets.comparable(rule_text, rule, policy_facets[j]) - decided):
-            if kind in _JUDGEMENT and (sim < COVERED or i not in mutual[:, j]
+            if kind in _JUDGEMENT and (sim < thresholds.covered or i not in mutual[:, j]
                                        or not _acts_on(unit, clause, weigh)):
                 continue
             decided.add(kind)
@@ -203,7 +214,8 @@ def _shared(unit: Unit, clause: Unit) -> int:
     return len(set(terms(unit.body)) & set(terms(clause.body)))
 
 
-def _gap(candidate: Candidate, closest: Unit, sim: float, title: str) -> Draft:
+def _gap(candidate: Candidate, closest: Unit, sim: float, title: str,
+         thresholds: Thresholds) -> Draft:
     """An omission. The policy's closest clause is quoted (and its section named) only when
     it is about the subject (RELATED): a distant one would mislead. Confidence is half the
     evidence's relevance, half how squarely the similarity sits between TOPIC and COVERED
@@ -211,8 +223,8 @@ def _gap(candidate: Candidate, closest: Unit, sim: float, title: str) -> Draft:
     unit = candidate.unit
     level = obligations.severity(unit, kind="gap")
     ref = obligations.reference(title, unit.clause)
-    position = (sim - TOPIC) / (COVERED - TOPIC)
-    nearby = closest if sim >= RELATED else None
+    position = (sim - thresholds.topic) / (thresholds.covered - thresholds.topic)
+    nearby = closest if sim >= thresholds.related else None
     return Draft(candidate, unit, unit.clause, "gap", level, nearby, sim,
                  _clamp(0.5 * candidate.score + 0.5 * (1 - abs(2 * position - 1))),
                  obligations.consequence(ref, level, kind="gap"),

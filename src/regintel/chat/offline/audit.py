@@ -48,13 +48,16 @@ class AuditInputs:
 
 
 async def run_audit(inputs: AuditInputs, *, retriever: HybridRetriever, index: ChunkIndex,
-                    embedder: Embedder, book: CitationBook) -> AuditResult:
+                    embedder: Embedder, book: CitationBook,
+                    thresholds: alignment.Thresholds = alignment.SHIPPED) -> AuditResult:
+    """``thresholds``: the similarity thresholds of policy mode (tuning tries others)."""
     if not 1 <= len(inputs.targets) <= MAX_TARGETS:
         raise InvalidRequest(f"an audit checks against 1 to {MAX_TARGETS} regulations "
                              f"({len(inputs.targets)} given)")
     if inputs.source_document is not None:
         return await _policy_audit(inputs, inputs.source_document, retriever=retriever,
-                                   index=index, embedder=embedder, book=book)
+                                   index=index, embedder=embedder, book=book,
+                                   thresholds=thresholds)
     if inputs.source_text and inputs.source_text.strip():
         return await text_audit(inputs.tenant_id, inputs.targets, inputs.source_text,
                                 retriever=retriever, index=index, embedder=embedder,
@@ -73,8 +76,8 @@ class _Target:
 
 
 async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: HybridRetriever,
-                        index: ChunkIndex, embedder: Embedder,
-                        book: CitationBook) -> AuditResult:
+                        index: ChunkIndex, embedder: Embedder, book: CitationBook,
+                        thresholds: alignment.Thresholds) -> AuditResult:
     tenant = inputs.tenant_id
     policy_chunks, sample = await asyncio.gather(
         index.document_chunks(tenant, source.id), stratified_sample(index, tenant, source.id))
@@ -108,7 +111,7 @@ async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: Hyb
         drafts = alignment.match(target.obligations, obligation_vectors[offset:offset + n],
                                  policy_units, policy_vectors, title=target.document.title,
                                  addressee=obligation_rules.usual_addressee(target.units),
-                                 context=target.units)
+                                 context=target.units, thresholds=thresholds)
         offset += n
         findings.extend(_cite(drafts, target, source, policy_chunks, policy_pages, book))
     return AuditResult(mode="policy", overall_status=overall_status(findings),

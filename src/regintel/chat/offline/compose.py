@@ -38,7 +38,8 @@ def cite(book: CitationBook, sentence: Sentence, *, located: bool = False) -> St
     text = sentence.clean
     if located:
         hit = sentence.hit
-        where = f"{hit.document_title}, {hit.clause}" if hit.clause else hit.document_title
+        where = f"{hit.document_title}, {hit.clause}" \
+            if hit.clause and hit.clause != hit.document_title else hit.document_title
         text = f"{where}: {text}"
     return Statement(text=text, citations=[n])
 

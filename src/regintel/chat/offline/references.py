@@ -91,15 +91,18 @@ def resolve(message: str, action: Action, explicit: Sequence[Document],
 
     # 1. A document named in the message.
     for name, as_document in _names(text):
+        if any(_matches(name, _ref(d)) for d in explicit):
+            continue  # "audit @Policy against @AML — the AML rules": the tagged document
         named = [r for r in in_play if _matches(name, r)]
         if named:
             return ReferenceResolution(
                 True, [named[-1]["id"]], "high",
                 f"'{name}' names {named[-1]['title']}, already in this conversation")
         if as_document and not any(_matches(name, r) for r in registry):
+            noun = re.search(rf"{re.escape(name)}\s+(?P<noun>{_NOUN})\b", text)
             return ReferenceResolution(
                 True, [], "low", f"'{name}' is not a document of this conversation",
-                unmatched=name)
+                unmatched=name, unmatched_kind=_kind(noun.group("noun")) if noun else None)
 
     # 2. A referring phrase or pronoun.
     phrase = _PHRASE.search(text)
@@ -151,6 +154,11 @@ def resolve(message: str, action: Action, explicit: Sequence[Document],
                 True, [r["id"] for r in recent], "high",
                 f"no document named: continuing with {_titles(recent)} from the last turn")
     return ReferenceResolution(False, [], "none", "no implicit reference")
+
+
+def _ref(d: Document) -> DocRef:
+    return DocRef(id=str(d.id), title=d.title, version=d.version, doc_type=d.doc_type.value,
+                  turn=0)
 
 
 def _titles(refs: Sequence[DocRef]) -> str:
