@@ -77,9 +77,14 @@ def _clean(name: str) -> str:
 
 
 def _matches(name: str, ref: DocRef) -> bool:
+    """Every word of the name is in the title, or the name is an acronym of title words
+    ("AML" for "Anti-Money Laundering and Sanctions Rules")."""
     words = [w.lower() for w in re.findall(r"\w+", name) if w not in _STOP_NAMES]
     title = ref["title"].lower()
-    return bool(words) and all(re.search(rf"\b{re.escape(w)}", title) for w in words)
+    if words and all(re.search(rf"\b{re.escape(w)}", title) for w in words):
+        return True
+    initials = "".join(w[0] for w in re.findall(r"[A-Z][A-Za-z]*", ref["title"]))
+    return name.isupper() and len(name) >= 2 and name in initials
 
 
 def resolve(message: str, action: Action, explicit: Sequence[Document],
@@ -91,18 +96,21 @@ def resolve(message: str, action: Action, explicit: Sequence[Document],
 
     # 1. A document named in the message.
     for name, as_document in _names(text):
-        if any(_matches(name, _ref(d)) for d in explicit):
-            continue  # "audit @Policy against @AML — the AML rules": the tagged document
+        noun = re.search(rf"{re.escape(name)}\s+(?P<noun>{_NOUN})\b", text)
+        kind = _kind(noun.group("noun")) if noun else None
+        if any(_matches(name, _ref(d)) for d in explicit) or (
+                kind and not any(r["doc_type"] == kind for r in in_play)
+                and any(d.doc_type.value == kind for d in explicit)):
+            continue  # "audit this against @AML — the AML rules": the tagged document
         named = [r for r in in_play if _matches(name, r)]
         if named:
             return ReferenceResolution(
                 True, [named[-1]["id"]], "high",
                 f"'{name}' names {named[-1]['title']}, already in this conversation")
         if as_document and not any(_matches(name, r) for r in registry):
-            noun = re.search(rf"{re.escape(name)}\s+(?P<noun>{_NOUN})\b", text)
             return ReferenceResolution(
                 True, [], "low", f"'{name}' is not a document of this conversation",
-                unmatched=name, unmatched_kind=_kind(noun.group("noun")) if noun else None)
+                unmatched=name, unmatched_kind=kind)
 
     # 2. A referring phrase or pronoun.
     phrase = _PHRASE.search(text)
