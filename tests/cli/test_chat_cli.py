@@ -29,7 +29,7 @@ def _ingest(run_cli: RunCli, path: Path, title: str) -> str:
     done = run_cli("ingest", str(path), "--type", "regulation", "--title", title, "--json",
                    timeout=300)
     assert done.returncode == 0, done.stderr
-    return str(json.loads(done.stdout)[0]["document_id"])
+    return str(json.loads(done.stdout)["document_id"])
 
 
 @pytest.mark.slow

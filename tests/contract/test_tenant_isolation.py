@@ -47,6 +47,9 @@ async def _seed_tenant(db: Database, name: str) -> dict[str, UUID]:
          "VALUES (:tenant, :conv, 'q', 'a')", {}),
         ("INSERT INTO usage_events (tenant_id, user_id, engine) VALUES (:tenant, :user, 'offline')",
          {}),
+        ("INSERT INTO faq_entries (tenant_id, question, answer, embedding) VALUES "
+         "(:tenant, 'Who is our MLRO?', 'The Head of Compliance.', "
+         "array_fill(0.1, ARRAY[384])::vector)", {}),
     ]
     async with db.system_session() as session:
         for sql, extra in statements:

@@ -284,5 +284,5 @@ usage_events = Table(
 TENANT_TABLES: tuple[Table, ...] = (
     memberships, user_profiles, document_sets, documents, chunks, chunk_terms, conversations,
     messages,
-    conversation_context, memory_summaries, memory_qa, usage_events,
+    conversation_context, memory_summaries, memory_qa, usage_events, faq_entries,
 )
