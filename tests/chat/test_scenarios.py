@@ -3,6 +3,7 @@ policy, each ending in the right state with the right message (offline engine)."
 
 from __future__ import annotations
 
+from regintel.container import Container
 from regintel.domain.chat import Action
 from tests.chat.conftest import Conversation, Corpus
 
@@ -99,3 +100,35 @@ async def test_a_new_question_replaces_a_pending_one(conversation: Conversation,
     await conversation.ask("Compare this regulation", tagged_doc_ids=[corpus.aml.id])
     r = await conversation.ask("How long must CDD records be kept?")
     assert r.needs_input is None and r.action is Action.INQUIRE and r.citations
+
+
+async def test_low_retrieval_confidence_asks_then_continues_with_a_disclaimer(
+        conversation: Conversation) -> None:
+    r = await conversation.ask("What are the emission limits for diesel generators in "
+                               "factories?")
+    assert r.confidence is not None and r.confidence.tier == "low"
+    assert r.needs_input is not None and r.needs_input.kind == "low_confidence"
+    assert [o.id for o in r.needs_input.options] == ["tag_documents", "search_web", "continue"]
+    assert not r.citations
+    go_on = await conversation.ask(answer="Continue anyway")
+    assert go_on.needs_input is None and go_on.citations
+    assert any("Limited information available" in n
+               for n in go_on.context["notices"])  # type: ignore[union-attr]
+
+
+async def test_greeting_and_off_topic_skip_the_pipeline(conversation: Conversation) -> None:
+    hello = await conversation.ask("Good morning")
+    assert hello.triage.route == "greeting" and hello.triage.skip_llm and not hello.citations
+    weather = await conversation.ask("What's the weather like in Abu Dhabi tomorrow?")
+    assert weather.triage.route == "off_topic" and "regulations" in weather.answer
+
+
+async def test_a_tenant_faq_answers_directly(conversation: Conversation, corpus: Corpus,
+                                             container: Container) -> None:
+    entry = await container.faq.add(corpus.tenant_id, "Who is our MLRO?",
+                                    "Our MLRO is the Head of Compliance, Sara Haddad.")
+    try:
+        r = await conversation.ask("who's our MLRO?")
+        assert r.triage.route == "faq" and r.answer == entry.answer
+    finally:
+        await container.faq.remove(corpus.tenant_id, entry.id)
