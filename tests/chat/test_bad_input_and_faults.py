@@ -74,6 +74,18 @@ async def test_pii_in_the_question_is_masked(conversation: Conversation, contain
     assert r.citations and "Personal data in the question was masked" in str(r.context)
     stored = await container.conversations.messages(corpus.tenant_id, r.thread_id)
     assert stored and all("jane.doe@example.com" not in m.content for m in stored)
+    assert "<EMAIL_ADDRESS>" in stored[0].content
+    conversation = await container.conversations.get(corpus.tenant_id, r.thread_id)
+    assert "jane.doe" not in conversation.title
+    # Nor does any checkpoint of the run (its input included) hold the raw address.
+    with psycopg.connect(corpus.url) as conn:
+        leaks = conn.execute(
+            "SELECT (SELECT count(*) FROM checkpoints WHERE checkpoint::text LIKE %(p)s "
+            "        OR metadata::text LIKE %(p)s)"
+            " + (SELECT count(*) FROM checkpoint_blobs WHERE position(%(b)s IN blob) > 0)"
+            " + (SELECT count(*) FROM checkpoint_writes WHERE position(%(b)s IN blob) > 0)",
+            {"p": "%jane.doe@example.com%", "b": b"jane.doe@example.com"}).fetchone()
+    assert leaks == (0,)
 
 
 @pytest.fixture

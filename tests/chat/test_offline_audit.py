@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from uuid import UUID
 
+import numpy as np
 import pymupdf
 import pytest
 
@@ -22,6 +23,16 @@ from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.adapters.postgres.chunk_index import PostgresChunkIndex
 from regintel.adapters.postgres.database import Database
 from regintel.bench.audit import evaluate_audit, finds, format_evaluation, load_gaps
+from regintel.bench.audit_tuning import (
+    DEV_GAPS,
+    DEV_PDF,
+    DEV_SOURCE,
+    ORYX,
+    MemoEmbedder,
+    Point,
+    choose,
+    grid,
+)
 from regintel.chat.evidence import CitationBook, normalise, verify
 from regintel.chat.offline import facets
 from regintel.chat.offline.audit import MAX_FINDINGS, AuditInputs, run_audit
@@ -29,6 +40,7 @@ from regintel.demo.corpus import DEMO_CORPUS, GDPR_TITLE, load_demo_corpus
 from regintel.domain.chat import SEVERITY_ORDER, AuditResult
 from regintel.domain.documents import DocStatus, Document
 from regintel.errors import ConfigurationError, InvalidRequest
+from regintel.ports.embedder import Vectors
 from regintel.retrieval.hybrid import HybridRetriever
 from tests.chat.conftest import POLICY_PDF, RULEBOOKS, Corpus
 from tests.contract.library.conftest import build_library
@@ -176,12 +188,17 @@ async def test_an_audit_needs_a_source_and_at_most_five_targets(audit: Audit,
 
 
 # -- the planted gaps are real ---------------------------------------------------------------
-def test_planted_gaps_quote_the_rulebook_and_the_policy() -> None:
+@pytest.mark.parametrize(("gaps_file", "source_file", "pdf_file"), [
+    (GAPS, POLICY_SOURCE, POLICY_PDF),  # the test set: the demo policy
+    (DEV_GAPS, DEV_SOURCE, DEV_PDF),  # the development set the thresholds are tuned on
+], ids=["falcon-crest", "oryx-dev"])
+def test_planted_gaps_quote_the_rulebook_and_the_policy(gaps_file: Path, source_file: Path,
+                                                        pdf_file: Path) -> None:
     rulebook = (RULEBOOKS / "AML_VER09.211223.txt").read_text(encoding="utf-8")
-    source = POLICY_SOURCE.read_text(encoding="utf-8")
-    with pymupdf.open(POLICY_PDF) as pdf:
+    source = source_file.read_text(encoding="utf-8")
+    with pymupdf.open(pdf_file) as pdf:
         pdf_text = normalise(" ".join(page.get_text() for page in pdf))
-    gaps = load_gaps(GAPS)
+    gaps = load_gaps(gaps_file)
     assert 10 <= len(gaps) <= 14 and len({g["id"] for g in gaps}) == len(gaps)
     assert {g["kind"] for g in gaps} == {"missing", "contradiction"}
     for gap in gaps:
@@ -197,6 +214,28 @@ def test_planted_gaps_quote_the_rulebook_and_the_policy() -> None:
             assert gap["policy_text"] is None
             for term in gap["match_terms"]:  # what is missing is not in the policy
                 assert term.lower() not in source.lower(), (gap["id"], term)
+
+
+def test_the_development_set_is_apart_from_the_test_set() -> None:
+    """Tuning on Oryx says nothing about Falcon Crest only if they share no planted rule and
+    no sentence (of ten words or more: a glossary line may well coincide)."""
+    test, dev = load_gaps(GAPS), load_gaps(DEV_GAPS)
+    assert not {g["rule"] for g in test} & {g["rule"] for g in dev}
+
+    def sentences(path: Path) -> set[str]:
+        parts = re.split(r"(?<=[.;:])\s", path.read_text(encoding="utf-8"))
+        return {normalise(p) for p in parts if len(p.split()) >= 10}
+
+    assert not sentences(POLICY_SOURCE) & sentences(DEV_SOURCE)
+
+
+def test_the_development_policy_pdf_is_built_from_its_source() -> None:
+    from regintel.demo.build_policy import render
+
+    assert render(DEV_SOURCE.read_text(encoding="utf-8"), ORYX) == DEV_PDF.read_bytes()
+    with pymupdf.open(DEV_PDF) as pdf:
+        assert 8 <= pdf.page_count <= 14
+        assert pdf.metadata is not None and pdf.metadata["author"] == ORYX.author
 
 
 def test_the_policy_pdf_is_built_from_its_source() -> None:
@@ -299,7 +338,45 @@ async def test_demo_corpus_loads_once(database: Database, embedder: LocalEmbedde
         await load_demo_corpus(library.ingestion, tenant, tmp_path / "nowhere")
 
 
-def test_gaps_json_is_valid() -> None:
-    rows = json.loads(GAPS.read_text(encoding="utf-8"))
+@pytest.mark.parametrize("gaps_file", [GAPS, DEV_GAPS], ids=["falcon-crest", "oryx-dev"])
+def test_gaps_json_is_valid(gaps_file: Path) -> None:
+    rows = json.loads(gaps_file.read_text(encoding="utf-8"))
     assert all(set(r) == {"id", "kind", "rule", "obligation", "policy_clause", "policy_text",
                           "match_terms"} for r in rows)
+
+
+# -- threshold tuning (bench/audit_tuning.py) ---------------------------------------------------
+def test_the_grid_keeps_the_bands_open() -> None:
+    points = grid()
+    assert points and all(p.topic < p.covered and p.related < p.covered for p in points)
+
+
+def _point(covered: float, topic: float, related: float, f2: float) -> Point:
+    return {"covered": covered, "topic": topic, "related": related, "found": 0, "gaps": 0,
+            "recall": 0.0, "precision": 0.0, "f2": f2, "findings": 0, "missed": [],
+            "seconds": 0.0}
+
+
+def test_a_tie_goes_to_the_middle_of_the_plateau() -> None:
+    scores = {0.5: 0.1, 0.6: 0.3, 0.7: 0.3, 0.8: 0.3, 0.9: 0.1}
+    points = [_point(c, 0.4, 0.45, f2) for c, f2 in scores.items()]
+    assert choose(points)["covered"] == 0.7
+    assert choose([_point(0.5, 0.4, 0.45, 0.31), *points[1:]])["covered"] == 0.5
+
+
+def test_the_memo_embedder_embeds_each_text_once() -> None:
+    calls: list[list[str]] = []
+
+    class Counting:
+        model_name, dimension = "fake", 2
+
+        def embed(self, texts: Sequence[str]) -> Vectors:
+            calls.append(list(texts))
+            return np.array([[len(t), 1.0] for t in texts], dtype=np.float32)
+
+    memo = MemoEmbedder(Counting())
+    first = memo.embed(["a", "bb", "a"])
+    again = memo.embed(["bb", "ccc"])
+    assert calls == [["a", "bb"], ["ccc"]]
+    assert first.tolist() == [[1, 1], [2, 1], [1, 1]] and again.tolist() == [[2, 1], [3, 1]]
+    assert memo.embed([]).shape == (0, 2)

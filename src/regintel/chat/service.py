@@ -4,11 +4,12 @@ deltas, then ``meta`` (the full ChatResponse)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -18,6 +19,7 @@ from regintel.chat.checkpoints import ResilientSaver, turn_failures
 from regintel.chat.deps import TurnDeps
 from regintel.chat.graph import build_graph
 from regintel.chat.nodes.respond import build_response
+from regintel.chat.nodes.triage import screen
 from regintel.chat.state import ChatState
 from regintel.domain.chat import MAX_MESSAGE_CHARS, ChatRequest, ChatResponse, NeedsInput
 from regintel.domain.documents import DocStatus
@@ -60,13 +62,17 @@ class ChatService:
     async def stream(self, tenant_id: UUID, request: ChatRequest, *,
                      user_id: UUID | None = None) -> AsyncIterator[ChatEvent]:
         await self._check(tenant_id, request)
+        # Personal data is masked before anything is stored: the conversation title, the
+        # checkpoint of the run's input, the messages and the memory all see the masked text.
+        deps = self._deps(tenant_id, user_id, request.thread_id or uuid4())
+        request, screened = await self._screen(deps, request)
         conversation_id = await self._conversation(tenant_id, request, user_id)
+        deps.conversation_id = conversation_id
         config: RunnableConfig = {"configurable": {"thread_id": f"{tenant_id}:{conversation_id}"}}
-        deps = self._deps(tenant_id, user_id, conversation_id)
         failures: list[str] = []
         token = turn_failures.set(failures)
         try:
-            run_input = await self._input(config, request)
+            run_input = await self._input(config, request, screened)
             interrupted: NeedsInput | None = None
             async for mode, item in self._graph.astream(
                     run_input, config, context=deps, stream_mode=["updates", "custom"]):
@@ -94,7 +100,26 @@ class ChatService:
         finally:
             turn_failures.reset(token)
 
-    async def _input(self, config: RunnableConfig, request: ChatRequest) -> Any:
+    @staticmethod
+    async def _screen(deps: TurnDeps,
+                      request: ChatRequest) -> tuple[ChatRequest, dict[str, Any] | None]:
+        if not request.message.strip():
+            return request, None  # an answer to a pending question: nothing to screen
+        with deps.timed("guardrails"):
+            verdict = await asyncio.to_thread(deps.guard.check, request.message)
+            source = request.source_text
+            if source:
+                found = await asyncio.to_thread(deps.guard.find_pii, source)
+                for kind, start, end in sorted(found, key=lambda f: -f[1]):
+                    source = f"{source[:start]}<{kind}>{source[end:]}"
+        screened = screen(verdict, masked=verdict.masked_text != request.message
+                          or source != request.source_text)
+        masked = request.model_copy(update={"message": verdict.masked_text,
+                                            "source_text": source})
+        return masked, screened
+
+    async def _input(self, config: RunnableConfig, request: ChatRequest,
+                     screened: dict[str, Any] | None) -> Any:
         """Resume the pending question with the user's answer, or start a new turn."""
         if request.answer is not None:
             snapshot = await self._graph.aget_state(config)
@@ -103,7 +128,7 @@ class ChatService:
             if not request.message.strip():
                 raise InvalidRequest("there is no pending question to answer on this thread",
                                      hint="ask a question instead")
-        return {"request": request.model_dump(mode="json")}
+        return {"request": request.model_dump(mode="json"), "screened": screened}
 
     async def _check(self, tenant_id: UUID, request: ChatRequest) -> None:
         message = request.message.strip()

@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from typing import Any
 
+from regintel.chat.deps import GuardVerdict
 from regintel.chat.nodes.common import Rt, Update, note, request_of, triage_of
 from regintel.chat.state import ChatState
 from regintel.domain.chat import Triage
@@ -18,6 +20,7 @@ OFF_TOPIC = ("This assistant answers questions about regulations, company polici
 GREETING = ("Good day. I can summarise, answer questions about, compare and audit your "
             "regulatory documents and policies. Tag documents with @ to focus on them.")
 THANKS = "You are welcome. Please let me know if further analysis is required."
+PII_MASKED = "Personal data in the question was masked before it was stored or searched."
 FAREWELL = "Thank you. The conversation is saved; you may return to it at any time."
 
 _GREETING = re.compile(r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening)|greetings|"
@@ -50,23 +53,37 @@ def _passed(triage: Triage, line: str) -> Update:
 
 
 async def guardrail_input(state: ChatState, runtime: Rt) -> Update:
+    """Applies the verdict the service took before the run (so no raw personal data ever
+    reaches a checkpoint); checks the message itself when the graph is run without one."""
     deps = runtime.context
     triage = triage_of(state)
-    with deps.timed("guardrails"):  # embeds the message: keep the event loop free
-        verdict = await asyncio.to_thread(deps.guard.check, state.get("message", ""))
-    update: Update = {"message": verdict.masked_text}
-    lines = [f"guardrail_input: {line}" for line in verdict.log] or ["guardrail_input: pass"]
+    screened = state.get("screened")
+    if not screened:
+        with deps.timed("guardrails"):  # embeds the message: keep the event loop free
+            screened = screen(await asyncio.to_thread(deps.guard.check,
+                                                      state.get("message", "")))
+    update: Update = {"message": screened.get("masked_text", state.get("message", ""))}
+    lines = [f"guardrail_input: {line}" for line in screened["log"]] or \
+        ["guardrail_input: pass"]
     triage = triage.model_copy(update={"triage_log": [*triage.triage_log, *lines]})
-    if verdict.blocked:
-        log.warning("input blocked (%s) for tenant %s", verdict.category, deps.tenant_id)
-        update |= _skip(triage, "blocked", verdict.response or OFF_TOPIC,
-                        f"guardrail_input: blocked ({verdict.category})")
+    if screened["blocked"]:
+        log.warning("input blocked (%s) for tenant %s", screened["category"], deps.tenant_id)
+        update |= _skip(triage, "blocked", screened["response"] or OFF_TOPIC,
+                        f"guardrail_input: blocked ({screened['category']})")
     else:
         update["triage"] = triage.model_dump(mode="json")
-    if verdict.masked_text != state.get("message", ""):
-        update["context"] = note(state, "notices", ["Personal data in the question was masked "
-                                                    "before it was stored or searched."])
+    if screened["masked"]:
+        update["context"] = note(state, "notices", [PII_MASKED])
     return update
+
+
+def screen(verdict: GuardVerdict, *, masked: bool | None = None) -> dict[str, Any]:
+    """The verdict as plain state data."""
+    return {"blocked": verdict.blocked, "category": verdict.category,
+            "response": verdict.response, "log": list(verdict.log),
+            "masked_text": verdict.masked_text,
+            "masked": bool(masked) if masked is not None else any(
+                line.startswith("pii:") for line in verdict.log)}
 
 
 async def triage_relevance(state: ChatState, runtime: Rt) -> Update:
