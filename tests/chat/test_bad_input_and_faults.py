@@ -75,8 +75,8 @@ async def test_pii_in_the_question_is_masked(conversation: Conversation, contain
     stored = await container.conversations.messages(corpus.tenant_id, r.thread_id)
     assert stored and all("jane.doe@example.com" not in m.content for m in stored)
     assert "<EMAIL_ADDRESS>" in stored[0].content
-    conversation = await container.conversations.get(corpus.tenant_id, r.thread_id)
-    assert "jane.doe" not in conversation.title
+    stored_thread = await container.conversations.get(corpus.tenant_id, r.thread_id)
+    assert "jane.doe" not in stored_thread.title
     # Nor does any checkpoint of the run (its input included) hold the raw address.
     with psycopg.connect(corpus.url) as conn:
         leaks = conn.execute(

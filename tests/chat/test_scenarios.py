@@ -112,8 +112,9 @@ async def test_low_retrieval_confidence_asks_then_continues_with_a_disclaimer(
     assert not r.citations
     go_on = await conversation.ask(answer="Continue anyway")
     assert go_on.needs_input is None and go_on.citations
-    assert any("Limited information available" in n
-               for n in go_on.context["notices"])  # type: ignore[union-attr]
+    notices = go_on.context["notices"]
+    assert isinstance(notices, list)
+    assert any("Limited information available" in n for n in notices)
 
 
 async def test_greeting_and_off_topic_skip_the_pipeline(conversation: Conversation) -> None:
