@@ -69,19 +69,19 @@ GEN_FILE = "GEN_VER08.181223.txt"
 
 # The grid spans the hand-read values (0.62/0.45/0.55) and the ObliQA calibration
 # (0.725/0.38/0.43, bench/audit.py calibrate_thresholds) and a little beyond both.
-COVERED_GRID = (0.56, 0.59, 0.62, 0.65, 0.68, 0.71, 0.74)
+COVERED_GRID = (0.50, 0.53, 0.56, 0.59, 0.62, 0.65, 0.68, 0.71, 0.74)
 TOPIC_GRID = (0.38, 0.42, 0.46, 0.50)
 RELATED_GRID = (0.43, 0.47, 0.51, 0.55, 0.59)
 BETA = 2.0
 
 
 def grid() -> list[Thresholds]:
-    """Every combination in which a gap band exists (TOPIC below COVERED) and a
-    contradiction is looked for no further in than a clause counts as covering
-    (RELATED at most COVERED)."""
+    """Every combination in which a gap band exists (TOPIC below COVERED) and so does the
+    band in which a gap finding quotes the policy's nearest clause and a conflict is looked
+    for (RELATED below COVERED)."""
     return [Thresholds(covered=c, topic=t, related=r)
             for c, t, r in itertools.product(COVERED_GRID, TOPIC_GRID, RELATED_GRID)
-            if t < c and r <= c]
+            if t < c and r < c]
 
 
 def build_dev_policy() -> Path:
