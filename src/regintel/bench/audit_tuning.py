@@ -39,6 +39,7 @@ import numpy as np
 
 from regintel.bench.audit import PlantedGap, evaluate_audit, format_evaluation, load_gaps
 from regintel.bench.report import render_json, render_table
+from regintel.bench.wrapped import WrappedEmbedder
 from regintel.chat.evidence import CitationBook
 from regintel.chat.offline.alignment import SHIPPED, Thresholds
 from regintel.chat.offline.audit import AuditInputs, run_audit
@@ -92,21 +93,13 @@ def build_dev_policy() -> Path:
     return DEV_PDF
 
 
-class MemoEmbedder:
+class MemoEmbedder(WrappedEmbedder):
     """An embedder that embeds each distinct text once: every grid point audits the same
     policy against the same rulebooks, so after the first point nothing is embedded again."""
 
     def __init__(self, inner: Embedder) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._seen: dict[str, Vectors] = {}
-
-    @property
-    def model_name(self) -> str:
-        return self._inner.model_name
-
-    @property
-    def dimension(self) -> int:
-        return self._inner.dimension
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         new = [t for t in dict.fromkeys(texts) if t not in self._seen]

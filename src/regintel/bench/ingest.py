@@ -18,6 +18,7 @@ from sqlalchemy import text
 from regintel.adapters.files.local import LocalFileStore
 from regintel.adapters.parsers import AutoParser
 from regintel.adapters.queue.procrastinate_queue import ProcrastinateQueue
+from regintel.bench.wrapped import WrappedEmbedder
 from regintel.container import Container
 from regintel.domain.documents import ChunkDraft, DocStatus, DocType, ParsedDocument
 from regintel.ingestion.service import IngestionService
@@ -33,18 +34,11 @@ class Clock:
         self.seconds[stage] = self.seconds.get(stage, 0.0) + time.perf_counter() - started
 
 
-class TimedEmbedder:
+class TimedEmbedder(WrappedEmbedder):
     def __init__(self, inner: Embedder, clock: Clock) -> None:
-        self._inner, self._clock = inner, clock
+        super().__init__(inner)
+        self._clock = clock
         self.texts = 0
-
-    @property
-    def model_name(self) -> str:
-        return self._inner.model_name
-
-    @property
-    def dimension(self) -> int:
-        return self._inner.dimension
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         started = time.perf_counter()
