@@ -30,13 +30,13 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
-from uuid import UUID
 
 import numpy as np
 
+from regintel.bench import adgm_corpus
+from regintel.bench.adgm_corpus import Corpus
 from regintel.bench.audit import PlantedGap, evaluate_audit, format_evaluation, load_gaps
 from regintel.bench.report import render_json, render_table
 from regintel.bench.wrapped import WrappedEmbedder
@@ -44,7 +44,6 @@ from regintel.chat.evidence import CitationBook
 from regintel.chat.offline.alignment import SHIPPED, Thresholds
 from regintel.chat.offline.audit import AuditInputs, run_audit
 from regintel.demo.build_policy import Letterhead
-from regintel.domain.documents import DocStatus, DocType, Document
 from regintel.ports.embedder import Embedder, Vectors
 from regintel.retrieval.hybrid import HybridRetriever
 
@@ -65,8 +64,6 @@ ORYX = Letterhead(
            "Restricted",
     date="D:20260218100000+04'00'")
 TENANT = "bench-audit-tuning"
-AML_FILE = "AML_VER09.211223.txt"
-GEN_FILE = "GEN_VER08.181223.txt"
 
 # The grid spans the hand-read values (0.62/0.45/0.55) and the ObliQA calibration
 # (0.725/0.38/0.43, bench/audit.py calibrate_thresholds) and a little beyond both.
@@ -110,39 +107,10 @@ class MemoEmbedder(WrappedEmbedder):
         return np.stack([self._seen[t] for t in texts])
 
 
-@dataclass(frozen=True)
-class Corpus:
-    tenant_id: UUID
-    aml: Document
-    gen: Document
-    policy: Document
-
-
 async def ingest(container: Container, rulebooks: Path, policy_pdf: Path,
                  policy_title: str) -> Corpus:
-    """The two rulebooks and one policy, through the real ingestion pipeline (a document
-    already stored unchanged is not ingested again)."""
-    tenant = await container.documents.ensure_tenant(TENANT)
-    aml = await _ingest(container, tenant, rulebooks / AML_FILE,
-                        "ADGM Anti-Money Laundering and Sanctions Rules", DocType.REGULATION)
-    gen = await _ingest(container, tenant, rulebooks / GEN_FILE, "ADGM General Rulebook",
-                        DocType.REGULATION)
-    policy = await _ingest(container, tenant, policy_pdf, policy_title, DocType.POLICY)
-    return Corpus(tenant, aml, gen, policy)
-
-
-async def _ingest(container: Container, tenant_id: UUID, path: Path, title: str,
-                  doc_type: DocType) -> Document:
-    submission = await container.ingestion.submit(
-        tenant_id, data=await asyncio.to_thread(path.read_bytes), filename=path.name,
-        title=title, doc_type=doc_type, version="", set_name=None)
-    while True:
-        await container.queue.run_worker(wait=False)
-        document = await container.documents.get(tenant_id, submission.document.id)
-        if document.status in (DocStatus.READY, DocStatus.FAILED):
-            if document.status is DocStatus.FAILED:
-                raise RuntimeError(f"ingestion of {path.name} failed")
-            return document
+    """The two rulebooks and one policy, through the real ingestion pipeline."""
+    return await adgm_corpus.ingest(container, TENANT, rulebooks, policy_pdf, policy_title)
 
 
 class Point(TypedDict):

@@ -4,17 +4,15 @@ where the time goes (guardrails, retrieval, composition, validation, persistence
 
 from __future__ import annotations
 
-import asyncio
 import time
 from importlib import resources
 from pathlib import Path
 from typing import Any, cast
-from uuid import UUID
 
+from regintel.bench.adgm_corpus import ingest
 from regintel.bench.metrics import percentile
 from regintel.container import Container
 from regintel.domain.chat import Action, ChatRequest, ChatResponse
-from regintel.domain.documents import DocStatus, DocType, Document
 
 TENANT = "bench-chat"
 QUESTIONS = (
@@ -42,30 +40,12 @@ QUESTIONS = (
 PHASES = ("guardrails", "retrieval", "composition", "validation", "persistence")
 
 
-async def _ingest(container: Container, tenant_id: UUID, path: Path, title: str,
-                  doc_type: DocType) -> Document:
-    submission = await container.ingestion.submit(
-        tenant_id, data=await asyncio.to_thread(path.read_bytes), filename=path.name,
-        title=title, doc_type=doc_type,
-        version="", set_name=None)
-    while True:
-        await container.queue.run_worker(wait=False)
-        document = await container.documents.get(tenant_id, submission.document.id)
-        if document.status in (DocStatus.READY, DocStatus.FAILED):
-            return document
-
-
 async def run(container: Container, rulebooks: Path, *, rounds: int = 1,
               audits: int = 3) -> dict[str, Any]:
-    tenant_id = await container.documents.ensure_tenant(TENANT)
-    aml = await _ingest(container, tenant_id, rulebooks / "AML_VER09.211223.txt",
-                        "ADGM AML Rules", DocType.REGULATION)
-    gen = await _ingest(container, tenant_id, rulebooks / "GEN_VER08.181223.txt",
-                        "ADGM General Rulebook", DocType.REGULATION)
     policy_file = resources.files("regintel.demo") / "data" / "falcon_crest_aml_policy.pdf"
     with resources.as_file(policy_file) as path:
-        policy = await _ingest(container, tenant_id, path, "Falcon Crest AML Policy",
-                               DocType.POLICY)
+        corpus = await ingest(container, TENANT, rulebooks, path, "Falcon Crest AML Policy")
+    tenant_id, aml, gen, policy = corpus.tenant_id, corpus.aml, corpus.gen, corpus.policy
     chat = await container.chat()
     # One warm-up turn loads the models; a deployed server pays that once at start.
     await chat.ask(tenant_id, ChatRequest(message=QUESTIONS[0]))

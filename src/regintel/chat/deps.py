@@ -65,7 +65,6 @@ class ChatLimits:
     memory_window: int = 10          # messages kept verbatim in long threads
     summarize_after: int = 15        # messages before the rolling summary takes over
     max_tool_rounds: int = 2
-    text_audit_max_words: int = 1000
 
 
 @dataclass
@@ -83,7 +82,6 @@ class TurnDeps:
     auditor: Auditor
     faq: FaqMatcher | None = None
     limits: ChatLimits = field(default_factory=ChatLimits)
-    profile: dict[str, str] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
     clock: Callable[[], float] = time.perf_counter
 

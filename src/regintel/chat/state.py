@@ -30,6 +30,7 @@ class ChatState(TypedDict, total=False):
     # -- resolution
     action: str | None
     resolved: list[dict[str, Any]]   # ResolvedDocument
+    documents: list[dict[str, Any]]  # the resolved Documents themselves, in the same order
     source_doc: str | None           # audit: the document audited
     inference: dict[str, Any]        # Inference
     notice: str | None               # "Auditing A against B." before the answer

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from pathlib import Path
 from typing import Annotated, Any
 from uuid import UUID
@@ -21,24 +20,8 @@ from regintel.cli.app import (
     open_container,
     run,
 )
-from regintel.container import Container
 from regintel.domain.documents import DocStatus, DocType, Document, SearchScope
 from regintel.errors import InvalidRequest, NotFound, RegintelError
-
-_TERMINAL = {DocStatus.READY, DocStatus.FAILED}
-
-
-async def wait_until_done(container: Container, tenant_id: UUID, ids: list[UUID], *,
-                          timeout_s: float) -> list[Document]:
-    """Run queued jobs in this process until the documents are ready or failed. A server or
-    worker on the same database may pick the jobs up first; then we simply watch."""
-    deadline = time.monotonic() + timeout_s
-    while True:
-        await container.queue.run_worker(wait=False)
-        documents = [await container.documents.get(tenant_id, i) for i in ids]
-        if all(d.status in _TERMINAL for d in documents) or time.monotonic() > deadline:
-            return documents
-        await asyncio.sleep(0.5)
 
 
 def _summary(document: Document) -> dict[str, Any]:
@@ -82,8 +65,8 @@ def ingest_cmd(
                 submitted.append(result.document)
             if not wait:
                 return submitted
-            return await wait_until_done(container, tenant_id, [d.id for d in submitted],
-                                         timeout_s=timeout)
+            return await container.ingestion.run_until_done(
+                tenant_id, [d.id for d in submitted], timeout_s=timeout)
 
     documents = run(go)
     for document in documents:

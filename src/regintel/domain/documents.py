@@ -138,5 +138,14 @@ class ChunkHit(ChunkSpan):
     document_version: str
     doc_type: DocType
     score: float = Field(ge=0.0, le=1.0)
+
+    @classmethod
+    def of(cls, chunk: StoredChunk, document: Document, score: float,
+           **extra: object) -> ChunkHit:
+        """A stored chunk of ``document`` as evidence with relevance ``score``."""
+        return cls(**chunk.model_dump(exclude={"id", "document_id"}), chunk_id=chunk.id,
+                   document_id=document.id, document_title=document.title,
+                   document_version=document.version, doc_type=document.doc_type,
+                   score=score, **extra)
     dense_rank: int | None = None
     lexical_rank: int | None = None

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from uuid import UUID
 
@@ -40,6 +42,19 @@ class IngestionService:
         self._max_bytes = max_bytes
         self._chunk_size = chunk_size
         self._chunk_overlap = chunk_overlap
+
+    async def run_until_done(self, tenant_id: UUID, ids: Sequence[UUID], *,
+                             timeout_s: float) -> list[Document]:
+        """Run queued jobs in this process until the documents are ready or failed. A server
+        or worker on the same database may pick the jobs up first; then we simply watch."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            await self._queue.run_worker(wait=False)
+            documents = [await self._documents.get(tenant_id, i) for i in ids]
+            if all(d.status in (DocStatus.READY, DocStatus.FAILED) for d in documents) \
+                    or time.monotonic() > deadline:
+                return documents
+            await asyncio.sleep(0.5)
 
     def register_jobs(self) -> None:
         self._queue.register(INGEST_JOB, self.run_job, retries=3, on_give_up=self._give_up)

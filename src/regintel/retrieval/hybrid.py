@@ -70,10 +70,7 @@ class HybridRetriever:
         hits = []
         for candidate, score in scored[:k]:
             chunk, document = fetched[candidate.chunk_id]
-            hits.append(ChunkHit(
-                **chunk.model_dump(exclude={"id", "document_id"}), chunk_id=chunk.id,
-                document_id=document.id, document_title=document.title,
-                document_version=document.version, doc_type=document.doc_type,
-                score=round(score, 6), dense_rank=candidate.dense_rank,
-                lexical_rank=candidate.lexical_rank))
+            hits.append(ChunkHit.of(chunk, document, round(score, 6),
+                                    dense_rank=candidate.dense_rank,
+                                    lexical_rank=candidate.lexical_rank))
         return hits

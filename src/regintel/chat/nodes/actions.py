@@ -15,9 +15,8 @@ from langgraph.types import interrupt
 
 from regintel.chat import tools
 from regintel.chat.evidence import CitationBook
-from regintel.chat.nodes.common import Rt, Update, hits_of, note, request_of
+from regintel.chat.nodes.common import Rt, Update, documents_of, hits_of, note, request_of
 from regintel.chat.nodes.resolve import CONTINUE, TAG, WEB
-from regintel.chat.offline.compose import as_hit
 from regintel.chat.state import ChatState
 from regintel.domain.chat import (
     Action,
@@ -52,8 +51,8 @@ async def build_prompt(state: ChatState, runtime: Rt) -> Update:
     if request.use_memory and (state.get("memory") or {}).get("recent"):
         aspects.append("memory")
     context = note(state, "aspects", aspects)
-    profile = dict(deps.profile)
-    if deps.user_id is not None and not profile:
+    profile: dict[str, str] = {}
+    if deps.user_id is not None:
         try:
             profile = await deps.conversations.profile(deps.tenant_id, deps.user_id)
         except Exception:  # the profile only tailors wording; never block the answer on it
@@ -69,12 +68,6 @@ async def build_prompt(state: ChatState, runtime: Rt) -> Update:
 def route_action(state: ChatState) -> Literal["summarize", "inquire", "compare", "audit"]:
     action = state.get("action") or "inquire"
     return action if action in ("summarize", "compare", "audit") else "inquire"  # type: ignore[return-value]
-
-
-async def _documents(state: ChatState, runtime: Rt) -> list[Document]:
-    deps = runtime.context
-    return [await deps.documents.get(deps.tenant_id, UUID(r["id"]))
-            for r in state.get("resolved") or []]
 
 
 async def _screen(hits: list[ChunkHit], runtime: Rt,
@@ -115,7 +108,7 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
     if _MEMORY_QUESTION.search(question) and request_of(state).use_memory:
         tool_log.append(f"lookup_past_conversation({question[:60]!r})")
         return {"tool_log": tool_log, "hits": [], "confidence": None}
-    documents = await _documents(state, runtime)
+    documents = documents_of(state)
     hits: list[ChunkHit] = []
     for _ in range(deps.limits.max_tool_rounds):
         tool_log.append(f"search_knowledge_base({question[:60]!r}, "
@@ -136,9 +129,9 @@ async def summarize(state: ChatState, runtime: Rt) -> Update:
     deps = runtime.context
     hits: list[ChunkHit] = []
     with deps.timed("retrieval"):
-        for document in await _documents(state, runtime):
+        for document in documents_of(state):
             sample = await strategies.stratified_sample(deps.index, deps.tenant_id, document.id)
-            hits += [as_hit(c, document) for c in sample]
+            hits += [ChunkHit.of(c, document, 1.0) for c in sample]
     hits, update = await _screen(hits, runtime, state)
     return {"hits": [h.model_dump(mode="json") for h in hits],
             "confidence": ConfidenceOut(tier="high", score=1.0).model_dump()} | update
@@ -148,7 +141,7 @@ async def compare(state: ChatState, runtime: Rt) -> Update:
     """Focused on the question's topic with 3–5 chunks per document (adaptive-k); holistic
     comparisons sample each document evenly instead."""
     deps = runtime.context
-    documents = await _documents(state, runtime)
+    documents = documents_of(state)
     topic = comparison_topic(state.get("message", ""), documents)
     with deps.timed("retrieval"):
         if topic:
@@ -160,7 +153,7 @@ async def compare(state: ChatState, runtime: Rt) -> Update:
             for document in documents:
                 sample = await strategies.stratified_sample(deps.index, deps.tenant_id,
                                                             document.id)
-                hits += [as_hit(c, document, 0.5) for c in sample]
+                hits += [ChunkHit.of(c, document, 0.5) for c in sample]
     hits, update = await _screen(hits, runtime, state)
     context = dict(update.get("context") or state.get("context") or {})
     context["comparison_topic"] = topic
@@ -192,7 +185,7 @@ def comparison_topic(message: str, documents: list[Document]) -> str | None:
 async def audit(state: ChatState, runtime: Rt) -> Update:
     deps = runtime.context
     request = request_of(state)
-    documents = {str(d.id): d for d in await _documents(state, runtime)}
+    documents = {str(d.id): d for d in documents_of(state)}
     source_id = state.get("source_doc")
     source = documents.get(source_id) if source_id else None
     targets = [d for i, d in documents.items() if i != source_id]
@@ -243,7 +236,7 @@ async def compose(state: ChatState, runtime: Rt) -> Update:
         return {}
     hits = hits_of(state)
     book = CitationBook()
-    documents = await _documents(state, runtime)
+    documents = documents_of(state)
     with deps.timed("composition"):
         last_tool = (state.get("tool_log") or [""])[-1]
         if action == Action.INQUIRE.value and last_tool.startswith("retrieve_past_answer"):

@@ -8,8 +8,8 @@ from langgraph.runtime import Runtime
 
 from regintel.chat.deps import TurnDeps
 from regintel.chat.state import ChatState
-from regintel.domain.chat import ChatRequest, Triage
-from regintel.domain.documents import ChunkHit
+from regintel.domain.chat import ChatRequest, ResolvedDocument, Triage
+from regintel.domain.documents import ChunkHit, Document
 
 Update = dict[str, Any]
 Rt = Runtime[TurnDeps]
@@ -25,6 +25,18 @@ def triage_of(state: ChatState) -> Triage:
 
 def hits_of(state: ChatState) -> list[ChunkHit]:
     return [ChunkHit.model_validate(h) for h in state.get("hits") or []]
+
+
+def documents_of(state: ChatState) -> list[Document]:
+    """The turn's resolved documents, as resolution fetched them (no store round trip)."""
+    return [Document.model_validate(d) for d in state.get("documents") or []]
+
+
+def resolution(documents: list[Document], how: list[str]) -> Update:
+    """The state fields of a resolution: the contract's view and the documents themselves."""
+    return {"resolved": [ResolvedDocument(id=d.id, title=d.title, how=h)
+                         .model_dump(mode="json") for d, h in zip(documents, how, strict=True)],
+            "documents": [d.model_dump(mode="json") for d in documents]}
 
 
 def note(state: ChatState, key: str, value: Any) -> dict[str, Any]:

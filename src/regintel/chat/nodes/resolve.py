@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import re
 from typing import Literal
-from uuid import UUID
 
 from langgraph.types import interrupt
 
-from regintel.chat.nodes.common import Rt, Update, request_of
+from regintel.chat.nodes.common import Rt, Update, documents_of, request_of, resolution
 from regintel.chat.state import ChatState, DocRef
 from regintel.domain.chat import Action, Inference, InputOption, NeedsInput, ResolvedDocument
 from regintel.domain.documents import DocStatus, DocType, Document
@@ -36,7 +35,7 @@ async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
     library = await deps.documents.list(deps.tenant_id)
     for set_id in request.tagged_set_ids:
         explicit += [d for d in library if d.set and d.set.id == set_id and d not in explicit]
-    resolved = [ResolvedDocument(id=d.id, title=d.title, how="explicit") for d in explicit]
+    chosen: list[tuple[Document, str]] = [(d, "explicit") for d in explicit]
     registry = state.get("registry") or []
     found = await deps.engine.resolve_references(state.get("message", ""), action, explicit,
                                                  registry)
@@ -44,8 +43,7 @@ async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
     by_id = {str(d.id): d for d in library}
     update: Update = {"inference": inference.model_dump(mode="json"), "pending": None}
     if found.inference_confidence == "high":
-        resolved += [ResolvedDocument(id=by_id[i].id, title=by_id[i].title, how="inferred")
-                     for i in found.inferred_doc_ids if i in by_id]
+        chosen += [(by_id[i], "inferred") for i in found.inferred_doc_ids if i in by_id]
     elif found.inference_confidence == "medium":
         options = [InputOption(id=i, label=by_id[i].title) for i in found.candidates
                    if i in by_id]
@@ -59,7 +57,7 @@ async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
         named = _library_match(found.unmatched, found.unmatched_kind, library) \
             if found.unmatched else None
         if named is not None:
-            resolved.append(ResolvedDocument(id=named.id, title=named.title, how="search"))
+            chosen.append((named, "search"))
             inference = Inference(confidence="high", reasoning=(
                 f"'{found.unmatched}' is not in this conversation; found it in the library: "
                 f"{named.title}"))
@@ -74,8 +72,8 @@ async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
                          InputOption(id=WEB, label="Search the web"),
                          InputOption(id=TAG, label="Tag specific documents")],
             ).model_dump(mode="json")
-    update["resolved"] = [r.model_dump(mode="json") for r in _unique(resolved)]
-    return update
+    unique = list({d.id: (d, how) for d, how in reversed(chosen)}.values())[::-1]
+    return update | resolution([d for d, _ in unique], [how for _, how in unique])
 
 
 def _doing(action: Action) -> str:
@@ -92,16 +90,6 @@ def _library_match(name: str, kind: str | None, library: list[Document]) -> Docu
              and (kind is None or d.doc_type.value == kind) and all(
         re.search(rf"\b{re.escape(w)}", d.title.lower()) for w in words)]
     return ready[0] if len(ready) == 1 else None
-
-
-def _unique(resolved: list[ResolvedDocument]) -> list[ResolvedDocument]:
-    seen: set[UUID] = set()
-    out = []
-    for r in resolved:
-        if r.id not in seen:
-            seen.add(r.id)
-            out.append(r)
-    return out
 
 
 async def validate_inputs(state: ChatState, runtime: Rt) -> Update:
@@ -125,7 +113,7 @@ async def validate_inputs(state: ChatState, runtime: Rt) -> Update:
         have = f" Only {resolved[0].title} is selected." if resolved else ""
         problem = f"A comparison needs at least two documents.{have} Please add another."
     elif action is Action.AUDIT:
-        source, targets = await _audit_roles(state, runtime)
+        source, targets = _audit_roles(state)
         if source is None and not request.source_text:
             problem = ("An audit needs the policy or text to audit. Please tag the policy, or "
                        "paste the text.")
@@ -147,12 +135,10 @@ async def validate_inputs(state: ChatState, runtime: Rt) -> Update:
                                   options=options).model_dump(mode="json")}
 
 
-async def _audit_roles(state: ChatState, runtime: Rt) -> tuple[Document | None, list[Document]]:
+def _audit_roles(state: ChatState) -> tuple[Document | None, list[Document]]:
     """The audited document is the first company policy selected (else the first document
     tagged); every other document is a target. Pasted text makes all of them targets."""
-    deps = runtime.context
-    documents = [await deps.documents.get(deps.tenant_id, UUID(r["id"]))
-                 for r in state.get("resolved") or []]
+    documents = documents_of(state)
     if request_of(state).source_text:
         return None, documents
     policies = [d for d in documents if d.doc_type == DocType.POLICY]
@@ -170,17 +156,17 @@ async def ask_user(state: ChatState, runtime: Rt) -> Update:
     answer = str(interrupt(pending.model_dump(mode="json"))).strip()
     deps = runtime.context
     chosen = _choices(answer, pending)
-    resolved = list(state.get("resolved") or [])
     if pending.kind in ("confirm_docs", "missing_docs") and chosen:
         library = {str(d.id): d for d in await deps.documents.list(deps.tenant_id)}
+        documents = documents_of(state)
+        how = [r["how"] for r in state.get("resolved") or []]
         for doc_id in chosen:
             if doc_id in library:
-                d = library[doc_id]
-                resolved.append(ResolvedDocument(id=d.id, title=d.title, how="inferred")
-                                .model_dump(mode="json"))
+                documents.append(library[doc_id])
+                how.append("inferred")
         inference = Inference(confidence="high", reasoning="confirmed by the user")
-        return {"resolved": resolved, "pending": None,
-                "inference": inference.model_dump(mode="json")}
+        return resolution(documents, how) | {
+            "pending": None, "inference": inference.model_dump(mode="json")}
     if pending.kind == "choose_docs" and SEARCH in chosen:
         return {"pending": None}  # go on without documents: the library is searched
     reply = ("Web search is not configured for this workspace. Please tag the documents to "
@@ -211,15 +197,12 @@ def route_after_ask(state: ChatState) -> Literal["validate_inputs", "format_resp
     return "format_response" if state.get("halted") else "validate_inputs"
 
 
-def register(state: ChatState, documents: list[ResolvedDocument],
-             library: dict[str, Document]) -> list[DocRef]:
+def register(state: ChatState) -> list[DocRef]:
     """The thread's registry after this turn: its documents move to the latest turn."""
     turn = state.get("turn", 1)
-    ids = {str(r.id) for r in documents}
+    documents = documents_of(state)
+    ids = {str(d.id) for d in documents}
     kept = [r for r in state.get("registry") or [] if r["id"] not in ids]
-    for r in documents:
-        d = library.get(str(r.id))
-        if d is not None:
-            kept.append(DocRef(id=str(d.id), title=d.title, version=d.version,
-                               doc_type=d.doc_type.value, turn=turn))
+    kept += [DocRef(id=str(d.id), title=d.title, version=d.version,
+                    doc_type=d.doc_type.value, turn=turn) for d in documents]
     return kept

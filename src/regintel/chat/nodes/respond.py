@@ -23,7 +23,6 @@ from regintel.domain.chat import (
     SummaryResult,
     Validation,
 )
-from regintel.errors import NotFound
 
 log = logging.getLogger(__name__)
 STREAM_PIECE = 80  # characters per text event when an answer is not generated token by token
@@ -62,15 +61,7 @@ def build_response(state: ChatState, thread_id: UUID,
 async def format_response(state: ChatState, runtime: Rt) -> Update:
     deps = runtime.context
     resolved = [ResolvedDocument.model_validate(r) for r in state.get("resolved") or []]
-    library = {}
-    for r in resolved:
-        try:
-            library[str(r.id)] = await deps.documents.get(deps.tenant_id, r.id)
-        except NotFound:  # deleted during the turn: it simply leaves the registry
-            continue
-    registry = register(state, resolved, library)
-    notice = _notice(state, resolved)
-    update: Update = {"registry": registry, "notice": notice}
+    update: Update = {"registry": register(state), "notice": _notice(state, resolved)}
     response = build_response(cast(ChatState, {**state, **update}), deps.conversation_id)
     response.engine = Engine(deps.engine.name)
     writer = runtime.stream_writer

@@ -12,7 +12,7 @@ from regintel.chat.engine import Composed
 from regintel.chat.evidence import CitationBook, markers
 from regintel.chat.offline.ranking import Sentence, embed, mmr, sentences_of
 from regintel.domain.chat import Statement, SummaryResult, SummarySection
-from regintel.domain.documents import ChunkHit, Document, StoredChunk
+from regintel.domain.documents import ChunkHit, Document
 from regintel.ports.embedder import Embedder
 
 CAUTION = ("Medium confidence: the retrieved provisions only partly match the question. "
@@ -20,13 +20,6 @@ CAUTION = ("Medium confidence: the retrieved provisions only partly match the qu
 INQUIRY_POINTS = 4
 SUMMARY_OBLIGATIONS = 6
 MAX_SUMMARY_SENTENCES = 160
-
-
-def as_hit(chunk: StoredChunk, document: Document, score: float = 1.0) -> ChunkHit:
-    return ChunkHit(**chunk.model_dump(exclude={"id", "document_id"}), chunk_id=chunk.id,
-                    document_id=document.id, document_title=document.title,
-                    document_version=document.version, doc_type=document.doc_type,
-                    score=score)
 
 
 def cite(book: CitationBook, sentence: Sentence, *, located: bool = False) -> Statement | None:

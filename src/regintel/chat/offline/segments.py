@@ -339,10 +339,7 @@ def citable(unit: Unit, chunks: Sequence[StoredChunk], page_text: str,
     at = normalise(flat).find(focus) if focus else -1
     quote = normalise(quote_around(flat, _raw_offset(flat, at), max_chars=MAX_QUOTE_CHARS)
                       if at > 0 else _head(flat))
-    hit = ChunkHit(**chunk.model_dump(exclude={"id", "document_id"}), chunk_id=chunk.id,
-                   document_id=document.id, document_title=document.title,
-                   document_version=document.version, doc_type=document.doc_type,
-                   score=1.0)
+    hit = ChunkHit.of(chunk, document, 1.0)
     return hit, quote
 
 
