@@ -63,12 +63,54 @@ class EmbeddingSettings(_Group):
     api_key: SecretStr | None = Field(None, description="Key for the embeddings endpoint.")
 
 
+class LlmProvider(_Group):
+    """One OpenAI-compatible endpoint (OpenAI, Groq, vLLM, Ollama, llama.cpp, a gateway)."""
+
+    base_url: str = Field(description="Chat endpoint including the version prefix, e.g. "
+                          "https://api.openai.com/v1 or http://localhost:11434/v1.")
+    api_key: SecretStr | None = Field(None, description="Bearer key; local servers need none.")
+    external: bool = Field(True, description="Data leaves our control: personal data is "
+                           "redacted from every message first. False for a model you host.")
+    timeout_s: float = Field(60.0, gt=0, description="Per-request wait (connect, or silence "
+                             "between streamed events).")
+    max_retries: int = Field(2, ge=0, le=6, description="Retries of retryable failures.")
+
+
+class LlmModel(_Group):
+    """A model alias: which provider serves it, what it can do, what it costs."""
+
+    provider: str = Field("default", description="Key in `providers` (or the default one).")
+    name: str = Field(description="The provider's model name.")
+    tools: bool = Field(True, description="Supports tool calls (concept capture).")
+    json_schema: bool = Field(True, description="Supports JSON-schema structured outputs.")
+    streaming: bool = Field(True, description="Supports streamed answers.")
+    input_usd_per_mtok: float = Field(0.0, ge=0, description="Price per million input tokens.")
+    output_usd_per_mtok: float = Field(0.0, ge=0, description="Price per million output "
+                                       "tokens.")
+
+
+def _default_models() -> dict[str, LlmModel]:
+    # OpenAI list prices (USD per million tokens) at the time of writing; override per model.
+    return {
+        "small": LlmModel(name="gpt-4o-mini", input_usd_per_mtok=0.15, output_usd_per_mtok=0.60),
+        "large": LlmModel(name="gpt-4o", input_usd_per_mtok=2.50, output_usd_per_mtok=10.00),
+    }
+
+
 class LlmSettings(_Group):
     base_url: str | None = Field(
-        None, description="OpenAI-compatible chat endpoint; unset means the offline engine."
+        None, description="The default provider's endpoint; unset (and no `providers`) means "
+        "the offline engine."
     )
-    api_key: SecretStr | None = Field(None, description="Key for the chat endpoint.")
-    timeout_s: float = Field(60.0, gt=0, description="Per-request timeout.")
+    api_key: SecretStr | None = Field(None, description="Key for the default endpoint.")
+    external: bool = Field(True, description="The default endpoint is outside our control "
+                           "(personal data is redacted before anything is sent).")
+    timeout_s: float = Field(60.0, gt=0, description="Per-request timeout (default endpoint).")
+    providers: dict[str, LlmProvider] = Field(
+        default_factory=dict, description="Further named endpoints, used by `models`.")
+    models: dict[str, LlmModel] = Field(
+        default_factory=_default_models, description="Model alias → provider, name, "
+        "capabilities and price.")
     action_models: dict[str, str] = Field(
         default_factory=lambda: {
             "summarize": "small",
@@ -76,13 +118,17 @@ class LlmSettings(_Group):
             "compare_focused": "small",
             "compare_holistic": "large",
             "audit": "large",
+            "steps": "small",
         },
-        description="Action → model alias; aliases resolve through `models`.",
+        description="Route → model alias. Routes: the actions (compare split into focused "
+        "and holistic) and `steps` (intent, document resolution, thread summary, tone).",
     )
-    models: dict[str, str] = Field(
-        default_factory=lambda: {"small": "gpt-4o-mini", "large": "gpt-4o"},
-        description="Model alias → provider model name.",
-    )
+    tenant_action_models: dict[str, dict[str, str]] = Field(
+        default_factory=dict, description="Tenant slug → routes it overrides.")
+
+    @property
+    def configured(self) -> bool:
+        return self.base_url is not None or bool(self.providers)
 
 
 class RetrievalSettings(_Group):
@@ -109,6 +155,24 @@ class UploadSettings(_Group):
 class ServerSettings(_Group):
     host: str = Field("127.0.0.1", description="Bind address for `regintel serve`.")
     port: int = Field(8000, ge=1, le=65535, description="Bind port for `regintel serve`.")
+
+
+class ApiSettings(_Group):
+    """The HTTP API: sessions, browser protections and per-user rate limits."""
+
+    cors_origins: list[str] = Field(
+        default_factory=list, description="Origins allowed to call the API from a browser; "
+        "empty keeps CORS closed (the UI is served from the same origin).")
+    cookie_secure: bool = Field(
+        False, description="Mark session cookies Secure (HTTPS only); set behind TLS.")
+    session_ttl_hours: float = Field(24 * 7, gt=0, description="Lifetime of a browser session.")
+    bearer_ttl_days: float = Field(30, gt=0, description="Lifetime of an API client's token.")
+    invitation_ttl_days: float = Field(7, gt=0, description="How long an invitation is valid.")
+    chat_per_minute: float = Field(30, gt=0, description="Chat turns a user may start per "
+                                   "minute (token-bucket refill rate).")
+    chat_burst: int = Field(10, ge=1, description="Chat turns a user may start at once.")
+    upload_per_minute: float = Field(20, gt=0, description="Uploads a user may make per minute.")
+    upload_burst: int = Field(10, ge=1, description="Uploads a user may make at once.")
 
 
 class Settings(BaseSettings):
@@ -144,6 +208,7 @@ class Settings(BaseSettings):
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     upload: UploadSettings = Field(default_factory=UploadSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
+    api: ApiSettings = Field(default_factory=ApiSettings)
 
     @field_validator("graph_url")
     @classmethod

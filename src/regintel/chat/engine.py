@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 from uuid import UUID
 
 from regintel.chat.evidence import CitationBook
 from regintel.chat.state import DocRef
+from regintel.chat.streaming import AnswerStream
 from regintel.domain.chat import Action, AuditResult, ComparisonResult, SummaryResult
 from regintel.domain.conversations import StoredMessage
 from regintel.domain.documents import ChunkHit, Document
@@ -44,6 +45,9 @@ class Composed:
     summary: SummaryResult | None = None
     comparison: ComparisonResult | None = None
     audit: AuditResult | None = None
+    # capture_concepts payloads of the main call (None: the engine captured nothing itself,
+    # so the offline concept extractor runs).
+    concepts: list[dict[str, Any]] | None = None
 
 
 class ChatEngine(Protocol):
@@ -56,7 +60,11 @@ class ChatEngine(Protocol):
                                  registry: Sequence[DocRef]) -> ReferenceResolution: ...
 
     async def compose_inquiry(self, question: str, hits: Sequence[ChunkHit],
-                              book: CitationBook, *, caution: bool) -> Composed: ...
+                              book: CitationBook, *, caution: bool,
+                              stream: AnswerStream | None = None) -> Composed:
+        """``stream``, when given, receives the answer as it is generated (an engine that
+        composes all at once may ignore it: the answer is streamed at the end of the turn)."""
+        ...
 
     async def compose_summary(self, documents: Sequence[Document],
                               samples: dict[UUID, list[ChunkHit]],

@@ -85,6 +85,17 @@ class CitationBook:
         self._keys[key] = n
         return n
 
+    def checkpoint(self) -> int:
+        """A mark to ``rollback`` to: the citations made after it are taken back."""
+        return len(self._citations)
+
+    def rollback(self, mark: int) -> None:
+        """Forget citations after ``mark`` (their answer was discarded); drops stay counted."""
+        for c in self._citations[mark:]:
+            self._keys = {k: n for k, n in self._keys.items() if n != c.n}
+        self.verified -= len(self._citations[mark:])
+        del self._citations[mark:]
+
     def cite_sentence(self, hit: ChunkHit, sentence: str) -> int | None:
         return self.cite(hit, quote_sentence(hit.text, sentence))
 

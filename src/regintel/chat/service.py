@@ -1,6 +1,8 @@
 """Chat as a service: checks a request, finds or starts its conversation, runs the graph for
 one turn (or resumes a pending question), and streams events — ``status`` per node, ``text``
-deltas, then ``meta`` (the full ChatResponse)."""
+deltas, then ``meta`` (the full ChatResponse). The ``text`` deltas spell the final answer; a
+``status`` event with ``reset: true`` withdraws what was sent so far (a model failed half-way
+and the answer is sent again), see ``chat.streaming``."""
 
 from __future__ import annotations
 
@@ -78,7 +80,9 @@ class ChatService:
                     run_input, config, context=deps, stream_mode=["updates", "custom"]):
                 chunk: dict[str, Any] = item  # type: ignore[assignment]
                 if mode == "custom":
-                    yield ChatEvent("text", chunk["text"])
+                    # {"reset": true}: what was streamed is withdrawn; the answer follows anew.
+                    yield ChatEvent("text", chunk["text"]) if "text" in chunk else \
+                        ChatEvent("status", {"node": "compose", "reset": True})
                     continue
                 for node, value in chunk.items():
                     if node == "__interrupt__":

@@ -45,6 +45,8 @@ class ChatState(TypedDict, total=False):
     result: dict[str, Any]           # {"summary"|"comparison"|"audit": typed result}
     tool_log: list[str]
     dropped_quotes: int
+    streamed: str                    # the answer as already sent to the client (see streaming)
+    concepts: list[dict[str, Any]] | None  # capture_concepts payloads of the main call
     # -- after the action
     referenced_nodes: list[str]
     validation: dict[str, Any]

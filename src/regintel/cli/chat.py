@@ -53,6 +53,8 @@ def ask_cmd(
             async for event in chat.stream(tenant_id, request):
                 if event.kind == "text" and not json_out:
                     typer.echo(event.data, nl=False)
+                elif event.kind == "status" and event.data.get("reset") and not json_out:
+                    typer.echo("\n\n[answer restarted]\n")
                 elif event.kind == "meta":
                     final = event.data
             assert final is not None

@@ -1,31 +1,25 @@
-"""compose_inquiry over the scripted model: quotes verified against real rulebook text,
-evidence numbers renumbered to the book's, and every failure ending in the offline answer."""
+"""compose_inquiry — the turn's main call — over the scripted model: prose streamed as it is
+generated with evidence markers renumbered on the fly, quotes chosen from (and verified against)
+real rulebook text, capture_concepts collected on the side, and every failure ending in the
+offline answer with the streamed text withdrawn."""
 
 from __future__ import annotations
 
-import json
+import re
 from collections.abc import Sequence
+from typing import Any
 
 from regintel.chat.evidence import CitationBook, verify
 from regintel.chat.llm import prompts
 from regintel.chat.llm.engine import LlmEngine, Step
-from regintel.chat.llm.fake import Item, Pause, ScriptedChatModel, error, json_reply, reply
+from regintel.chat.llm.fake import Item, Pause, ScriptedChatModel, error, reply
 from regintel.chat.offline.compose import CAUTION
 from regintel.chat.offline.engine import OfflineEngine
+from regintel.chat.streaming import AnswerStream
 from regintel.domain.documents import ChunkHit
-from regintel.ports.llm import ChatMessage, DoneChunk, TextChunk
-
-from .conftest import span
+from regintel.ports.llm import ChatMessage, DoneChunk, TextChunk, ToolChunk, Usage
 
 QUESTION = "What must a Relevant Person do when undertaking CDD?"
-
-
-def _identify(hits: Sequence[ChunkHit]) -> str:
-    return span(hits[1].text, "identify the customer and verify", "on behalf of the customer;")
-
-
-def _monitor(hits: Sequence[ChunkHit]) -> str:
-    return span(hits[2].text, "A Relevant Person must establish", "terrorist financing.")
 
 
 def _assert_offline_answer(engine: LlmEngine, book: CitationBook,
@@ -39,98 +33,120 @@ def _assert_offline_answer(engine: LlmEngine, book: CitationBook,
         for c in book.citations)
 
 
-async def test_answer_cites_verified_quotes_renumbered(
+class Client:
+    """What a client receives: text deltas and resets, in order."""
+
+    def __init__(self) -> None:
+        self.events: list[dict[str, Any]] = []
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        self.events.append(event)
+
+    @property
+    def shown(self) -> str:
+        text = ""
+        for e in self.events:
+            text = "" if e.get("reset") else text + e["text"]
+        return text
+
+
+CONCEPTS = {"concepts": [{"domain": "AML", "kind": "CDD", "jurisdiction": "AE-ADGM",
+                          "prefLabel": "Customer Due Diligence"}]}
+
+
+def _pieces(text: str, size: int = 7) -> list[Item]:
+    """The answer in small deltas, so markers arrive split ("[", "2", "]")."""
+    return [TextChunk(text=text[i:i + size]) for i in range(0, len(text), size)]
+
+
+async def test_streamed_answer_is_renumbered_cited_and_captures_concepts(
         hits: list[ChunkHit], offline: OfflineEngine) -> None:
-    def answer(messages: Sequence[ChatMessage]) -> list[Item]:
+    answer = ("A Relevant Person must identify the customer and verify its identity [2]. It "
+              "must also monitor transactions for money laundering [3][2].")
+
+    def script(messages: Sequence[ChatMessage]) -> list[Item]:
         user = messages[-1].content or ""
         # Evidence is numbered best first, with title, clause and page.
         assert "[1] Anti-Money Laundering and Sanctions Rules, clause 8.1.1, p. 10" in user
         assert "[2] Anti-Money Laundering and Sanctions Rules, clause 8.3.1, p. 11" in user
-        return json_reply({
-            "answer": "A Relevant Person must identify and verify the customer [2]. It must "
-                      "also monitor for suspicious activity [3].",
-            "quotes": [{"n": 2, "quote": _identify(hits)}, {"n": 3, "quote": _monitor(hits)}]})
+        return [*_pieces(answer[:60]), ToolChunk(id="c1", name="capture_concepts",
+                                                 arguments=CONCEPTS),
+                *_pieces(answer[60:]),
+                DoneChunk(finish_reason="stop", usage=Usage(input_tokens=900, output_tokens=40))]
 
-    model = ScriptedChatModel([answer])
+    model = ScriptedChatModel([script])
     engine = LlmEngine(model, offline)
-    book = CitationBook()
-    assert book.cite(hits[0], span(hits[0].text, "A Relevant Person that is an Authorised",
-                                   "where the Relevant Person:")) == 1
-    composed = await engine.compose_inquiry(QUESTION, hits, book, caution=False)
-    assert composed.answer == ("A Relevant Person must identify and verify the customer [2]. "
-                               "It must also monitor for suspicious activity [3].")
-    assert [c.quote for c in book.citations[1:]] == [_identify(hits), _monitor(hits)]
-    assert [c.clause for c in book.citations[1:]] == ["8.3.1", "14.2"]
-    assert book.dropped == 0 and engine.name == "llm" and not engine.fell_back
-    system = model.calls[0].messages[0].content or ""
-    assert system.startswith("You are the Regulatory Intelligence Copilot")
-    assert model.calls[0].response_format is not None
-    assert model.calls[0].response_format.name == "compose_inquiry"
-    assert model.closed == 1
+    book, client = CitationBook(), Client()
+    composed = await engine.compose_inquiry(QUESTION, hits, book, caution=False,
+                                            stream=AnswerStream(client, prefix="Analyzing.\n\n"))
+    # The second claim citing evidence 2 gets the sentence of it that fits that claim.
+    assert composed.answer == answer.replace("[2]", "[1]", 1).replace("[3][2]", "[2][3]")
+    assert client.shown == "Analyzing.\n\n" + composed.answer
+    assert len(client.events) > 10 and not any("capture" in e.get("text", "")
+                                                for e in client.events)
+    assert composed.concepts == [CONCEPTS]
+    by_chunk = {h.chunk_id: h for h in hits}
+    assert [c.clause for c in book.citations] == ["8.3.1", "14.2", "8.3.1"]
+    assert all(verify(c.quote, by_chunk[c.chunk_id].text) for c in book.citations
+               if c.chunk_id is not None)
+    assert "identify" in book.citations[0].quote.lower()
+    assert book.dropped == 0 and engine.name == "llm" and engine.usage.output_tokens == 40
+    call = model.calls[0]
+    assert (call.messages[0].content or "").startswith("You are the Regulatory Intelligence")
+    assert "capture_concepts" in (call.messages[0].content or "")
+    assert [t.name for t in call.tools] == ["capture_concepts"]
+    assert call.response_format is None and model.closed == 1
 
 
-async def test_unverifiable_quote_is_dropped_and_its_marker_removed(
+async def test_without_tool_support_no_tool_is_offered(
         hits: list[ChunkHit], offline: OfflineEngine) -> None:
-    book = CitationBook()
-    model = ScriptedChatModel([json_reply({
-        "answer": "Customers must be identified [2]. Records must be kept for ten years [1]. "
-                  "Suspicious activity must be monitored [3].",
-        "quotes": [{"n": 2, "quote": _identify(hits).replace("identify", "identifies")},
-                   {"n": 1, "quote": "Records must be kept for ten years."},
-                   {"n": 3, "quote": _monitor(hits)}]})])
+    model = ScriptedChatModel([reply("Customers are identified and verified [2].")],
+                              supports_tools=False)
     engine = LlmEngine(model, offline)
-    composed = await engine.compose_inquiry(QUESTION, hits, book, caution=False)
-    assert composed.answer == ("Customers must be identified. Records must be kept for ten "
-                               "years. Suspicious activity must be monitored [1].")
-    assert book.dropped == 2 and book.verified == 1
-    assert book.citations[0].quote == _monitor(hits)
-    assert engine.name == "llm"
+    composed = await engine.compose_inquiry(QUESTION, hits, CitationBook(), caution=False)
+    assert composed.concepts is None and model.calls[0].tools == []
+    assert "capture_concepts" not in (model.calls[0].messages[0].content or "")
 
 
-async def test_no_verifiable_quote_falls_back(hits: list[ChunkHit],
-                                             offline: OfflineEngine) -> None:
-    model = ScriptedChatModel([json_reply({
-        "answer": "Relevant Persons must file reports within 24 hours [1].",
-        "quotes": [{"n": 1, "quote": "Relevant Persons must file reports within 24 hours."}]})])
+async def test_marker_for_unknown_evidence_is_dropped(hits: list[ChunkHit],
+                                                      offline: OfflineEngine) -> None:
+    model = ScriptedChatModel([reply("CDD is required [9]. Customers are identified [2].")])
     engine = LlmEngine(model, offline)
     book = CitationBook()
     composed = await engine.compose_inquiry(QUESTION, hits, book, caution=False)
-    _assert_offline_answer(engine, book, hits, composed.answer)
-    assert book.dropped >= 1
-    assert "24 hours" not in composed.answer
-
-
-async def test_markers_without_quotes_fall_back(hits: list[ChunkHit],
-                                                offline: OfflineEngine) -> None:
-    model = ScriptedChatModel([json_reply({"answer": "CDD is required [1][2].", "quotes": []})])
-    engine = LlmEngine(model, offline)
-    book = CitationBook()
-    composed = await engine.compose_inquiry(QUESTION, hits, book, caution=False)
-    _assert_offline_answer(engine, book, hits, composed.answer)
-
-
-async def test_quote_for_unknown_evidence_is_dropped(hits: list[ChunkHit],
-                                                     offline: OfflineEngine) -> None:
-    model = ScriptedChatModel([json_reply({
-        "answer": "CDD is required [9]. Customers are identified [2].",
-        "quotes": [{"n": 9, "quote": "CDD is required."}, {"n": 2, "quote": _identify(hits)}]})])
-    engine = LlmEngine(model, offline)
-    book = CitationBook()
-    composed = await engine.compose_inquiry(QUESTION, hits, book, caution=False)
-    assert composed.answer == "CDD is required. Customers are identified [1]."
+    assert composed.answer == "CDD is required . Customers are identified [1]."
     assert book.dropped == 1 and engine.name == "llm"
 
 
-async def test_error_chunk_falls_back(hits: list[ChunkHit], offline: OfflineEngine) -> None:
-    engine = LlmEngine(ScriptedChatModel([error()]), offline)
-    book = CitationBook()
-    composed = await engine.compose_inquiry(QUESTION, hits, book, caution=False)
+async def test_answer_without_citations_falls_back(hits: list[ChunkHit],
+                                                   offline: OfflineEngine) -> None:
+    model = ScriptedChatModel([reply("Relevant Persons must file reports within 24 hours.")])
+    engine = LlmEngine(model, offline)
+    book, client = CitationBook(), Client()
+    composed = await engine.compose_inquiry(QUESTION, hits, book, caution=False,
+                                            stream=AnswerStream(client))
+    _assert_offline_answer(engine, book, hits, composed.answer)
+    assert "24 hours" not in composed.answer
+    assert {"reset": True} in client.events and client.shown == ""
+
+
+async def test_error_mid_stream_withdraws_text_and_citations(
+        hits: list[ChunkHit], offline: OfflineEngine) -> None:
+    model = ScriptedChatModel([[*_pieces("Customers are identified [2]. And"), *error()]])
+    engine = LlmEngine(model, offline)
+    book, client = CitationBook(), Client()
+    composed = await engine.compose_inquiry(QUESTION, hits, book, caution=False,
+                                            stream=AnswerStream(client))
     _assert_offline_answer(engine, book, hits, composed.answer)
     assert "provider error" in engine.fallbacks[0].reason
+    assert client.events[-1] == {"reset": True} and client.shown == ""
+    # The model's citation was taken back: the book holds exactly what the offline answer cites.
+    cited = {int(n) for n in re.findall(r"\[(\d+)\]", composed.answer)}
+    assert cited == set(range(1, len(book.citations) + 1))
 
 
 async def test_timeout_falls_back(hits: list[ChunkHit], offline: OfflineEngine) -> None:
-    model = ScriptedChatModel([[TextChunk(text='{"answer": '), Pause(5.0)]])
+    model = ScriptedChatModel([[TextChunk(text="Customers "), Pause(5.0)]])
     engine = LlmEngine(model, offline, timeout_s=0.05)
     book = CitationBook()
     composed = await engine.compose_inquiry(QUESTION, hits, book, caution=True)
@@ -140,39 +156,27 @@ async def test_timeout_falls_back(hits: list[ChunkHit], offline: OfflineEngine) 
     assert composed.answer.endswith(CAUTION)
 
 
-async def test_malformed_json_falls_back(hits: list[ChunkHit], offline: OfflineEngine) -> None:
-    for bad in ('{"answer": "CDD is required [1]"', '{"answer": "x"}', "Sure! CDD is [1]."):
-        engine = LlmEngine(ScriptedChatModel([reply(bad)]), offline)
-        book = CitationBook()
-        composed = await engine.compose_inquiry(QUESTION, hits, book, caution=False)
-        _assert_offline_answer(engine, book, hits, composed.answer)
-        assert engine.fallbacks[0].reason.startswith("malformed output")
-
-
 async def test_answer_cut_at_token_limit_falls_back(hits: list[ChunkHit],
                                                     offline: OfflineEngine) -> None:
-    payload = json.dumps({"answer": "CDD [2].", "quotes": [{"n": 2, "quote": _identify(hits)}]})
-    model = ScriptedChatModel([[TextChunk(text=payload), DoneChunk(finish_reason="length")]])
+    model = ScriptedChatModel([[TextChunk(text="CDD [2] requires"),
+                                DoneChunk(finish_reason="length")]])
     engine = LlmEngine(model, offline)
     book = CitationBook()
     composed = await engine.compose_inquiry(QUESTION, hits, book, caution=False)
     _assert_offline_answer(engine, book, hits, composed.answer)
 
 
-async def test_fenced_json_caution_and_no_answer(hits: list[ChunkHit],
-                                                offline: OfflineEngine) -> None:
-    fenced = "```json\n" + json.dumps({"answer": "Customers are identified [2].",
-                                       "quotes": [{"n": 2, "quote": _identify(hits)}]}) + "\n```"
-    model = ScriptedChatModel([reply(fenced),
-                               json_reply({"answer": prompts.NO_ANSWER, "quotes": []})])
+async def test_caution_and_no_answer(hits: list[ChunkHit], offline: OfflineEngine) -> None:
+    model = ScriptedChatModel([reply("Customers are identified [2, 1]."),
+                               reply(prompts.NO_ANSWER)])
     engine = LlmEngine(model, offline)
     book = CitationBook()
     composed = await engine.compose_inquiry(QUESTION, hits, book, caution=True)
-    assert composed.answer == f"Customers are identified [1].\n\n{CAUTION}"
-    composed = await engine.compose_inquiry("What is the capital of France?", hits, book,
-                                            caution=False)
+    assert composed.answer == f"Customers are identified [1][2].\n\n{CAUTION}"
+    composed = await engine.compose_inquiry("What is the capital of France?", hits,
+                                            CitationBook(), caution=True)
     assert composed.answer == prompts.NO_ANSWER
-    assert engine.name == "llm" and len(book.citations) == 1
+    assert engine.name == "llm"
 
 
 async def test_no_evidence_needs_no_model(offline: OfflineEngine) -> None:

@@ -3,9 +3,14 @@ fallback (DESIGN §3). A step whose call fails (an ``ErrorChunk``, a timeout, ou
 JSON or not the asked-for shape, document ids that are not in play, quotes that do not verify)
 runs on the fallback instead; the turn goes on and ``name`` becomes ``"llm+fallback"``.
 
-One engine per turn: ``fell_back``, ``fallbacks`` and ``usage`` describe the turn that used the
-instance, and ``name`` never returns to ``"llm"`` once a step fell back. The composition root
-builds a fresh ``LlmEngine`` (cheap: it holds references only) for every turn.
+One engine per turn: ``fell_back``, ``fallbacks``, ``usage`` and ``cost_usd`` describe the turn
+that used the instance, and ``name`` never returns to ``"llm"`` once a step fell back. The
+composition root builds a fresh ``LlmEngine`` (cheap: it holds references only) for every turn,
+over the tenant's routes (``routing.LlmRouter``): each step runs on the model of its route.
+
+The inquiry is the turn's main call: prose streamed to the user as it is generated, with
+``capture_concepts`` offered as a tool (when the model supports tools) so concept metadata
+arrives on the side without a second call.
 
 ``compose_summary`` and ``compose_comparison`` are delegated to the fallback for now; a delegated
 step counts as a fallback (reason ``"delegated"``), so the response never claims an LLM did it.
@@ -21,18 +26,21 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TypeVar
+from typing import Any, TypeVar
 from uuid import UUID
 
 from pydantic import BaseModel, ValidationError
 
 from regintel.chat.engine import ChatEngine, Composed, IntentGuess, ReferenceResolution
-from regintel.chat.evidence import CitationBook, verify
+from regintel.chat.evidence import CitationBook
 from regintel.chat.llm import prompts as p
+from regintel.chat.llm.citing import StreamedCitations
+from regintel.chat.llm.routing import Price, Route, RouteName, TenantRoutes
 from regintel.chat.offline.compose import CAUTION
 from regintel.chat.prompts import SYSTEM_PROMPT
 from regintel.chat.state import DocRef
-from regintel.domain.chat import MAX_QUOTE_CHARS, Action
+from regintel.chat.streaming import AnswerStream
+from regintel.domain.chat import Action
 from regintel.domain.conversations import StoredMessage
 from regintel.domain.documents import ChunkHit, Document
 from regintel.ports.llm import (
@@ -42,6 +50,7 @@ from regintel.ports.llm import (
     ErrorChunk,
     JsonSchemaFormat,
     TextChunk,
+    ToolChunk,
     Usage,
 )
 
@@ -66,6 +75,14 @@ class Step(StrEnum):
     REWRITE_TONE = "rewrite_tone"
 
 
+ROUTE_OF: dict[Step, RouteName] = {
+    Step.CLASSIFY_INTENT: RouteName.STEPS, Step.RESOLVE_REFERENCES: RouteName.STEPS,
+    Step.SUMMARIZE_THREAD: RouteName.STEPS, Step.REWRITE_TONE: RouteName.STEPS,
+    Step.COMPOSE_INQUIRY: RouteName.INQUIRE, Step.COMPOSE_SUMMARY: RouteName.SUMMARIZE,
+    Step.COMPOSE_COMPARISON: RouteName.COMPARE_FOCUSED,
+}
+
+
 class StepFailed(Exception):
     """The model's answer to one step is unusable; the step runs on the fallback."""
 
@@ -77,23 +94,25 @@ class Fallback:
 
 
 class LlmEngine:
-    """``models`` maps a step name (``Step`` value) to the model that runs it; steps not in it
-    use the chat model's default."""
+    """``routes`` says which model runs each step (a single ``ChatModel`` runs them all);
+    ``aspects`` are the turn's dynamic system-prompt paragraphs (profile, concepts in scope,
+    project context), placed after the static prompt so its prefix stays cacheable."""
 
-    def __init__(self, model: ChatModel, fallback: ChatEngine, *,
-                 models: dict[str, str] | None = None,
-                 timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
-        unknown = set(models or {}) - {s.value for s in Step}
-        if unknown:
-            raise ValueError(f"unknown engine steps in models: {sorted(unknown)}")
+    def __init__(self, routes: TenantRoutes | ChatModel, fallback: ChatEngine, *,
+                 timeout_s: float = DEFAULT_TIMEOUT_S, aspects: Sequence[str] = ()) -> None:
         self.name = "llm"
-        self._model = model
+        if not isinstance(routes, TenantRoutes):
+            one = Route(alias="default", model=routes, price=Price())
+            routes = TenantRoutes({r: one for r in RouteName})
+        self._routes = routes
         self._fallback = fallback
-        self._models = dict(models or {})
         self._timeout_s = timeout_s
+        self.aspects = list(aspects)
         self._fallbacks: list[Fallback] = []
         self._input_tokens = 0
         self._output_tokens = 0
+        self._cost_usd = 0.0
+        self.models_used: list[str] = []
 
     # -- per-turn record ----------------------------------------------------------------------
     @property
@@ -109,6 +128,22 @@ class LlmEngine:
         """Tokens of every completed call of this engine (failed calls report none)."""
         return Usage(input_tokens=self._input_tokens, output_tokens=self._output_tokens)
 
+    @property
+    def cost_usd(self) -> float:
+        return round(self._cost_usd, 8)
+
+    def _account(self, route: Route, usage: Usage | None) -> None:
+        if route.model_name not in self.models_used:
+            self.models_used.append(route.model_name)
+        if usage is not None:
+            self._input_tokens += usage.input_tokens
+            self._output_tokens += usage.output_tokens
+            self._cost_usd += route.price.cost(usage.input_tokens, usage.output_tokens)
+
+    def _system(self, *parts: str) -> str:
+        """Static parts first (cacheable across calls and users), the turn's aspects last."""
+        return "\n".join([SYSTEM_PROMPT, *parts, *self.aspects])
+
     def _fall_back(self, step: Step, reason: str) -> ChatEngine:
         if reason == "delegated":
             log.debug("engine step %s delegated to %s", step, self._fallback.name)
@@ -123,27 +158,25 @@ class LlmEngine:
         """Send ``[system, user]`` and validate the JSON answer as ``output``. Raises
         ``StepFailed`` (or ``TimeoutError``) when the answer is unusable."""
         schema = output.model_json_schema()
-        system = f"{SYSTEM_PROMPT}\n{task}"
-        if not self._model.supports_json_schema:
-            system += f"\nThe JSON object must match this JSON Schema:\n{json.dumps(schema)}\n"
+        route = self._routes[ROUTE_OF[step]]
+        if not route.model.supports_json_schema:
+            task += f"\nThe JSON object must match this JSON Schema:\n{json.dumps(schema)}\n"
+        system = self._system(task)
         messages = [ChatMessage(role="system", content=system),
                     ChatMessage(role="user", content=user)]
         # strict=False: pydantic's bounds (minimum, maxLength) are outside the strict subset
         # some providers accept; the answer is validated here either way.
         response_format = JsonSchemaFormat(name=step.value, json_schema=schema, strict=False)
         parts: list[str] = []
-        async with asyncio.timeout(self._timeout_s), contextlib.aclosing(self._model.stream(
-                messages, response_format=response_format, model=self._models.get(step),
-                timeout_s=self._timeout_s)) as chunks:
+        async with asyncio.timeout(self._timeout_s), contextlib.aclosing(route.model.stream(
+                messages, response_format=response_format, timeout_s=self._timeout_s)) as chunks:
             async for chunk in chunks:
                 if isinstance(chunk, TextChunk):
                     parts.append(chunk.text)
                 elif isinstance(chunk, ErrorChunk):
                     raise StepFailed(f"provider error: {chunk.message}")
                 elif isinstance(chunk, DoneChunk):
-                    if chunk.usage is not None:
-                        self._input_tokens += chunk.usage.input_tokens
-                        self._output_tokens += chunk.usage.output_tokens
+                    self._account(route, chunk.usage)
                     if chunk.finish_reason == "length":
                         raise StepFailed("the answer was cut at the token limit")
         text = "".join(parts)
@@ -156,12 +189,18 @@ class LlmEngine:
 
     # -- steps --------------------------------------------------------------------------------
     async def classify_intent(self, message: str) -> IntentGuess:
+        """The offline rules first: when they are sure (an explicit "summarize", "audit …
+        against …"), a model call would only add latency and cost."""
+        ruled = await self._fallback.classify_intent(message)
+        if ruled.confident:
+            return ruled
         step = Step.CLASSIFY_INTENT
         try:
             out = await self._ask(step, p.INTENT_TASK, p.INTENT_INPUT.format(message=message),
                                   p.IntentOutput)
         except (StepFailed, TimeoutError) as exc:
-            return await self._fall_back(step, _why(exc)).classify_intent(message)
+            self._fall_back(step, _why(exc))
+            return ruled
         return IntentGuess(action=Action(out.action), confident=out.confidence >= CONFIDENT,
                            reason=out.reason)
 
@@ -182,22 +221,67 @@ class LlmEngine:
             return await fallback.resolve_references(message, action, explicit, registry)
 
     async def compose_inquiry(self, question: str, hits: Sequence[ChunkHit],
-                              book: CitationBook, *, caution: bool) -> Composed:
+                              book: CitationBook, *, caution: bool,
+                              stream: AnswerStream | None = None) -> Composed:
         step = Step.COMPOSE_INQUIRY
         top = sorted(hits, key=lambda h: -h.score)[:MAX_EVIDENCE]
         if not top:  # nothing to ground an answer on: the fixed reply needs no model
             return await self._fallback.compose_inquiry(question, hits, book, caution=caution)
         user = p.INQUIRY_INPUT.format(question=question, evidence="\n\n".join(
             _evidence_item(n, hit) for n, hit in enumerate(top, 1)))
+        kept = book.checkpoint()  # a failed answer's citations are taken back
         try:
-            out = await self._ask(step, p.INQUIRY_TASK, user, p.InquiryOutput)
-            answer = _cite_answer(out, top, book)
+            answer, concepts = await self._main_call(step, user, top, book, stream)
         except (StepFailed, TimeoutError) as exc:
+            book.rollback(kept)
+            if stream is not None:
+                stream.reset()
             fallback = self._fall_back(step, _why(exc))
             return await fallback.compose_inquiry(question, hits, book, caution=caution)
-        if caution:
+        if caution and answer != p.NO_ANSWER:
             answer += f"\n\n{CAUTION}"
-        return Composed(answer=answer)
+        return Composed(answer=answer, concepts=concepts)
+
+    async def _main_call(self, step: Step, user: str, evidence: Sequence[ChunkHit],
+                         book: CitationBook, stream: AnswerStream | None
+                         ) -> tuple[str, list[dict[str, Any]] | None]:
+        """Stream the answer, renumbering its markers into ``book``; collect the
+        ``capture_concepts`` payload (None when the model cannot call tools)."""
+        route = self._routes[ROUTE_OF[step]]
+        tools = [p.CAPTURE_CONCEPTS_TOOL] if route.model.supports_tools else []
+        system = self._system(p.INQUIRY_TASK, *([p.CAPTURE_INSTRUCTION] if tools else []))
+        messages = [ChatMessage(role="system", content=system),
+                    ChatMessage(role="user", content=user)]
+        citing = StreamedCitations(evidence, book)
+        parts: list[str] = []
+        concepts: list[dict[str, Any]] | None = [] if tools else None
+        async with asyncio.timeout(self._timeout_s), contextlib.aclosing(route.model.stream(
+                messages, tools=tools or None, timeout_s=self._timeout_s)) as chunks:
+            async for chunk in chunks:
+                if isinstance(chunk, TextChunk):
+                    shown = citing.feed(chunk.text)
+                elif isinstance(chunk, ToolChunk):
+                    if chunk.name == p.CAPTURE_CONCEPTS_TOOL.name and concepts is not None:
+                        concepts.append(chunk.arguments)
+                    else:
+                        log.warning("ignored a call to unknown tool %r", chunk.name)
+                    continue
+                elif isinstance(chunk, ErrorChunk):
+                    raise StepFailed(f"provider error: {chunk.message}")
+                else:
+                    self._account(route, chunk.usage)
+                    if chunk.finish_reason == "length":
+                        raise StepFailed("the answer was cut at the token limit")
+                    shown = citing.close()
+                parts.append(shown)
+                if stream is not None:
+                    stream.write(shown)
+        answer = "".join(parts).strip()
+        if not answer:
+            raise StepFailed("the model returned no answer")
+        if answer != p.NO_ANSWER and not citing.cited:
+            raise StepFailed("no statement of the answer cites verifiable evidence")
+        return answer, concepts
 
     async def compose_summary(self, documents: Sequence[Document],
                               samples: dict[UUID, list[ChunkHit]],
@@ -280,38 +364,3 @@ def _evidence_item(n: int, hit: ChunkHit) -> str:
 
 def _markers_of(text: str) -> list[str]:
     return sorted(_MARKER.findall(text))
-
-
-def _cite_answer(out: p.InquiryOutput, top: Sequence[ChunkHit], book: CitationBook) -> str:
-    """The answer with its evidence numbers replaced by the book's citation numbers. Only
-    quotes for numbers the answer uses are cited; one that does not verify is dropped (and
-    counted by the book), and a marker left without a verified quote is removed. Nothing is
-    cited unless the answer keeps at least one citation, so a fallback leaves the book as it
-    was (bar the dropped-quote count)."""
-    if out.answer.strip() == p.NO_ANSWER:
-        return p.NO_ANSWER
-    used = list(dict.fromkeys(int(n) for n in _MARKER.findall(out.answer)))
-    good: dict[int, str] = {}
-    for q in out.quotes:
-        if q.n not in used or q.n in good:
-            continue
-        hit = top[q.n - 1] if 1 <= q.n <= len(top) else None
-        if hit is None:
-            book.dropped += 1  # a quote for evidence that was never shown
-        elif len(q.quote.strip()) <= MAX_QUOTE_CHARS and verify(q.quote, hit.text):
-            good[q.n] = q.quote
-        else:
-            book.cite(hit, q.quote)  # fails verification: the book drops and counts it
-    if not good:
-        raise StepFailed("no quote of the answer verifies against its evidence")
-    numbers: dict[int, int] = {}
-    for n in (n for n in used if n in good):  # numbered in the order the answer cites
-        cited = book.cite(top[n - 1], good[n])
-        if cited is not None:
-            numbers[n] = cited
-
-    def renumber(m: re.Match[str]) -> str:
-        n = int(m.group(1))
-        return m.group(0).replace(f"[{n}]", f"[{numbers[n]}]") if n in numbers else ""
-
-    return _MARKER.sub(renumber, out.answer).strip()

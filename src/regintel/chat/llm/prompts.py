@@ -12,9 +12,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from regintel.chat.prompts import PROMPT_VERSION as SYSTEM_PROMPT_VERSION
-from regintel.domain.chat import MAX_QUOTE_CHARS
+from regintel.ports.llm import ToolSpec
 
-LLM_PROMPT_VERSION = f"{SYSTEM_PROMPT_VERSION}+llm.1"
+LLM_PROMPT_VERSION = f"{SYSTEM_PROMPT_VERSION}+llm.2"
 
 # Sentinel the inquiry prompt asks for when the evidence does not answer; tests assert on it.
 NO_ANSWER = "The retrieved provisions do not address this question."
@@ -74,25 +74,39 @@ Documents in this conversation (id | title | type | turn):
 {registry}"""
 
 
-# -- compose_inquiry --------------------------------------------------------------------------
-class QuoteOutput(_Output):
-    n: int
-    quote: str
-
-
-class InquiryOutput(_Output):
-    answer: str
-    quotes: list[QuoteOutput]
-
-
+# -- compose_inquiry (the main call: streamed prose, concept capture on the side) ------------
 INQUIRY_TASK = f"""## Task: answer from the numbered evidence
-Answer the question using only the numbered evidence. Cite each statement with the evidence
-number in square brackets, e.g. [2]. For every number you cite, give the exact supporting
-quote: one to three whole sentences copied character for character from that evidence (at
-most {MAX_QUOTE_CHARS} characters). If the evidence does not answer the question, answer exactly
-"{NO_ANSWER}" with no quotes.
-Return one JSON object only: {{"answer": "...", "quotes": [{{"n": 1, "quote": "..."}}]}}.
+Answer the question using only the numbered evidence, in plain prose or short bullets. End
+each statement with the number of the evidence it comes from in square brackets, e.g. [2] or
+[1][3]; never cite a number that is not in the evidence. Do not copy long passages: the
+citation shows the exact wording. If the evidence does not answer the question, answer exactly
+"{NO_ANSWER}"
 """
+CAPTURE_INSTRUCTION = """## Concepts
+In addition to answering the user, you must call the `capture_concepts` tool once per turn with
+the important regulatory concepts of the question and your answer (usually 1 to 5; not every
+noun phrase). Use short, human-readable `prefLabel` values and a one-sentence `definition`.
+Never put names, e-mail addresses, account numbers or other personal data in it.
+"""
+# The concept-capture spec's tool (§4.2), offered on the main call of every turn.
+CAPTURE_CONCEPTS_TOOL = ToolSpec(
+    name="capture_concepts",
+    description="Capture SKOS-like regulatory concepts mentioned in this turn.",
+    parameters={
+        "type": "object",
+        "properties": {"concepts": {"type": "array", "items": {
+            "type": "object",
+            "properties": {
+                "domain": {"type": "string"}, "kind": {"type": "string"},
+                "jurisdiction": {"type": "string"}, "prefLabel": {"type": "string"},
+                "altLabels": {"type": "array", "items": {"type": "string"}},
+                "definition": {"type": "string"},
+                "sourceUrls": {"type": "array", "items": {"type": "string", "format": "uri"}},
+            },
+            "required": ["domain", "kind", "jurisdiction", "prefLabel"],
+        }}},
+        "required": ["concepts"],
+    })
 INQUIRY_INPUT = """Question: {question}
 
 Evidence:

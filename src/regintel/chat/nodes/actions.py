@@ -16,13 +16,15 @@ from langgraph.types import interrupt
 from regintel.chat import tools
 from regintel.chat.evidence import CitationBook
 from regintel.chat.nodes.common import Rt, Update, documents_of, hits_of, note, request_of
-from regintel.chat.nodes.resolve import CONTINUE, TAG, WEB
+from regintel.chat.nodes.resolve import CONTINUE, TAG, WEB, answer_notice
 from regintel.chat.state import ChatState
+from regintel.chat.streaming import AnswerStream
 from regintel.domain.chat import (
     Action,
     ConfidenceOut,
     InputOption,
     NeedsInput,
+    ResolvedDocument,
 )
 from regintel.domain.documents import ChunkHit, Document
 from regintel.retrieval import strategies
@@ -237,6 +239,7 @@ async def compose(state: ChatState, runtime: Rt) -> Update:
     hits = hits_of(state)
     book = CitationBook()
     documents = documents_of(state)
+    streamed = ""
     with deps.timed("composition"):
         last_tool = (state.get("tool_log") or [""])[-1]
         if action == Action.INQUIRE.value and last_tool.startswith("retrieve_past_answer"):
@@ -251,12 +254,23 @@ async def compose(state: ChatState, runtime: Rt) -> Update:
                 state.get("message", ""), documents, _by_document(hits), topic, book)
         else:
             tier = (state.get("confidence") or {}).get("tier")
+            stream = AnswerStream(runtime.stream_writer, prefix=_prefix(state))
             composed = await deps.engine.compose_inquiry(state.get("message", ""), hits, book,
-                                                         caution=tier == "medium")
+                                                         caution=tier == "medium",
+                                                         stream=stream)
+            streamed = stream.text
     result = {key: value.model_dump(mode="json") for key, value in (
         ("summary", composed.summary), ("comparison", composed.comparison)) if value}
     return {"answer": composed.answer, "result": result, "dropped_quotes": book.dropped,
-            "citations": [c.model_dump(mode="json") for c in book.citations]}
+            "citations": [c.model_dump(mode="json") for c in book.citations],
+            "streamed": streamed, "concepts": composed.concepts}
+
+
+def _prefix(state: ChatState) -> str:
+    """The notice the final answer will start with, sent ahead of a streamed answer."""
+    resolved = [ResolvedDocument.model_validate(r) for r in state.get("resolved") or []]
+    notice = answer_notice(state, resolved)
+    return f"{notice}\n\n" if notice else ""
 
 
 def _by_document(hits: list[ChunkHit]) -> dict[UUID, list[ChunkHit]]:

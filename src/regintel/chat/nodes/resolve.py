@@ -206,3 +206,18 @@ def register(state: ChatState) -> list[DocRef]:
     kept += [DocRef(id=str(d.id), title=d.title, version=d.version,
                     doc_type=d.doc_type.value, turn=turn) for d in documents]
     return kept
+
+
+def answer_notice(state: ChatState, resolved: list[ResolvedDocument]) -> str | None:
+    """The brief professional notice of a high-confidence inference (spec: "Proceeding")."""
+    if state.get("halted") or not any(r.how != "explicit" for r in resolved):
+        return None
+    titles = " and ".join(r.title for r in resolved)
+    action = state.get("action")
+    source = state.get("source_doc")
+    if action == Action.AUDIT.value and source:
+        audited = next((r.title for r in resolved if str(r.id) == source), "the policy")
+        targets = " and ".join(r.title for r in resolved if str(r.id) != source)
+        return f"Auditing {audited} against {targets}. Proceeding with analysis."
+    verb = {"summarize": "Summarizing", "compare": "Comparing"}.get(action or "", "Analyzing")
+    return f"{verb} {titles}."

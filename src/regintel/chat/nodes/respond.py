@@ -7,8 +7,9 @@ from typing import cast
 from uuid import UUID
 
 from regintel.chat.nodes.common import Rt, Update, triage_of
-from regintel.chat.nodes.resolve import register
+from regintel.chat.nodes.resolve import answer_notice, register
 from regintel.chat.state import ChatState
+from regintel.chat.streaming import AnswerStream
 from regintel.domain.chat import (
     Action,
     AuditResult,
@@ -25,7 +26,6 @@ from regintel.domain.chat import (
 )
 
 log = logging.getLogger(__name__)
-STREAM_PIECE = 80  # characters per text event when an answer is not generated token by token
 
 
 def build_response(state: ChatState, thread_id: UUID,
@@ -61,12 +61,10 @@ def build_response(state: ChatState, thread_id: UUID,
 async def format_response(state: ChatState, runtime: Rt) -> Update:
     deps = runtime.context
     resolved = [ResolvedDocument.model_validate(r) for r in state.get("resolved") or []]
-    update: Update = {"registry": register(state), "notice": _notice(state, resolved)}
+    update: Update = {"registry": register(state), "notice": answer_notice(state, resolved)}
     response = build_response(cast(ChatState, {**state, **update}), deps.conversation_id)
     response.engine = Engine(deps.engine.name)
-    writer = runtime.stream_writer
-    for start in range(0, len(response.answer), STREAM_PIECE):
-        writer({"text": response.answer[start:start + STREAM_PIECE]})
+    AnswerStream(runtime.stream_writer, sent=state.get("streamed", "")).finish(response.answer)
     update["response"] = response.model_dump(mode="json")
     try:
         await deps.conversations.record_usage(
@@ -77,18 +75,3 @@ async def format_response(state: ChatState, runtime: Rt) -> Update:
     except Exception:  # usage accounting must not cost the user their answer
         log.exception("usage could not be recorded")
     return update
-
-
-def _notice(state: ChatState, resolved: list[ResolvedDocument]) -> str | None:
-    """The brief professional notice of a high-confidence inference (spec: "Proceeding")."""
-    if state.get("halted") or not any(r.how != "explicit" for r in resolved):
-        return None
-    titles = " and ".join(r.title for r in resolved)
-    action = state.get("action")
-    source = state.get("source_doc")
-    if action == Action.AUDIT.value and source:
-        audited = next((r.title for r in resolved if str(r.id) == source), "the policy")
-        targets = " and ".join(r.title for r in resolved if str(r.id) != source)
-        return f"Auditing {audited} against {targets}. Proceeding with analysis."
-    verb = {"summarize": "Summarizing", "compare": "Comparing"}.get(action or "", "Analyzing")
-    return f"{verb} {titles}."

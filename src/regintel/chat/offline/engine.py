@@ -10,6 +10,7 @@ from regintel.chat.engine import Composed, IntentGuess, ReferenceResolution
 from regintel.chat.evidence import CitationBook
 from regintel.chat.offline import compare, compose, intent, references
 from regintel.chat.state import DocRef
+from regintel.chat.streaming import AnswerStream
 from regintel.domain.chat import Action
 from regintel.domain.conversations import StoredMessage
 from regintel.domain.documents import ChunkHit, Document
@@ -62,7 +63,8 @@ class OfflineEngine:
         return references.resolve(message, action, explicit, registry)
 
     async def compose_inquiry(
-        self, question: str, hits: Sequence[ChunkHit], book: CitationBook, *, caution: bool
+        self, question: str, hits: Sequence[ChunkHit], book: CitationBook, *, caution: bool,
+        stream: AnswerStream | None = None,
     ) -> Composed:
         return await compose.inquiry(self._embedder, question, hits, book, caution=caution)
 

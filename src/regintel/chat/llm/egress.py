@@ -1,0 +1,94 @@
+"""The egress guard: personal data never leaves for a provider marked external.
+
+The question is already masked by the input guardrail before anything is stored; what remains
+is everything else a prompt carries — retrieved passages of the tenant's own documents (a
+policy names its MLRO and gives their email), memory, pasted text. ``RedactingChatModel`` wraps
+an external provider's ``ChatModel`` and replaces every PII span in every message with a typed
+placeholder (``<EMAIL_ADDRESS>``) before the request is built.
+
+The redaction is not reversed in the answer: nothing in the specs allows putting personal data
+back into model output, and the quotes a user sees are cut from our own stored text anyway, so
+they keep the original wording.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncGenerator, Callable, Sequence
+from contextlib import aclosing
+
+from regintel.ports.llm import (
+    ChatMessage,
+    ChatModel,
+    JsonSchemaFormat,
+    LlmStreamChunk,
+    ToolSpec,
+)
+
+log = logging.getLogger(__name__)
+
+FindPii = Callable[[str], list[tuple[str, int, int]]]
+
+
+def redact(text: str, find_pii: FindPii) -> tuple[str, int]:
+    """``text`` with each PII span replaced by ``<KIND>``, and how many spans there were."""
+    spans = sorted(find_pii(text), key=lambda s: -s[1])
+    for kind, start, end in spans:
+        text = f"{text[:start]}<{kind}>{text[end:]}"
+    return text, len(spans)
+
+
+class RedactingChatModel:
+    """A ``ChatModel`` that redacts personal data from every message before ``inner`` sees
+    it. Capability flags and the model name are the inner model's."""
+
+    def __init__(self, inner: ChatModel, find_pii: FindPii) -> None:
+        self._inner = inner
+        self._find_pii = find_pii
+        self.redacted = 0  # spans redacted over the model's life (for logs and tests)
+
+    @property
+    def model_name(self) -> str:
+        return self._inner.model_name
+
+    @property
+    def supports_tools(self) -> bool:
+        return self._inner.supports_tools
+
+    @property
+    def supports_json_schema(self) -> bool:
+        return self._inner.supports_json_schema
+
+    @property
+    def supports_streaming(self) -> bool:
+        return self._inner.supports_streaming
+
+    def _clean(self, messages: Sequence[ChatMessage]) -> list[ChatMessage]:
+        out = []
+        for message in messages:
+            if message.content:
+                content, n = redact(message.content, self._find_pii)
+                if n:
+                    self.redacted += n
+                    message = message.model_copy(update={"content": content})
+            out.append(message)
+        return out
+
+    async def stream(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        tools: Sequence[ToolSpec] | None = None,
+        response_format: JsonSchemaFormat | None = None,
+        model: str | None = None,
+        temperature: float | None = 0.0,
+        timeout_s: float | None = None,
+    ) -> AsyncGenerator[LlmStreamChunk, None]:
+        # Presidio is CPU-bound: a worker thread keeps the event loop (and other turns) moving.
+        clean = await asyncio.to_thread(self._clean, messages)
+        async with aclosing(self._inner.stream(
+                clean, tools=tools, response_format=response_format, model=model,
+                temperature=temperature, timeout_s=timeout_s)) as chunks:
+            async for chunk in chunks:
+                yield chunk
