@@ -14,6 +14,7 @@ from functools import partial
 from typing import Any, Literal
 from uuid import UUID
 
+import httpx
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from psycopg.rows import dict_row
@@ -23,29 +24,38 @@ from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.adapters.embeddings.openai_compatible import OpenAICompatibleEmbedder
 from regintel.adapters.files.local import LocalFileStore
 from regintel.adapters.graph.falkordb_store import FalkorGraphStore
+from regintel.adapters.llm.openai_compatible import OpenAICompatibleChatModel
 from regintel.adapters.parsers import AutoParser
 from regintel.adapters.postgres.chunk_index import PostgresChunkIndex
 from regintel.adapters.postgres.conversations_repo import PostgresConversationStore
 from regintel.adapters.postgres.database import Database
 from regintel.adapters.postgres.documents_repo import PostgresDocumentStore
 from regintel.adapters.postgres.faq_repo import PostgresFaqStore
+from regintel.adapters.postgres.ontology_repo import PostgresOntologyStore
 from regintel.adapters.queue.procrastinate_queue import ProcrastinateQueue
 from regintel.chat.auditing import OfflineAuditor
 from regintel.chat.deps import ChatLimits, Guard, TurnDeps
+from regintel.chat.engine import ChatEngine
+from regintel.chat.llm.egress import RedactingChatModel
+from regintel.chat.llm.engine import LlmEngine
+from regintel.chat.llm.routing import LlmRouter, Price, Route
 from regintel.chat.offline.engine import OfflineEngine
 from regintel.chat.service import ChatService
+from regintel.concepts.services import ConceptServices
 from regintel.errors import ConfigurationError, DependencyUnavailable, RegintelError
 from regintel.guardrails.pipeline import build_guard
 from regintel.ingestion.reindex import Reindexer
 from regintel.ingestion.service import IngestionService
+from regintel.ontology.service import OntologyService
 from regintel.ports.conversations import ConversationStore
 from regintel.ports.embedder import Embedder
 from regintel.ports.graph import GraphStore
 from regintel.ports.library import ChunkIndex, DocumentStore
+from regintel.ports.llm import ChatModel
 from regintel.ports.queue import JobQueue
 from regintel.retrieval.hybrid import HybridRetriever
 from regintel.runtime.stores import EmbeddedStores
-from regintel.settings import EmbeddingProvider, Settings
+from regintel.settings import EmbeddingProvider, LlmProvider, Settings
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +76,10 @@ class Container:
     _chat: ChatService | None = field(default=None, repr=False)
     _chat_pool: AsyncConnectionPool[Any] | None = field(default=None, repr=False)
     _guard: Guard | None = field(default=None, repr=False)
+    _concepts: ConceptServices | None = field(default=None, repr=False)
+    _llm: LlmRouter | None = field(default=None, repr=False)
+    _llm_clients: list[httpx.AsyncClient] = field(default_factory=list, repr=False)
+    _tenant_keys: dict[str, str] = field(default_factory=dict, repr=False)
 
     @property
     def embedder(self) -> Embedder:
@@ -145,6 +159,28 @@ class Container:
     def faq(self) -> PostgresFaqStore:
         return PostgresFaqStore(self.database, self.embedder)
 
+    @property
+    def projects(self) -> OntologyService:
+        """Compliance projects: services, ``.loader`` for context, ``.tools(...)`` for details."""
+        return OntologyService(PostgresOntologyStore(self.database))
+
+    async def concepts(self) -> ConceptServices:
+        """The concept-graph services, built once: capture handler, resolver, context store
+        and aspect, enrichment, seed loader, change detector. The ingress guard reuses the
+        chat's PII detector; enrichment reads bundled and tenant-public text only."""
+        if self._concepts is None:
+            from regintel.adapters.postgres.context_repo import PostgresConversationContextStore
+            from regintel.adapters.postgres.public_passages import PostgresPublicPassages
+            from regintel.concepts.services import build_concept_services
+
+            await self.graph.ensure_schema()
+            self._concepts = build_concept_services(
+                self.graph, pii=await self.guard(),
+                context_store=PostgresConversationContextStore(self.database),
+                settings=self.settings.concepts, shared_data_dir=self.settings.demo_data_dir,
+                public_sources=[PostgresPublicPassages(self.database)], queue=self.queue)
+        return self._concepts
+
     async def guard(self) -> Guard:
         """The guardrails, built once (loading the PII analyser takes about a second)."""
         if self._guard is None:
@@ -161,10 +197,15 @@ class Container:
                             adaptive_threshold=r.adaptive_threshold,
                             max_documents=r.max_scope_documents)
         retriever, index, embedder = self.retriever, self.chunk_index, self.embedder
+        engine: ChatEngine = OfflineEngine(embedder)
+        if self._llm is not None:  # a fresh engine per turn: it records the turn's spending
+            routes = self._llm.for_tenant(str(tenant_id),
+                                          self._tenant_keys.get(str(tenant_id), ""))
+            engine = LlmEngine(routes, engine, timeout_s=self.settings.llm.timeout_s)
         return TurnDeps(tenant_id=tenant_id, user_id=user_id, conversation_id=conversation_id,
                         documents=self.documents, conversations=self.conversations,
                         retriever=retriever, index=index, embedder=embedder,
-                        engine=OfflineEngine(embedder), guard=guard,
+                        engine=engine, guard=guard,
                         auditor=OfflineAuditor(retriever, index, embedder), faq=self.faq,
                         limits=limits)
 
@@ -182,10 +223,49 @@ class Container:
 
     async def chat_with(self, checkpointer: BaseCheckpointSaver[Any]) -> ChatService:
         guard = await self.guard()
+        if self.settings.llm.configured and self._llm is None:
+            self._llm = self._build_llm(guard)
+            for slug in self.settings.llm.tenant_action_models:
+                # Overrides name tenants by slug; turns know their tenant by id.
+                self._tenant_keys[str(await self.documents.ensure_tenant(slug))] = slug
         return ChatService(checkpointer=checkpointer, documents=self.documents,
                            conversations=self.conversations,
                            deps=partial(self.turn_deps, guard),
                            max_documents=self.settings.retrieval.max_scope_documents)
+
+    def _build_llm(self, guard: Guard) -> LlmRouter:
+        """One adapter per model alias, sharing one connection pool per provider; an
+        external provider's adapters redact personal data before anything is sent."""
+        llm = self.settings.llm
+        providers = dict(llm.providers)
+        if llm.base_url is not None:
+            providers.setdefault("default", LlmProvider(
+                base_url=llm.base_url, api_key=llm.api_key, external=llm.external,
+                timeout_s=llm.timeout_s))
+        clients: dict[str, httpx.AsyncClient] = {}
+        routes: dict[str, Route] = {}
+        for alias, spec in llm.models.items():
+            provider = providers.get(spec.provider)
+            if provider is None:
+                raise ConfigurationError(
+                    f"model alias {alias!r} names provider {spec.provider!r}, which is not "
+                    "configured", hint="set REGINTEL_LLM__BASE_URL or REGINTEL_LLM__PROVIDERS")
+            if spec.provider not in clients:
+                clients[spec.provider] = httpx.AsyncClient(
+                    timeout=httpx.Timeout(provider.timeout_s))
+            model: ChatModel = OpenAICompatibleChatModel(
+                base_url=provider.base_url, model=spec.name,
+                api_key=provider.api_key.get_secret_value() if provider.api_key else None,
+                timeout_s=provider.timeout_s, max_retries=provider.max_retries,
+                supports_tools=spec.tools, supports_json_schema=spec.json_schema,
+                supports_streaming=spec.streaming, client=clients[spec.provider])
+            if provider.external:
+                model = RedactingChatModel(model, guard.find_pii)
+            routes[alias] = Route(alias=alias, model=model, price=Price(
+                spec.input_usd_per_mtok, spec.output_usd_per_mtok))
+        self._llm_clients = list(clients.values())
+        log.info("chat models: %s", ", ".join(f"{a}={r.model_name}" for a, r in routes.items()))
+        return LlmRouter(routes, llm.action_models, tenant_overrides=llm.tenant_action_models)
 
     def register_jobs(self) -> None:
         """Every job handler a worker must know; building a service registers its jobs."""
@@ -210,7 +290,8 @@ class Container:
         if self._closed:
             return
         self._closed = True
-        closers = [self.queue.close, self.graph.close, self.database.dispose]
+        closers = [self.queue.close, self.graph.close, self.database.dispose,
+                   *(client.aclose for client in self._llm_clients)]
         if self._chat_pool is not None:
             closers.insert(0, self._chat_pool.close)
         for closer in closers:
@@ -247,8 +328,7 @@ def _build_graph(settings: Settings, socket: object | None) -> GraphStore:
         return FalkorGraphStore(graph_name=settings.graph.name, unix_socket_path=str(socket))
     scheme = url.split("://", 1)[0].lower()
     if scheme in {"bolt", "neo4j"}:
-        raise ConfigurationError(
-            "the Bolt (Memgraph/Neo4j) graph adapter is not available in this version",
-            hint="use a FalkorDB server (falkor://host:port) or unset REGINTEL_GRAPH_URL",
-        )
+        from regintel.adapters.graph.bolt_store import bolt_store_from_url
+
+        return bolt_store_from_url(url)
     return FalkorGraphStore(graph_name=settings.graph.name, url=url)

@@ -50,8 +50,21 @@ class Composed:
     concepts: list[dict[str, Any]] | None = None
 
 
+@dataclass(frozen=True)
+class TurnRecord:
+    """What the engine spent on the turn and where it fell back (offline: nothing)."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    models: tuple[str, ...] = ()
+    fallbacks: tuple[str, ...] = ()  # "step: reason"
+
+
 class ChatEngine(Protocol):
     name: str
+
+    def record(self) -> TurnRecord: ...
 
     async def classify_intent(self, message: str) -> IntentGuess: ...
 

@@ -31,7 +31,13 @@ from uuid import UUID
 
 from pydantic import BaseModel, ValidationError
 
-from regintel.chat.engine import ChatEngine, Composed, IntentGuess, ReferenceResolution
+from regintel.chat.engine import (
+    ChatEngine,
+    Composed,
+    IntentGuess,
+    ReferenceResolution,
+    TurnRecord,
+)
 from regintel.chat.evidence import CitationBook
 from regintel.chat.llm import prompts as p
 from regintel.chat.llm.citing import StreamedCitations
@@ -132,6 +138,13 @@ class LlmEngine:
     def cost_usd(self) -> float:
         return round(self._cost_usd, 8)
 
+    def record(self) -> TurnRecord:
+        usage = self.usage
+        return TurnRecord(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
+                          cost_usd=self.cost_usd, models=tuple(self.models_used),
+                          fallbacks=tuple(f"{f.step.value}: {f.reason}"
+                                          for f in self._fallbacks))
+
     def _account(self, route: Route, usage: Usage | None) -> None:
         if route.model_name not in self.models_used:
             self.models_used.append(route.model_name)
@@ -210,7 +223,8 @@ class LlmEngine:
         step = Step.RESOLVE_REFERENCES
         user = p.REFERENCES_INPUT.format(
             message=message, action=action.value,
-            explicit=", ".join(f"{d.id} ({d.title})" for d in explicit) or "none",
+            explicit=", ".join(f"{d.id} ({d.title}; {d.doc_type.value})"
+                               for d in explicit) or "none",
             registry="\n".join(f"{r['id']} | {r['title']} | {r['doc_type']} | {r['turn']}"
                                for r in registry) or "none")
         try:

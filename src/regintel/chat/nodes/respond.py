@@ -22,6 +22,7 @@ from regintel.domain.chat import (
     NeedsInput,
     ResolvedDocument,
     SummaryResult,
+    Usage,
     Validation,
 )
 
@@ -64,13 +65,21 @@ async def format_response(state: ChatState, runtime: Rt) -> Update:
     update: Update = {"registry": register(state), "notice": answer_notice(state, resolved)}
     response = build_response(cast(ChatState, {**state, **update}), deps.conversation_id)
     response.engine = Engine(deps.engine.name)
+    spent = deps.engine.record()
+    response.usage = Usage(input_tokens=spent.input_tokens, output_tokens=spent.output_tokens,
+                           cost_usd=spent.cost_usd)
+    if spent.fallbacks:
+        response.context["fallbacks"] = list(spent.fallbacks)
+    if spent.models:
+        response.context["models"] = list(spent.models)
     AnswerStream(runtime.stream_writer, sent=state.get("streamed", "")).finish(response.answer)
     update["response"] = response.model_dump(mode="json")
     try:
         await deps.conversations.record_usage(
             deps.tenant_id, user_id=deps.user_id, conversation_id=deps.conversation_id,
             action=response.action.value if response.action else "",
-            engine=response.engine.value, model="", input_tokens=response.usage.input_tokens,
+            engine=response.engine.value, model=",".join(spent.models),
+            input_tokens=response.usage.input_tokens,
             output_tokens=response.usage.output_tokens, cost_usd=response.usage.cost_usd)
     except Exception:  # usage accounting must not cost the user their answer
         log.exception("usage could not be recorded")

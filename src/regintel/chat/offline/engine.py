@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from uuid import UUID
 
-from regintel.chat.engine import Composed, IntentGuess, ReferenceResolution
+from regintel.chat.engine import Composed, IntentGuess, ReferenceResolution, TurnRecord
 from regintel.chat.evidence import CitationBook
 from regintel.chat.offline import compare, compose, intent, references
 from regintel.chat.state import DocRef
@@ -53,6 +53,9 @@ class OfflineEngine:
 
     def __init__(self, embedder: Embedder) -> None:
         self._embedder = embedder
+
+    def record(self) -> TurnRecord:
+        return TurnRecord()
 
     async def classify_intent(self, message: str) -> IntentGuess:
         return intent.classify(message)

@@ -1,0 +1,219 @@
+"""A local OpenAI-compatible chat server for tests and ``regintel bench llm-overhead``.
+
+It speaks the documented wire protocol (``POST /v1/chat/completions``, SSE ``data:`` events,
+streamed tool-call fragments, a final usage chunk) and answers like a well-behaved model
+without being one: structured steps are answered by the offline rules read back from the
+prompt (so the LLM path is exercised with plausible outputs), and the main call copies the
+first sentence of the first evidence items with their markers, then calls
+``capture_concepts``. It records every request body, so a test can inspect exactly what left
+our process, and can be told to fail in each of the ways a provider fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import socket
+import threading
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal
+from uuid import UUID, uuid4
+
+Failure = Literal["none", "error_500", "malformed_tool", "cut", "slow", "bad_json"]
+
+
+@dataclass
+class StubBehaviour:
+    first_token_delay_s: float = 0.0
+    token_delay_s: float = 0.0
+    failure: Failure = "none"
+    failures_left: int = 0  # how many requests still fail (then "none" again)
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    first_token_at: list[float] = field(default_factory=list)  # perf_counter per main call
+
+
+_EVIDENCE = re.compile(r"^\[(\d+)\] [^\n]*\n(.*?)(?=\n\n\[\d+\] |\Z)", re.S | re.M)
+_SENTENCE = re.compile(r"(.+?[.;:])(?:\s|$)", re.S)
+_TOPIC = re.compile(r"\b(?:[A-Z][a-z]+(?: [A-Z][a-z]+)+|[A-Z]{2,6})\b")
+
+
+def _field(text: str, name: str) -> str:
+    m = re.search(rf"^{re.escape(name)}: ?(.*)$", text, re.M)
+    return m.group(1).strip() if m else ""
+
+
+def _main_answer(user: str) -> tuple[str, dict[str, Any]]:
+    parts = []
+    for n, text in _EVIDENCE.findall(user)[:2]:
+        first = _SENTENCE.match(" ".join(text.split()))
+        if first:
+            parts.append(f"{first.group(1).rstrip('.;:')} [{n}].")
+    question = _field(user, "Question")
+    topics = _TOPIC.findall(question) or ["Customer Due Diligence"]
+    concept = {"domain": "AML", "kind": topics[0].upper().replace(" ", "_"),
+               "jurisdiction": "AE-ADGM", "prefLabel": topics[0],
+               "definition": f"{topics[0]} as used in the regulations."}
+    return " ".join(parts) or "The retrieved provisions do not address this question.", \
+        {"concepts": [concept]}
+
+
+def _structured(name: str, user: str) -> dict[str, Any]:
+    from regintel.chat.offline import intent, references
+    from regintel.domain.chat import Action
+
+    if name == "classify_intent":
+        guess = intent.classify(_field(user, "Message"))
+        return {"action": guess.action.value, "confidence": 0.9 if guess.confident else 0.4,
+                "reason": guess.reason}
+    if name == "resolve_references":
+        out = references.resolve(_field(user, "Message"),
+                                 Action(_field(user, "Intended action")),
+                                 _explicit(_field(user, "Explicit documents provided")),
+                                 _registry(user))
+        level = out.inference_confidence
+        return {"has_implicit_refs": out.has_implicit_refs,
+                "inferred_doc_ids": out.candidates or out.inferred_doc_ids,
+                "inference_confidence": "low" if level == "none" else level,
+                "reasoning": out.reasoning, "unmatched_name": out.unmatched,
+                "unmatched_kind": out.unmatched_kind}
+    if name == "summarize_thread":
+        asked = re.findall(r"^user: (.*)$", user, re.M)
+        return {"summary": "\n".join(f"- Asked: {q[:120]}" for q in asked[-8:])}
+    if name == "rewrite_tone":
+        return {"appropriate": True, "rewritten": None, "adjustments": []}
+    raise ValueError(f"the stub does not know the structured step {name!r}")
+
+
+def _explicit(line: str) -> list[Any]:
+    from regintel.domain.documents import DocStatus, DocType, Document
+
+    docs = []
+    for ident, title, kind in re.findall(r"([0-9a-f-]{36}) \(([^;]*); (\w+)\)", line):
+        docs.append(Document(id=UUID(ident), title=title, version="", doc_type=DocType(kind),
+                             status=DocStatus.READY, original_filename="x", mime_type="x",
+                             size_bytes=0, created_at=datetime.now(UTC), content_hash="x",
+                             file_path="x"))
+    return docs
+
+
+def _registry(user: str) -> list[Any]:
+    rows = re.findall(r"^([0-9a-f-]{36}) \| (.*?) \| (\w+) \| (\d+)$", user, re.M)
+    return [{"id": i, "title": t, "version": "", "doc_type": k, "turn": int(n)}
+            for i, t, k, n in rows]
+
+
+def _event(payload: dict[str, Any]) -> bytes:
+    return f"data: {json.dumps(payload)}\n\n".encode()
+
+
+def _chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    return {"id": "stub", "object": "chat.completion.chunk", "model": "stub",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+
+class StubServer:
+    """Runs in a thread of its own (its own event loop), like a provider would elsewhere."""
+
+    def __init__(self, behaviour: StubBehaviour | None = None) -> None:
+        self.behaviour = behaviour or StubBehaviour()
+        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._sock.bind(("127.0.0.1", 0))
+        self.port = self._sock.getsockname()[1]
+        self.base_url = f"http://127.0.0.1:{self.port}/v1"
+        self._server: Any = None
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> StubServer:
+        import uvicorn
+
+        config = uvicorn.Config(self._app, log_level="warning", lifespan="off",
+                                interface="asgi3")
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run,
+                                        kwargs={"sockets": [self._sock]}, daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 10
+        while not self._server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the stub model server did not start")
+            time.sleep(0.01)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+
+    async def _app(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        request = json.loads(body)
+        b = self.behaviour
+        b.requests.append(request)
+        failure: Failure = "none"
+        if b.failures_left > 0:
+            b.failures_left -= 1
+            failure = b.failure
+        if failure == "error_500":
+            await self._plain(send, 500, {"error": {"message": "stub outage",
+                                                     "type": "server_error"}})
+            return
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"text/event-stream")]})
+        async for event in self._events(request, failure):
+            await send({"type": "http.response.body", "body": event, "more_body": True})
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    @staticmethod
+    async def _plain(send: Any, status: int, payload: dict[str, Any]) -> None:
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json")]})
+        await send({"type": "http.response.body", "body": json.dumps(payload).encode()})
+
+    async def _events(self, request: dict[str, Any], failure: Failure) -> AsyncIterator[bytes]:
+        b = self.behaviour
+        user = request["messages"][-1]["content"]
+        await asyncio.sleep(b.first_token_delay_s)
+        if failure == "slow":
+            await asyncio.sleep(3600)
+        fmt = request.get("response_format")
+        if fmt is not None:
+            text = "{not json" if failure == "bad_json" else json.dumps(
+                _structured(fmt["json_schema"]["name"], user))
+            yield _event(_chunk({"role": "assistant", "content": text}))
+        else:
+            answer, concepts = _main_answer(user)
+            b.first_token_at.append(time.perf_counter())
+            words = answer.split(" ")
+            for i, word in enumerate(words):
+                yield _event(_chunk({"content": word if i == 0 else f" {word}"}))
+                if b.token_delay_s:
+                    await asyncio.sleep(b.token_delay_s)
+                if failure == "cut" and i == len(words) // 2:
+                    return  # the connection ends mid-answer, without [DONE]
+            if request.get("tools"):
+                arguments = json.dumps(concepts)
+                if failure == "malformed_tool":
+                    arguments = arguments[:-7]
+                call_id = f"call_{uuid4().hex[:8]}"
+                yield _event(_chunk({"tool_calls": [{"index": 0, "id": call_id,
+                                                     "type": "function", "function": {
+                                                         "name": "capture_concepts",
+                                                         "arguments": arguments[:20]}}]}))
+                yield _event(_chunk({"tool_calls": [{"index": 0, "function": {
+                    "arguments": arguments[20:]}}]}))
+        yield _event(_chunk({}, "tool_calls" if request.get("tools") and fmt is None
+                            else "stop"))
+        prompt = sum(len(m.get("content") or "") for m in request["messages"]) // 4
+        yield _event({"id": "stub", "object": "chat.completion.chunk", "choices": [],
+                      "usage": {"prompt_tokens": prompt, "completion_tokens": 40,
+                                "total_tokens": prompt + 40}})
+        yield b"data: [DONE]\n\n"
