@@ -175,6 +175,21 @@ class ApiSettings(_Group):
     upload_burst: int = Field(10, ge=1, description="Uploads a user may make at once.")
 
 
+class ConceptSettings(_Group):
+    max_active_nodes: int = Field(
+        20, ge=1, le=500, description="Most graph nodes a conversation keeps in scope "
+        "(activeNodeIds); the least recently referenced fall off first.")
+    context_retention_days: int = Field(
+        90, ge=1, le=3650, description="Conversation contexts idle this long are purged.")
+    max_concepts_per_turn: int = Field(
+        5, ge=1, le=50, description="Most concepts one turn captures (offline extractor and "
+        "tool payloads alike).")
+    change_poll_interval_s: float = Field(
+        2.0, gt=0, le=60, description="How often the graph change stream polls for patches.")
+    enrichment: bool = Field(
+        True, description="Enqueue enrichment jobs for concepts the graph knows little about.")
+
+
 class Settings(BaseSettings):
     """The whole configuration. Nested groups use ``__``: ``REGINTEL_LLM__BASE_URL``."""
 
@@ -208,6 +223,7 @@ class Settings(BaseSettings):
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     upload: UploadSettings = Field(default_factory=UploadSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
+    concepts: ConceptSettings = Field(default_factory=ConceptSettings)
     api: ApiSettings = Field(default_factory=ApiSettings)
 
     @field_validator("graph_url")

@@ -12,11 +12,14 @@ from sqlalchemy import CursorResult, text
 from sqlalchemy.exc import DBAPIError, ProgrammingError
 
 from regintel.adapters.postgres.database import Database
+from regintel.adapters.postgres.ontology_repo import ONTOLOGY_TENANT_TABLES
 from regintel.adapters.postgres.tables import TENANT_TABLES
+from regintel.domain.ontology import LABEL_FIELD, MEMBER_KINDS, EntityKind
 
 
 async def _seed_tenant(db: Database, name: str) -> dict[str, UUID]:
-    ids = {k: uuid.uuid4() for k in ("tenant", "user", "set", "doc", "conv")}
+    ids = {k: uuid.uuid4() for k in ("tenant", "user", "set", "doc", "conv", "proj", "task",
+                                     "risk", "signal")}
     statements: list[tuple[str, dict[str, str]]] = [
         ("INSERT INTO tenants (id, name, slug) VALUES (:tenant, :name, :name)", {}),
         ("INSERT INTO users (id, email, password_hash) VALUES (:user, :name || '@x.test', 'h')",
@@ -50,11 +53,37 @@ async def _seed_tenant(db: Database, name: str) -> dict[str, UUID]:
         ("INSERT INTO faq_entries (tenant_id, question, answer, embedding) VALUES "
          "(:tenant, 'Who is our MLRO?', 'The Head of Compliance.', "
          "array_fill(0.1, ARRAY[384])::vector)", {}),
+        ("INSERT INTO auth_sessions (token_hash, tenant_id, user_id, kind, expires_at) "
+         "VALUES (:name || '-session', :tenant, :user, 'cookie', now() + interval '1 day')", {}),
+        ("INSERT INTO invitations (tenant_id, email, token_hash, invited_by, expires_at) "
+         "VALUES (:tenant, 'new@' || :name || '.test', :name || '-invite', :user, "
+         "now() + interval '7 days')", {}),
+        *_ontology_seed(),
     ]
     async with db.system_session() as session:
         for sql, extra in statements:
             await session.execute(text(sql), {**ids, "name": name, **extra})
     return ids
+
+
+def _ontology_seed() -> list[tuple[str, dict[str, str]]]:
+    """A project with one entity of every kind and an edge (issue 6)."""
+    rows: list[tuple[str, dict[str, str]]] = [
+        ("INSERT INTO onto_projects (id, tenant_id, name) VALUES (:proj, :tenant, 'AML')", {})]
+    for kind in MEMBER_KINDS:
+        columns = {"tenant_id": ":tenant", "project_id": ":proj", LABEL_FIELD[kind]: "'x'"}
+        if kind in (EntityKind.TASK, EntityKind.RISK, EntityKind.SIGNAL):
+            columns["id"] = f":{kind.value}"
+        if kind is EntityKind.DOCUMENT:
+            columns["document_id"] = ":doc"
+        if kind is EntityKind.INSIGHT:
+            columns["derived_from_signal_id"] = ":signal"
+        rows.append((f"INSERT INTO {kind.table} ({', '.join(columns)}) "
+                     f"VALUES ({', '.join(columns.values())})", {}))
+    rows.append(("INSERT INTO onto_edges (tenant_id, project_id, src_id, src_kind, rel, dst_id,"
+                 " dst_kind) VALUES (:tenant, :proj, :task, 'task', 'mitigates', :risk, 'risk')",
+                 {}))
+    return rows
 
 
 async def _tenant_owned_tables(db: Database) -> list[str]:
@@ -72,7 +101,8 @@ async def two_tenants(database: Database) -> tuple[dict[str, UUID], dict[str, UU
 
 async def test_every_tenant_owned_table_has_forced_rls(database: Database) -> None:
     tables = await _tenant_owned_tables(database)
-    assert set(tables) == {t.name for t in TENANT_TABLES}  # a new table must join the list
+    # A new table must join the list.
+    assert set(tables) == {t.name for t in (*TENANT_TABLES, *ONTOLOGY_TENANT_TABLES)}
     async with database.system_session() as session:
         rows = (await session.execute(text(
             "SELECT relname, relrowsecurity, relforcerowsecurity FROM pg_class "
@@ -147,3 +177,44 @@ async def test_cross_tenant_reference_is_refused_by_the_schema(
                 "INSERT INTO chunks (tenant_id, document_id, ordinal, text, page_start, page_end,"
                 " char_start, char_end) VALUES (:t, :d, 5, 'x', 1, 1, 0, 1)"),
                 {"t": alpha["tenant"], "d": beta["doc"]})
+
+
+async def test_a_token_hash_shows_only_its_own_row_and_no_tenant_data(
+    database: Database, two_tenants: tuple[dict[str, UUID], dict[str, UUID]]
+) -> None:
+    """Sessions and invitations are found before the tenant is known: the application role
+    with only ``regintel.token_hash`` set sees that one row, nothing of other tables."""
+    alpha, _ = two_tenants
+    async with database.system_session() as session:
+        await session.execute(text("SET LOCAL ROLE regintel_app"))
+        await session.execute(text("SELECT set_config('regintel.token_hash', 'alpha-session', "
+                                   "true)"))
+        sessions = (await session.execute(text(
+            "SELECT tenant_id FROM auth_sessions"))).scalars().all()
+        invitations = (await session.execute(text(
+            "SELECT count(*) FROM invitations"))).scalar()
+        documents = (await session.execute(text("SELECT count(*) FROM documents"))).scalar()
+        with pytest.raises(DBAPIError, match="row-level security"):
+            async with session.begin_nested():
+                await session.execute(text(
+                    "INSERT INTO auth_sessions (token_hash, tenant_id, user_id, kind, "
+                    "expires_at) VALUES ('forged', :t, :u, 'bearer', now())"),
+                    {"t": alpha["tenant"], "u": alpha["user"]})
+    assert sessions == [alpha["tenant"]] and invitations == 0 and documents == 0
+
+
+async def test_cross_tenant_edge_is_refused_by_the_schema(
+    database: Database, two_tenants: tuple[dict[str, UUID], dict[str, UUID]]
+) -> None:
+    """An ontology edge of tenant A cannot reach tenant B's entity, even from a session that
+    sees both (the edge guard trigger), nor from A's own session (B's row is invisible)."""
+    alpha, beta = two_tenants
+    insert = text("INSERT INTO onto_edges (tenant_id, project_id, src_id, src_kind, rel, dst_id,"
+                  " dst_kind) VALUES (:t, :p, :s, 'task', 'mitigates', :d, 'risk')")
+    values = {"t": alpha["tenant"], "p": alpha["proj"], "s": alpha["task"], "d": beta["risk"]}
+    with pytest.raises(DBAPIError, match="belongs to another tenant"):
+        async with database.system_session() as session:
+            await session.execute(insert, values)
+    with pytest.raises(DBAPIError, match="does not exist"):
+        async with database.tenant_session(alpha["tenant"]) as session:
+            await session.execute(insert, values)

@@ -11,10 +11,13 @@ from collections.abc import AsyncIterator
 from fastapi import FastAPI
 
 from regintel import __version__
-from regintel.api import errors
-from regintel.api.routes import health
+from regintel.api import errors, security
+from regintel.api.accounts.store import AccountStore
+from regintel.api.ratelimit import RateLimiter
+from regintel.api.routes import auth, chat, conversations, documents, faq, health, members, usage
 from regintel.container import Container
 from regintel.errors import ConfigurationError
+from regintel.ports.embedder import Embedder
 from regintel.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -37,14 +40,17 @@ async def _load_demo_corpus(container: Container, settings: Settings) -> None:
     log.info("demo corpus: %d documents queued or already present", len(queued))
 
 
-def create_app(settings: Settings, *, run_worker: bool | None = None) -> FastAPI:
-    """``run_worker`` defaults to True when the database is embedded (one process does it all)."""
+def create_app(settings: Settings, *, run_worker: bool | None = None,
+               embedder: Embedder | None = None) -> FastAPI:
+    """``run_worker`` defaults to True when the database is embedded (one process does it all);
+    ``embedder`` shares an already-loaded model (tests, benchmarks)."""
     in_process_worker = settings.database_url is None if run_worker is None else run_worker
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        container = await Container.open(settings)
+        container = await Container.open(settings, embedder=embedder)
         app.state.container = container
+        app.state.accounts = AccountStore(container.database)
         worker: asyncio.Task[None] | None = None
         try:
             if settings.demo:
@@ -61,7 +67,14 @@ def create_app(settings: Settings, *, run_worker: bool | None = None) -> FastAPI
                     await worker
             await container.close()
 
-    app = FastAPI(title="Regulatory Intelligence Copilot", version=__version__, lifespan=lifespan)
+    app = FastAPI(title="Regulatory Intelligence Copilot", version=__version__, lifespan=lifespan,
+                  description="Grounded chat over a compliance team's regulations and "
+                  "policies. Sign in with a session cookie (browsers, CSRF header on writes) "
+                  "or a bearer token (API clients); errors are application/problem+json.")
+    app.state.settings = settings
+    app.state.limiter = RateLimiter(settings.api)
     errors.install(app)
-    app.include_router(health.router)
+    security.install(app, settings.api)
+    for module in (health, auth, members, documents, conversations, chat, usage, faq):
+        app.include_router(module.router)
     return app

@@ -1,6 +1,7 @@
 """The ``regintel`` command."""
 
-from regintel.cli import bench, chat, library, platform  # noqa: F401 (registers the commands)
+# Importing each module registers its commands.
+from regintel.cli import bench, chat, library, platform, projects  # noqa: F401
 from regintel.cli.app import app
 
 

@@ -233,3 +233,25 @@ def bench_train_injection(
         fail(exc)
     typer.echo(render_json(figures) if json_out else render_table(
         "Injection model training", ["measure", "value"], [[k, v] for k, v in figures.items()]))
+
+
+@bench_app.command("ontology")
+def bench_ontology(
+    entities: Annotated[int, typer.Option(min=1, max=100_000,
+                                          help="Entities in the generated project.")] = 2000,
+    edges: Annotated[int, typer.Option(min=0, max=500_000,
+                                       help="Edges in the generated project.")] = 5000,
+    runs: Annotated[int, typer.Option(min=1, max=1000, help="Timed context builds.")] = 30,
+    seed: Annotated[int, typer.Option(help="Generator seed.")] = 7,
+    keep: Annotated[bool, typer.Option(help="Keep the generated project afterwards.")] = False,
+    json_out: JsonOption = False,
+) -> None:
+    """Project context build time (parallel queries + BFS snapshot + light payload)."""
+    from regintel.bench import ontology
+
+    def show(f: Figures) -> str:
+        return render_table(f"Project context build ({f['runs']} runs)", ["measure", "value"],
+                            ontology.table_rows(f))
+
+    _measure(lambda container, _: ontology.run(container, entities=entities, edges=edges,
+                                               runs=runs, seed=seed, keep=keep), json_out, show)

@@ -29,13 +29,76 @@ class GraphEdge:
     properties: Mapping[str, GraphValue] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Tombstone:
+    """What a deletion leaves behind so change streams can report it: ``kind`` is ``node``
+    (``ref`` is the node key) or ``edge`` (``ref`` is ``src-[REL]->dst``)."""
+
+    kind: str
+    ref: str
+    deleted_at: int
+    labels: tuple[str, ...] = ()
+    rel: str | None = None
+    src_key: str | None = None
+    dst_key: str | None = None
+
+
+@dataclass(frozen=True)
+class GraphChanges:
+    """Everything written or deleted at or after a timestamp."""
+
+    nodes: list[GraphNode]
+    edges: list[GraphEdge]
+    tombstones: list[Tombstone]
+
+
 class GraphStore(Protocol):
     async def ping(self) -> None:
         """Raise ``DependencyUnavailable`` when the store cannot answer."""
 
-    async def merge_node(self, label: str, key: str,
-                         properties: Mapping[str, GraphValue]) -> GraphNode:
-        """Create or update the node; properties are merged, timestamps stamped."""
+    async def merge_node(self, label: str, key: str, properties: Mapping[str, GraphValue], *,
+                         extra_labels: Sequence[str] = (),
+                         create_only: bool = False) -> GraphNode:
+        """Create or update the node; properties are merged, timestamps stamped.
+        ``extra_labels`` are added to it (a concept is ``:Concept:AmlConcept``);
+        ``create_only`` writes the properties only when the node is new (atomically)."""
+
+    async def append_unique(self, label: str, key: str, prop: str,
+                            values: Sequence[str]) -> GraphNode | None:
+        """Append the values not yet in list property ``prop``, in one atomic statement (so
+        concurrent writers never lose each other's items); None when the node is absent."""
+
+    async def get_nodes_by_keys(self, keys: Sequence[str]) -> list[GraphNode]:
+        """Nodes of any label whose key is in ``keys``."""
+
+    async def find_nodes(self, label: str, equals: Mapping[str, GraphScalar], *,
+                         limit: int = 100) -> list[GraphNode]:
+        """Nodes of ``label`` whose properties equal every value in ``equals``."""
+
+    async def find_nodes_with_any(self, label: str, prop: str, values: Sequence[str], *,
+                                  limit: int = 100) -> list[GraphNode]:
+        """Nodes of ``label`` whose list property ``prop`` shares an item with ``values``."""
+
+    async def neighbours_of(self, keys: Sequence[str], *,
+                            limit: int = 1000) -> list[tuple[GraphEdge, GraphNode, str]]:
+        """Edges touching any of the nodes, each with the node at its other end and the key of
+        the node it was reached from: one hop of a breadth-first search."""
+
+    async def delete_node(self, label: str, key: str) -> bool:
+        """Delete the node and its edges, leaving a tombstone; False when it did not exist."""
+
+    async def delete_edge(self, src_label: str, src_key: str, rel: str, dst_label: str,
+                          dst_key: str) -> bool:
+        """Delete one edge, leaving a tombstone; False when it did not exist."""
+
+    async def changes_since(self, since_ms: int, *, limit: int = 1000) -> GraphChanges:
+        """Nodes and edges with ``updated_at >= since_ms`` and tombstones as recent."""
+
+    async def dump(self) -> tuple[list[GraphNode], list[GraphEdge]]:
+        """Every live node and edge (export)."""
+
+    async def ensure_schema(self) -> None:
+        """Key indexes (and uniqueness where the server has it); safe to call again."""
 
     async def get_nodes(self, label: str, keys: Sequence[str]) -> list[GraphNode]:
         """Nodes of ``label`` whose key is in ``keys`` (missing keys are skipped)."""

@@ -286,3 +286,36 @@ TENANT_TABLES: tuple[Table, ...] = (
     messages,
     conversation_context, memory_summaries, memory_qa, usage_events, faq_entries,
 )
+
+# Accounts (issue 8, migration 0007): tokens are stored only as SHA-256 hashes.
+auth_sessions = Table(
+    "auth_sessions", metadata,
+    Column("token_hash", Text, primary_key=True),
+    Column("tenant_id", UUID(as_uuid=True), nullable=False),
+    Column("user_id", UUID(as_uuid=True), nullable=False),
+    Column("kind", Text, nullable=False),
+    _created(),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    CheckConstraint("kind IN ('cookie', 'bearer')", name="auth_sessions_kind_check"),
+    ForeignKeyConstraint(["tenant_id", "user_id"],
+                         ["memberships.tenant_id", "memberships.user_id"],
+                         ondelete="CASCADE", name="auth_sessions_membership_fkey"),
+    Index("auth_sessions_tenant_user_idx", "tenant_id", "user_id"),
+)
+
+invitations = Table(
+    "invitations", metadata,
+    _id(),
+    _tenant(),
+    Column("email", Text, nullable=False),
+    Column("role", Text, nullable=False, server_default="member"),
+    Column("token_hash", Text, nullable=False, unique=True),
+    Column("invited_by", UUID(as_uuid=True), ForeignKey("users.id", ondelete="SET NULL")),
+    _created(),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("accepted_at", DateTime(timezone=True)),
+    CheckConstraint("role IN ('admin', 'member')", name="invitations_role_check"),
+    Index("invitations_tenant_idx", "tenant_id"),
+)
+
+TENANT_TABLES = (*TENANT_TABLES, auth_sessions, invitations)
