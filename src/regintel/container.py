@@ -22,6 +22,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.adapters.embeddings.openai_compatible import OpenAICompatibleEmbedder
+from regintel.adapters.embeddings.query_cache import QueryCachingEmbedder
 from regintel.adapters.files.local import LocalFileStore
 from regintel.adapters.graph.falkordb_store import FalkorGraphStore
 from regintel.adapters.llm.openai_compatible import OpenAICompatibleChatModel
@@ -85,6 +86,8 @@ class Container:
     def embedder(self) -> Embedder:
         if self._embedder is None:
             self._embedder = _build_embedder(self.settings)
+        if not isinstance(self._embedder, QueryCachingEmbedder):
+            self._embedder = QueryCachingEmbedder(self._embedder)
         return self._embedder
 
     @property

@@ -27,13 +27,23 @@ Failure = Literal["none", "error_500", "malformed_tool", "cut", "slow", "bad_jso
 
 
 @dataclass
+class CallTiming:
+    """One request as the provider saw it (``time.perf_counter`` of this process)."""
+
+    main: bool           # the turn's main call (tools offered, prose answer)
+    arrived: float
+    first_token: float = 0.0
+    finished: float = 0.0
+
+
+@dataclass
 class StubBehaviour:
     first_token_delay_s: float = 0.0
     token_delay_s: float = 0.0
     failure: Failure = "none"
     failures_left: int = 0  # how many requests still fail (then "none" again)
     requests: list[dict[str, Any]] = field(default_factory=list)
-    first_token_at: list[float] = field(default_factory=list)  # perf_counter per main call
+    timings: list[CallTiming] = field(default_factory=list)
 
 
 _EVIDENCE = re.compile(r"^\[(\d+)\] [^\n]*\n(.*?)(?=\n\n\[\d+\] |\Z)", re.S | re.M)
@@ -158,6 +168,9 @@ class StubServer:
         request = json.loads(body)
         b = self.behaviour
         b.requests.append(request)
+        timing = CallTiming(main=request.get("response_format") is None,
+                            arrived=time.perf_counter())
+        b.timings.append(timing)
         failure: Failure = "none"
         if b.failures_left > 0:
             b.failures_left -= 1
@@ -170,7 +183,9 @@ class StubServer:
                     "headers": [(b"content-type", b"text/event-stream")]})
         async for event in self._events(request, failure):
             await send({"type": "http.response.body", "body": event, "more_body": True})
+            timing.first_token = timing.first_token or time.perf_counter()
         await send({"type": "http.response.body", "body": b"", "more_body": False})
+        timing.finished = time.perf_counter()
 
     @staticmethod
     async def _plain(send: Any, status: int, payload: dict[str, Any]) -> None:
@@ -191,7 +206,6 @@ class StubServer:
             yield _event(_chunk({"role": "assistant", "content": text}))
         else:
             answer, concepts = _main_answer(user)
-            b.first_token_at.append(time.perf_counter())
             words = answer.split(" ")
             for i, word in enumerate(words):
                 yield _event(_chunk({"content": word if i == 0 else f" {word}"}))

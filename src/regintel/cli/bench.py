@@ -151,6 +151,31 @@ def bench_chat(
              json_out, show)
 
 
+@bench_app.command("llm-overhead")
+def bench_llm_overhead(
+    rulebooks: Annotated[Path, typer.Option(
+        exists=True, file_okay=False, help="The ADGM rulebooks (text) directory.")] = Path(
+        "../shared/data/obliqa/rulebooks_txt"),
+    first_token_ms: Annotated[float, typer.Option(
+        min=0, help="The stub model's fixed delay before its first token.")] = 300.0,
+    local: Annotated[bool, typer.Option(
+        "--local", help="Treat the provider as self-hosted (no egress redaction).")] = False,
+    rounds: Annotated[int, typer.Option(min=1, help="Passes over the 20 questions.")] = 1,
+    json_out: JsonOption = False,
+) -> None:
+    """What the pipeline adds to a model's time to first token and to the whole turn."""
+    from regintel.bench import llm_overhead
+
+    settings = load_settings()
+    figures = run(lambda: llm_overhead.run(settings, open_container, rulebooks,
+                                           first_token_ms=first_token_ms, external=not local,
+                                           rounds=rounds))
+    typer.echo(render_json(figures) if json_out else render_table(
+        f"LLM engine overhead over a stub model ({first_token_ms:.0f} ms to first token; "
+        f"{figures['model_calls_per_turn']} calls per turn; ms)",
+        ["measure", "p50", "p95"], llm_overhead.table_rows(figures)))
+
+
 @bench_app.command("guardrails")
 def bench_guardrails(
     injection: Annotated[Path, typer.Option(
@@ -244,6 +269,8 @@ def bench_ontology(
     runs: Annotated[int, typer.Option(min=1, max=1000, help="Timed context builds.")] = 30,
     seed: Annotated[int, typer.Option(help="Generator seed.")] = 7,
     keep: Annotated[bool, typer.Option(help="Keep the generated project afterwards.")] = False,
+    gc_freeze: Annotated[bool, typer.Option(
+        help="gc.freeze() after warm-up, as a long-running server should.")] = True,
     json_out: JsonOption = False,
 ) -> None:
     """Project context build time (parallel queries + BFS snapshot + light payload)."""
@@ -254,4 +281,29 @@ def bench_ontology(
                             ontology.table_rows(f))
 
     _measure(lambda container, _: ontology.run(container, entities=entities, edges=edges,
-                                               runs=runs, seed=seed, keep=keep), json_out, show)
+                                               runs=runs, seed=seed, keep=keep,
+                                               gc_freeze=gc_freeze), json_out, show)
+
+
+@bench_app.command("load")
+def bench_load(
+    users: Annotated[int, typer.Option(min=1, max=500, help="Concurrent chatting users.")] = 20,
+    seconds: Annotated[float, typer.Option(min=1, help="How long they chat.")] = 60.0,
+    url: Annotated[str, typer.Option(help="The running server (`regintel serve`).")] = (
+        "http://127.0.0.1:8000"),
+    json_out: JsonOption = False,
+) -> None:
+    """Concurrent users chatting through the HTTP API: errors, time to first SSE event,
+    throughput. Creates a throwaway organisation on the server it drives."""
+    import httpx
+
+    from regintel.bench import load
+
+    try:
+        figures = run(lambda: load.run(url, users=users, seconds=seconds))
+    except (httpx.HTTPError, RuntimeError) as exc:
+        typer.secho(f"error: {exc}", err=True, fg=typer.colors.RED)
+        raise typer.Exit(1) from exc
+    typer.echo(render_json(figures) if json_out else render_table(
+        f"Load: {users} users for {seconds:.0f} s", ["measure", "value"],
+        load.table_rows(figures)))

@@ -78,7 +78,7 @@ async def test_references_high_medium_low_none(offline: OfflineEngine) -> None:
     assert (high.inference_confidence, high.inferred_doc_ids) == ("high", [str(BANK.id)])
     user = model.calls[0].messages[1].content or ""
     assert f"{BANK.id} | Bank Negara AML Guidelines 2024 | regulation | 1" in user
-    assert f"{OURS.id} (Our AML Policy)" in user
+    assert f"{OURS.id} (Our AML Policy; policy)" in user
     medium = await engine.resolve_references("Audit it against the policy", Action.AUDIT,
                                              [BANK], REGISTRY)
     assert medium.inference_confidence == "medium" and medium.inferred_doc_ids == []
@@ -175,3 +175,12 @@ async def test_tone_failures_fall_back(offline: OfflineEngine, script: list[Item
     text, notes = await engine.rewrite_tone("Let me check clause 8.3 [1]!")
     assert (text, notes) == await offline.rewrite_tone("Let me check clause 8.3 [1]!")
     assert text.startswith("I will check") and engine.name == "llm+fallback"
+
+
+async def test_nothing_in_play_needs_no_reference_call(offline: OfflineEngine) -> None:
+    model = ScriptedChatModel([])
+    engine = LlmEngine(model, offline)
+    found = await engine.resolve_references("What about the FSA guidelines?", Action.INQUIRE,
+                                            [], [])
+    assert found.inference_confidence == "low" and found.unmatched == "FSA"
+    assert model.calls == [] and engine.name == "llm"

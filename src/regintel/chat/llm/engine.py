@@ -220,6 +220,10 @@ class LlmEngine:
     async def resolve_references(self, message: str, action: Action,
                                  explicit: Sequence[Document],
                                  registry: Sequence[DocRef]) -> ReferenceResolution:
+        if not registry:
+            # Nothing in play to infer from: the only outcomes are "none" and "a named document
+            # is not in this conversation", which the rules decide without a model call.
+            return await self._fallback.resolve_references(message, action, explicit, registry)
         step = Step.RESOLVE_REFERENCES
         user = p.REFERENCES_INPUT.format(
             message=message, action=action.value,
