@@ -14,12 +14,13 @@ from pydantic import SecretStr
 
 from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.adapters.postgres.database import Database
+from regintel.bench.llm_stub import StubBehaviour, StubServer
 from regintel.chat.service import ChatService
 from regintel.container import Container
 from regintel.domain.chat import ChatRequest, ChatResponse
 from regintel.domain.documents import DocStatus, DocType, Document
 from regintel.runtime.postgres import PostgresEndpoint
-from regintel.settings import Settings
+from regintel.settings import LlmModel, LlmSettings, Settings
 from tests.conftest import TEMPLATE_DB, TEST_SECRET, _throwaway_database
 from tests.contract.library.conftest import build_library
 
@@ -73,8 +74,52 @@ async def container(corpus: Corpus, data_dir: Path,
 
 
 @pytest.fixture(scope="session")
-async def chat(container: Container) -> ChatService:
+def stub() -> Iterator[StubServer]:
+    """A local OpenAI-compatible model server (see ``regintel.bench.llm_stub``)."""
+    with StubServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+async def llm_container(corpus: Corpus, data_dir: Path, embedder: LocalEmbedder,
+                        stub: StubServer) -> AsyncIterator[Container]:
+    """The same corpus with the LLM engine: the real adapter over the stub, marked external
+    (so the egress guard runs), prices set so cost is accounted."""
+    llm = LlmSettings(
+        base_url=stub.base_url, api_key=SecretStr("sk-test"), external=True, timeout_s=1.0,
+        models={"small": LlmModel(name="stub-small", input_usd_per_mtok=0.15,
+                                  output_usd_per_mtok=0.60),
+                "large": LlmModel(name="stub-large", input_usd_per_mtok=2.5,
+                                  output_usd_per_mtok=10.0)})
+    settings = Settings(data_dir=data_dir, database_url=SecretStr(corpus.url),
+                        secret_key=SecretStr(TEST_SECRET), llm=llm)
+    opened = await Container.open(settings, embedder=embedder)
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+def behaviour(stub: StubServer) -> StubBehaviour:
+    """The stub's behaviour for one test (well-behaved unless the test says otherwise)."""
+    stub.behaviour = StubBehaviour()
+    return stub.behaviour
+
+
+@pytest.fixture(scope="session")
+async def offline_chat(container: Container) -> ChatService:
     return await container.chat()
+
+
+@pytest.fixture(scope="session")
+async def llm_chat(llm_container: Container) -> ChatService:
+    return await llm_container.chat()
+
+
+@pytest.fixture(params=["offline", "llm"])
+def chat(request: pytest.FixtureRequest, behaviour: StubBehaviour) -> ChatService:
+    """Every conversation test runs on both engines (the LLM one over the stub model)."""
+    service: ChatService = request.getfixturevalue(f"{request.param}_chat")
+    return service
 
 
 class Conversation:

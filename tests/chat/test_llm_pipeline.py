@@ -5,55 +5,17 @@ the egress guard, and every provider failure ending in a normal answer."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
 
 import pytest
-from pydantic import SecretStr
 
-from regintel.adapters.embeddings.local import LocalEmbedder
-from regintel.bench.llm_stub import StubBehaviour, StubServer
+from regintel.bench.llm_stub import StubBehaviour
 from regintel.chat.service import ChatEvent, ChatService
 from regintel.container import Container
 from regintel.domain.chat import Action, ChatRequest, ChatResponse, Engine
-from regintel.settings import LlmModel, LlmSettings, Settings
 from tests.chat.conftest import Corpus
 from tests.chat.test_actions import _all_quotes_verify
-from tests.conftest import TEST_SECRET
 
 QUESTION = "How long must a Relevant Person keep CDD records?"
-
-
-@pytest.fixture(scope="module")
-def stub() -> Iterator[StubServer]:
-    with StubServer() as server:
-        yield server
-
-
-@pytest.fixture
-def behaviour(stub: StubServer) -> StubBehaviour:
-    stub.behaviour = StubBehaviour()
-    return stub.behaviour
-
-
-@pytest.fixture(scope="module")
-async def llm_container(corpus: Corpus, data_dir: object, embedder: LocalEmbedder,
-                        stub: StubServer) -> AsyncIterator[Container]:
-    llm = LlmSettings(
-        base_url=stub.base_url, api_key=SecretStr("sk-test"), external=True, timeout_s=1.0,
-        models={"small": LlmModel(name="stub-small", input_usd_per_mtok=0.15,
-                                  output_usd_per_mtok=0.60),
-                "large": LlmModel(name="stub-large", input_usd_per_mtok=2.5,
-                                  output_usd_per_mtok=10.0)})
-    settings = Settings(data_dir=data_dir, database_url=SecretStr(corpus.url),
-                        secret_key=SecretStr(TEST_SECRET), llm=llm)
-    opened = await Container.open(settings, embedder=embedder)
-    yield opened
-    await opened.close()
-
-
-@pytest.fixture(scope="module")
-async def llm_chat(llm_container: Container) -> ChatService:
-    return await llm_container.chat()
 
 
 async def _events(chat: ChatService, corpus: Corpus, message: str,

@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from regintel import __version__
 from regintel.api import errors, security
 from regintel.api.accounts.store import AccountStore
+from regintel.api.deps import ChatGate
 from regintel.api.ratelimit import RateLimiter
 from regintel.api.routes import auth, chat, conversations, documents, faq, health, members, usage
 from regintel.container import Container
@@ -51,6 +52,10 @@ def create_app(settings: Settings, *, run_worker: bool | None = None,
         container = await Container.open(settings, embedder=embedder)
         app.state.container = container
         app.state.accounts = AccountStore(container.database)
+        app.state.chat_gate = gate = ChatGate(container)
+        # Build the chat service (checkpoint pool, guardrail models) before the first turn
+        # needs it, without delaying start-up; requests that come first wait on the same gate.
+        warmup = asyncio.create_task(gate.warm_up(), name="regintel-chat-warmup")
         worker: asyncio.Task[None] | None = None
         try:
             if settings.demo:
@@ -61,6 +66,9 @@ def create_app(settings: Settings, *, run_worker: bool | None = None,
                                              name="regintel-worker")
             yield
         finally:
+            # Let it finish: cancelling it half-way could leave a pool open behind us.
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(warmup, timeout=60)
             if worker is not None:
                 worker.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

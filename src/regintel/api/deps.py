@@ -5,6 +5,8 @@ session's, never a value of the request."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -14,6 +16,7 @@ from regintel.api.accounts.store import AccountStore, Principal, require_role
 from regintel.api.accounts.tokens import csrf_for, same
 from regintel.api.errors import AuthenticationRequired, CsrfRejected
 from regintel.api.ratelimit import RateLimiter
+from regintel.chat.service import ChatService
 from regintel.container import Container
 from regintel.settings import Settings
 
@@ -21,12 +24,33 @@ SESSION_COOKIE = "regintel_session"
 CSRF_COOKIE = "regintel_csrf"
 CSRF_HEADER = "X-CSRF-Token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+log = logging.getLogger(__name__)
 
 _bearer = HTTPBearer(auto_error=False, description="A token from login with "
                      "`session: bearer` (API clients).")
 _cookie = APIKeyCookie(name=SESSION_COOKIE, auto_error=False,
                        description="Browser session; unsafe methods also need the "
                        f"`{CSRF_HEADER}` header.")
+
+
+class ChatGate:
+    """The chat service, built once even when the first requests arrive together (building it
+    opens a pool and loads the guardrail models; ``Container.chat`` alone would do that once
+    per concurrent caller)."""
+
+    def __init__(self, container: Container) -> None:
+        self._container = container
+        self._lock = asyncio.Lock()
+
+    async def get(self) -> ChatService:
+        async with self._lock:
+            return await self._container.chat()
+
+    async def warm_up(self) -> None:
+        try:
+            await self.get()
+        except Exception:  # the first chat request will meet (and report) the same error
+            log.exception("the chat service could not be prepared at start-up")
 
 
 def get_container(request: Request) -> Container:
@@ -37,6 +61,11 @@ def get_container(request: Request) -> Container:
 def get_accounts(request: Request) -> AccountStore:
     accounts: AccountStore = request.app.state.accounts
     return accounts
+
+
+async def get_chat(request: Request) -> ChatService:
+    gate: ChatGate = request.app.state.chat_gate
+    return await gate.get()
 
 
 def get_settings(request: Request) -> Settings:
@@ -52,6 +81,7 @@ def get_limiter(request: Request) -> RateLimiter:
 ContainerDep = Annotated[Container, Depends(get_container)]
 AccountsDep = Annotated[AccountStore, Depends(get_accounts)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+ChatDep = Annotated[ChatService, Depends(get_chat)]
 LimiterDep = Annotated[RateLimiter, Depends(get_limiter)]
 
 

@@ -48,6 +48,7 @@ class StubBehaviour:
 
 _EVIDENCE = re.compile(r"^\[(\d+)\] [^\n]*\n(.*?)(?=\n\n\[\d+\] |\Z)", re.S | re.M)
 _SENTENCE = re.compile(r"(.+?[.;:])(?:\s|$)", re.S)
+_WORDS = re.compile(r"[a-z]{4,}")
 _TOPIC = re.compile(r"\b(?:[A-Z][a-z]+(?: [A-Z][a-z]+)+|[A-Z]{2,6})\b")
 
 
@@ -57,12 +58,18 @@ def _field(text: str, name: str) -> str:
 
 
 def _main_answer(user: str) -> tuple[str, dict[str, Any]]:
-    parts = []
-    for n, text in _EVIDENCE.findall(user)[:2]:
-        first = _SENTENCE.match(" ".join(text.split()))
-        if first:
-            parts.append(f"{first.group(1).rstrip('.;:')} [{n}].")
+    """The two evidence sentences sharing most words with the question, each with the marker
+    of its evidence item, in evidence order."""
     question = _field(user, "Question")
+    wanted = set(_WORDS.findall(question.lower()))
+    scored = []
+    for n, text in _EVIDENCE.findall(user):
+        for m in _SENTENCE.finditer(" ".join(text.split())):
+            sentence = m.group(1)
+            overlap = len(wanted & set(_WORDS.findall(sentence.lower())))
+            scored.append((-overlap, int(n), sentence))
+    best = sorted(sorted(scored)[:2], key=lambda x: x[1])
+    parts = [f"{sentence.rstrip('.;:')} [{n}]." for _, n, sentence in best]
     topics = _TOPIC.findall(question) or ["Customer Due Diligence"]
     concept = {"domain": "AML", "kind": topics[0].upper().replace(" ", "_"),
                "jurisdiction": "AE-ADGM", "prefLabel": topics[0],
@@ -90,9 +97,11 @@ def _structured(name: str, user: str) -> dict[str, Any]:
                 "inference_confidence": "low" if level == "none" else level,
                 "reasoning": out.reasoning, "unmatched_name": out.unmatched,
                 "unmatched_kind": out.unmatched_kind}
-    if name == "summarize_thread":
-        asked = re.findall(r"^user: (.*)$", user, re.M)
-        return {"summary": "\n".join(f"- Asked: {q[:120]}" for q in asked[-8:])}
+    if name == "summarize_thread":  # the running summary, with the new questions appended
+        previous = user.split("Summary so far:\n", 1)[-1].split("\n\nNew messages:", 1)[0]
+        lines = [] if previous.strip() == "(none)" else previous.strip().splitlines()
+        lines += [f"- Asked: {q[:120]}" for q in re.findall(r"^user: (.*)$", user, re.M)]
+        return {"summary": "\n".join(lines[-12:])}
     if name == "rewrite_tone":
         return {"appropriate": True, "rewritten": None, "adjustments": []}
     raise ValueError(f"the stub does not know the structured step {name!r}")

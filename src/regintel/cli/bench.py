@@ -271,6 +271,8 @@ def bench_ontology(
     keep: Annotated[bool, typer.Option(help="Keep the generated project afterwards.")] = False,
     gc_freeze: Annotated[bool, typer.Option(
         help="gc.freeze() after warm-up, as a long-running server should.")] = True,
+    sessions: Annotated[bool, typer.Option(
+        help="Run each per-kind query in its own session instead of one pipeline.")] = False,
     json_out: JsonOption = False,
 ) -> None:
     """Project context build time (parallel queries + BFS snapshot + light payload)."""
@@ -282,7 +284,8 @@ def bench_ontology(
 
     _measure(lambda container, _: ontology.run(container, entities=entities, edges=edges,
                                                runs=runs, seed=seed, keep=keep,
-                                               gc_freeze=gc_freeze), json_out, show)
+                                               gc_freeze=gc_freeze, sessions=sessions),
+             json_out, show)
 
 
 @bench_app.command("load")
@@ -307,3 +310,30 @@ def bench_load(
     typer.echo(render_json(figures) if json_out else render_table(
         f"Load: {users} users for {seconds:.0f} s", ["measure", "value"],
         load.table_rows(figures)))
+
+
+@bench_app.command("concepts")
+def bench_concepts(
+    data_dir: Annotated[Path | None, typer.Option(
+        "--data-dir", exists=True, file_okay=False,
+        help="Shared data directory with regulations/ (default: REGINTEL_DEMO_DATA_DIR).")
+    ] = None,
+    labelled: Annotated[Path | None, typer.Option(
+        exists=True, file_okay=False,
+        help="Directory of labelled sets (default: the ones shipped in regintel.concepts).")
+    ] = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Precision/recall of the offline concept extractor: defined terms and known-concept
+    mentions, on a tuning split (GDPR) and held-out splits (AI Act, ADGM FSMR)."""
+    from regintel.bench import concepts
+
+    shared = data_dir or load_settings().demo_data_dir
+    try:
+        figures = concepts.run(shared, labelled or concepts.LABELLED_DIR)
+    except RegintelError as exc:
+        fail(exc)
+    typer.echo(render_json(figures) if json_out else render_table(
+        "Offline concept extractor (split: tune = tuned on, held-out = never tuned on)",
+        ["set", "task", "split", "tp", "fp", "fn", "precision", "recall", "f1"],
+        concepts.table_rows(figures)))

@@ -22,7 +22,7 @@ class HealthPublic(BaseModel):
     queue: Literal["ok", "down"]
 
 
-@router.get("/healthz", response_model=HealthPublic,
+@router.get("/healthz", response_model=HealthPublic, operation_id="healthz",
             responses={503: {"model": HealthPublic, "description": "a store is down"}})
 async def healthz(container: ContainerDep) -> JSONResponse:
     checks = await container.health()

@@ -1,0 +1,118 @@
+"""Conversations: list, create, rename, delete (with context, memory and checkpoints),
+messages and usage. Conversations are personal: other members of the tenant get 404 too."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from fastapi import APIRouter, status
+from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+
+from regintel.api.accounts.store import Principal
+from regintel.api.deps import ContainerDep, PrincipalDep
+from regintel.api.schemas.conversations import (
+    ConversationCreate,
+    ConversationPublic,
+    ConversationsPublic,
+    ConversationUpdate,
+    MessagePublic,
+    MessagesPublic,
+    UsageTotals,
+)
+from regintel.api.usage import conversation_usage
+from regintel.container import Container
+from regintel.domain.conversations import Conversation
+from regintel.errors import NotFound
+
+router = APIRouter(prefix="/api", tags=["conversations"])
+_PROBLEMS: dict[int | str, dict[str, object]] = {
+    401: {"description": "Not signed in"},
+    404: {"description": "No such conversation for this user"},
+}
+
+
+async def owned(container: Container, principal: Principal,
+                conversation_id: UUID) -> Conversation:
+    """The caller's own conversation, or NotFound (never says that someone else has it)."""
+    conversation = await container.conversations.get(principal.tenant_id, conversation_id)
+    if conversation.user_id != principal.user_id:
+        raise NotFound(f"no conversation {conversation_id}")
+    return conversation
+
+
+def thread_key(tenant_id: UUID, conversation_id: UUID) -> str:
+    """The checkpointer's thread id, as ChatService builds it."""
+    return f"{tenant_id}:{conversation_id}"
+
+
+def _public(conversation: Conversation) -> ConversationPublic:
+    return ConversationPublic.model_validate(conversation.model_dump())
+
+
+@router.get("/conversations", response_model=ConversationsPublic,
+            operation_id="list_conversations", responses=_PROBLEMS)
+async def list_conversations(principal: PrincipalDep,
+                             container: ContainerDep) -> ConversationsPublic:
+    """The caller's conversations, most recent activity first."""
+    found = await container.conversations.list_conversations(principal.tenant_id,
+                                                             user_id=principal.user_id)
+    return ConversationsPublic(data=[_public(c) for c in found], count=len(found))
+
+
+@router.post("/conversations", response_model=ConversationPublic,
+             status_code=status.HTTP_201_CREATED, operation_id="create_conversation",
+             responses=_PROBLEMS)
+async def create_conversation(body: ConversationCreate, principal: PrincipalDep,
+                              container: ContainerDep) -> ConversationPublic:
+    """An empty conversation; its first message gives it a title unless one is set here."""
+    created = await container.conversations.create(
+        principal.tenant_id, user_id=principal.user_id, title=body.title,
+        project_id=body.project_id)
+    return _public(created)
+
+
+@router.get("/conversations/{conversation_id}", response_model=ConversationPublic,
+            operation_id="read_conversation", responses=_PROBLEMS)
+async def read_conversation(conversation_id: UUID, principal: PrincipalDep,
+                            container: ContainerDep) -> ConversationPublic:
+    return _public(await owned(container, principal, conversation_id))
+
+
+@router.patch("/conversations/{conversation_id}", response_model=ConversationPublic,
+              operation_id="rename_conversation", responses=_PROBLEMS)
+async def rename_conversation(conversation_id: UUID, body: ConversationUpdate,
+                              principal: PrincipalDep,
+                              container: ContainerDep) -> ConversationPublic:
+    await owned(container, principal, conversation_id)
+    await container.conversations.rename(principal.tenant_id, conversation_id, body.title)
+    return _public(await owned(container, principal, conversation_id))
+
+
+@router.delete("/conversations/{conversation_id}", status_code=status.HTTP_204_NO_CONTENT,
+               operation_id="delete_conversation", responses=_PROBLEMS)
+async def delete_conversation(conversation_id: UUID, principal: PrincipalDep,
+                              container: ContainerDep) -> None:
+    """The conversation with its messages, context and memory, and the chat graph's
+    checkpoints of the thread (which hold the turn inputs)."""
+    await owned(container, principal, conversation_id)
+    await container.conversations.delete(principal.tenant_id, conversation_id)
+    async with AsyncPostgresSaver.from_conn_string(container.database_url) as saver:
+        await saver.adelete_thread(thread_key(principal.tenant_id, conversation_id))
+
+
+@router.get("/conversations/{conversation_id}/messages", response_model=MessagesPublic,
+            operation_id="list_messages", responses=_PROBLEMS)
+async def list_messages(conversation_id: UUID, principal: PrincipalDep,
+                        container: ContainerDep) -> MessagesPublic:
+    await owned(container, principal, conversation_id)
+    stored = await container.conversations.messages(principal.tenant_id, conversation_id)
+    data = [MessagePublic.model_validate(m.model_dump()) for m in stored]
+    return MessagesPublic(data=data, count=len(data))
+
+
+@router.get("/conversations/{conversation_id}/usage", response_model=UsageTotals,
+            operation_id="read_conversation_usage", tags=["usage"], responses=_PROBLEMS)
+async def read_conversation_usage(conversation_id: UUID, principal: PrincipalDep,
+                                  container: ContainerDep) -> UsageTotals:
+    await owned(container, principal, conversation_id)
+    return await conversation_usage(container.database, principal.tenant_id, conversation_id)

@@ -1,0 +1,18 @@
+"""Tokens and cost for the whole organisation, and per conversation."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from regintel.api.deps import ContainerDep, PrincipalDep
+from regintel.api.schemas.conversations import TenantUsagePublic
+from regintel.api.usage import tenant_usage
+
+router = APIRouter(prefix="/api", tags=["usage"])
+
+
+@router.get("/usage", response_model=TenantUsagePublic, operation_id="read_usage",
+            responses={401: {"description": "Not signed in"}})
+async def read_usage(principal: PrincipalDep, container: ContainerDep) -> TenantUsagePublic:
+    """The organisation's totals and the most recent conversations' totals."""
+    return await tenant_usage(container.database, principal.tenant_id)

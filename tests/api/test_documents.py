@@ -1,0 +1,135 @@
+"""The document library over HTTP: uploads that must be refused before harm, status, listing
+by set, autocomplete, delete."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import AsyncIterator
+
+from regintel.container import Container
+from tests.api.conftest import MAX_UPLOAD, POLICY_TEXT, User, ingest, upload
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
+
+
+def _zip_bomb_docx() -> bytes:
+    """A DOCX-shaped ZIP whose text part inflates to 201 MB from a few hundred KB."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        with archive.open("word/document.xml", "w", force_zip64=True) as part:
+            block = b"\x00" * (1024 * 1024)
+            for _ in range(201):
+                part.write(block)
+    return buffer.getvalue()
+
+
+async def test_text_upload_is_queued_then_ready(alice: User, container: Container) -> None:
+    response = await upload(alice, POLICY_TEXT.encode(), "aml.txt", title="AML Policy",
+                            version="1.0", set_name="Policies")
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert body["created"] is True
+    document = body["document"]
+    assert document["status"] == "queued" and document["set"]["name"] == "Policies"
+    assert "file_path" not in document and "content_hash" not in document
+    ready = await ingest(container, alice, document["id"])
+    assert ready["status"] == "ready" and ready["chunk_count"] >= 1
+    again = await upload(alice, POLICY_TEXT.encode(), "copy.txt", title="AML Policy")
+    assert again.status_code == 200 and again.json()["created"] is False
+
+
+async def test_lying_extension_is_refused(alice: User) -> None:
+    response = await upload(alice, PNG, "policy.pdf")
+    assert response.status_code == 400
+    assert response.headers["content-type"] == "application/problem+json"
+    assert response.json()["code"] == "document_rejected"
+    assert "PNG" in response.json()["title"]
+    assert (await alice.client.get("/api/documents")).json()["count"] == 0
+
+
+async def test_zip_bomb_docx_is_refused(alice: User) -> None:
+    bomb = _zip_bomb_docx()
+    assert len(bomb) < MAX_UPLOAD
+    response = await upload(alice, bomb, "policy.docx")
+    assert response.status_code == 400, response.text
+    assert "too large to process safely" in response.json()["title"]
+
+
+async def test_empty_file_is_refused(alice: User) -> None:
+    response = await upload(alice, b"", "empty.pdf")
+    assert response.status_code == 400
+    assert response.json()["code"] == "document_rejected"
+
+
+async def test_corrupt_pdf_fails_with_a_reason(alice: User, container: Container) -> None:
+    response = await upload(alice, b"%PDF-1.7\n" + b"\x13\x37garbage" * 200, "broken.pdf")
+    assert response.status_code == 201, response.text
+    document = await ingest(container, alice, response.json()["document"]["id"])
+    assert document["status"] == "failed" and document["status_reason"]
+
+
+async def test_oversize_body_is_refused_before_it_is_read(alice: User) -> None:
+    boundary = "regintelboundary"
+    head = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nBig\r\n"
+            f"--{boundary}\r\nContent-Disposition: form-data; name=\"doc_type\"\r\n\r\n"
+            f"policy\r\n--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; "
+            f"filename=\"big.txt\"\r\nContent-Type: text/plain\r\n\r\n").encode()
+    chunk, chunks = b"a" * (256 * 1024), 200  # 50 MB offered, no Content-Length
+    sent = 0
+
+    async def body() -> AsyncIterator[bytes]:
+        nonlocal sent
+        yield head
+        for _ in range(chunks):
+            sent += len(chunk)
+            yield chunk
+        yield f"\r\n--{boundary}--\r\n".encode()
+
+    response = await alice.client.post(
+        "/api/documents", content=body(),
+        headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
+    assert response.status_code == 413, response.text
+    assert response.json()["code"] == "payload_too_large"
+    assert sent <= MAX_UPLOAD + 2 * len(chunk)  # stopped at the limit, not at 50 MB
+
+
+async def test_declared_oversize_is_refused_without_reading(alice: User) -> None:
+    response = await alice.client.post(
+        "/api/documents", content=b"x",
+        headers={"Content-Type": "multipart/form-data; boundary=b",
+                 "Content-Length": str(MAX_UPLOAD * 10)})
+    assert response.status_code == 413
+
+
+async def test_missing_metadata_and_wrong_content_type(alice: User) -> None:
+    no_type = await alice.client.post("/api/documents", data={"title": "x"},
+                                      files={"file": ("a.txt", b"hello world")})
+    assert no_type.status_code == 422
+    as_json = await alice.client.post("/api/documents", json={"title": "x"})
+    assert as_json.status_code == 400
+
+
+async def test_list_grouped_by_set_with_colours_and_autocomplete(alice: User) -> None:
+    for i, set_name in enumerate(("ADGM Rules", "ADGM Guidance", "", "EU Law")):
+        response = await upload(alice, f"Rule {i}. A firm must keep records.".encode(),
+                                f"r{i}.txt", title=f"Rule {i}", doc_type="regulation",
+                                set_name=set_name)
+        assert response.status_code == 201, response.text
+    listed = (await alice.client.get("/api/documents")).json()
+    assert listed["count"] == 4
+    names = [g["set"]["name"] if g["set"] else None for g in listed["groups"]]
+    assert names == ["ADGM Guidance", "ADGM Rules", "EU Law", None]
+    assert all(g["set"] is None or g["set"]["colour"].startswith("#") for g in listed["groups"])
+    found = (await alice.client.get("/api/sets", params={"q": "adgm"})).json()
+    assert [s["name"] for s in found["data"]] == ["ADGM Guidance", "ADGM Rules"]
+    contains = (await alice.client.get("/api/sets", params={"q": "law"})).json()
+    assert [s["name"] for s in contains["data"]] == ["EU Law"]
+
+
+async def test_delete_document(alice: User) -> None:
+    created = (await upload(alice, b"A firm must report.", "x.txt")).json()["document"]
+    assert (await alice.client.delete(f"/api/documents/{created['id']}")).status_code == 204
+    assert (await alice.client.get(f"/api/documents/{created['id']}")).status_code == 404
+    assert (await alice.client.delete(f"/api/documents/{created['id']}")).status_code == 404
