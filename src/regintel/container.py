@@ -81,6 +81,7 @@ class Container:
     _llm: LlmRouter | None = field(default=None, repr=False)
     _llm_clients: list[httpx.AsyncClient] = field(default_factory=list, repr=False)
     _tenant_keys: dict[str, str] = field(default_factory=dict, repr=False)
+    _locks: dict[str, asyncio.Lock] = field(default_factory=dict, repr=False)
 
     @property
     def embedder(self) -> Embedder:
@@ -185,11 +186,16 @@ class Container:
         return self._concepts
 
     async def guard(self) -> Guard:
-        """The guardrails, built once (loading the PII analyser takes about a second)."""
-        if self._guard is None:
-            guard: Guard = await asyncio.to_thread(build_guard, self.embedder)
-            self._guard = guard
+        """The guardrails, built once (loading the PII analyser takes about a second); the
+        first concurrent callers wait for the one build rather than each starting their own."""
+        async with self._build_lock("guard"):
+            if self._guard is None:
+                guard: Guard = await asyncio.to_thread(build_guard, self.embedder)
+                self._guard = guard
         return self._guard
+
+    def _build_lock(self, name: str) -> asyncio.Lock:
+        return self._locks.setdefault(name, asyncio.Lock())
 
     def turn_deps(self, guard: Guard, tenant_id: UUID, user_id: UUID | None,
                   conversation_id: UUID) -> TurnDeps:
@@ -213,15 +219,18 @@ class Container:
                         limits=limits)
 
     async def chat(self) -> ChatService:
-        """The chat service, its checkpointer on a pool of its own (opened once)."""
-        if self._chat is None:
-            pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
-                self.database_url, open=False, min_size=1,
-                max_size=self.settings.database.pool_size,
-                kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row})
-            await pool.open()
-            self._chat_pool = pool
-            self._chat = await self.chat_with(AsyncPostgresSaver(pool))
+        """The chat service, its checkpointer on a pool of its own (opened once, even when the
+        first requests arrive together)."""
+        async with self._build_lock("chat"):
+            if self._chat is None:
+                pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
+                    self.database_url, open=False, min_size=1,
+                    max_size=self.settings.database.pool_size,
+                    kwargs={"autocommit": True, "prepare_threshold": 0,
+                            "row_factory": dict_row})
+                await pool.open()
+                self._chat_pool = pool
+                self._chat = await self.chat_with(AsyncPostgresSaver(pool))
         return self._chat
 
     async def chat_with(self, checkpointer: BaseCheckpointSaver[Any]) -> ChatService:
