@@ -34,6 +34,7 @@ from regintel.adapters.postgres.documents_repo import PostgresDocumentStore
 from regintel.adapters.postgres.faq_repo import PostgresFaqStore
 from regintel.adapters.postgres.ontology_repo import PostgresOntologyStore
 from regintel.adapters.queue.procrastinate_queue import ProcrastinateQueue
+from regintel.adapters.websearch.tavily import TavilySearch
 from regintel.chat.auditing import OfflineAuditor
 from regintel.chat.deps import ChatLimits, Guard, TurnDeps
 from regintel.chat.engine import ChatEngine
@@ -54,6 +55,7 @@ from regintel.ports.graph import GraphStore
 from regintel.ports.library import ChunkIndex, DocumentStore
 from regintel.ports.llm import ChatModel
 from regintel.ports.queue import JobQueue
+from regintel.ports.websearch import WebSearch
 from regintel.retrieval.hybrid import HybridRetriever
 from regintel.runtime.stores import EmbeddedStores
 from regintel.settings import EmbeddingProvider, LlmProvider, Settings
@@ -82,6 +84,7 @@ class Container:
     _llm_clients: list[httpx.AsyncClient] = field(default_factory=list, repr=False)
     _tenant_keys: dict[str, str] = field(default_factory=dict, repr=False)
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict, repr=False)
+    _web: TavilySearch | None = field(default=None, repr=False)
 
     @property
     def embedder(self) -> Embedder:
@@ -214,7 +217,7 @@ class Container:
         return TurnDeps(tenant_id=tenant_id, user_id=user_id, conversation_id=conversation_id,
                         documents=self.documents, conversations=self.conversations,
                         retriever=retriever, index=index, embedder=embedder,
-                        engine=engine, guard=guard,
+                        engine=engine, guard=guard, web=self.web_search,
                         auditor=OfflineAuditor(retriever, index, embedder), faq=self.faq,
                         limits=limits)
 
@@ -244,6 +247,18 @@ class Container:
                            conversations=self.conversations,
                            deps=partial(self.turn_deps, guard),
                            max_documents=self.settings.retrieval.max_scope_documents)
+
+    @property
+    def web_search(self) -> WebSearch | None:
+        """Tavily when its key is set; None shows web search as unavailable."""
+        w = self.settings.web_search
+        if w.tavily_api_key is None:
+            return None
+        if self._web is None:
+            self._web = TavilySearch(api_key=w.tavily_api_key.get_secret_value(),
+                                     base_url=w.base_url, timeout_s=w.timeout_s,
+                                     monthly_limit=w.monthly_limit)
+        return self._web
 
     def _build_llm(self, guard: Guard) -> LlmRouter:
         """One adapter per model alias, sharing one connection pool per provider; an
@@ -303,7 +318,8 @@ class Container:
             return
         self._closed = True
         closers = [self.queue.close, self.graph.close, self.database.dispose,
-                   *(client.aclose for client in self._llm_clients)]
+                   *(client.aclose for client in self._llm_clients),
+                   *([self._web.aclose] if self._web is not None else [])]
         if self._chat_pool is not None:
             closers.insert(0, self._chat_pool.close)
         for closer in closers:

@@ -5,15 +5,22 @@ the egress guard, and every provider failure ending in a normal answer."""
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
+from pydantic import SecretStr
 
-from regintel.bench.llm_stub import StubBehaviour
+from regintel.adapters.embeddings.local import LocalEmbedder
+from regintel.bench.llm_stub import StubBehaviour, StubServer
+from regintel.chat import web as web_module
 from regintel.chat.service import ChatEvent, ChatService
 from regintel.container import Container
 from regintel.domain.chat import Action, ChatRequest, ChatResponse, Engine
+from regintel.settings import Settings, WebSearchSettings
 from tests.chat.conftest import Corpus
 from tests.chat.test_actions import _all_quotes_verify
+from tests.conftest import TEST_SECRET
 
 QUESTION = "How long must a Relevant Person keep CDD records?"
 
@@ -80,3 +87,51 @@ async def test_every_provider_failure_ends_in_a_normal_answer(
         assert "six years" in " ".join(c.quote for c in response.citations)
     assert _shown(events) == response.answer
     await _all_quotes_verify(llm_container, corpus, response)
+
+
+@pytest.fixture(scope="module")
+async def web_chat(corpus: Corpus, data_dir: Path, embedder: LocalEmbedder,
+                   stub: StubServer) -> AsyncIterator[ChatService]:
+    """The offline engine with web search configured (Tavily's wire format, on the stub)."""
+    settings = Settings(data_dir=data_dir, database_url=SecretStr(corpus.url),
+                        secret_key=SecretStr(TEST_SECRET), web_search=WebSearchSettings(
+                            tavily_api_key=SecretStr("tvly-test"),
+                            base_url=stub.base_url.removesuffix("/v1")))
+    opened = await Container.open(settings, embedder=embedder)
+    yield await opened.chat()
+    await opened.close()
+
+
+async def test_temporal_question_adds_cited_web_results(
+        web_chat: ChatService, corpus: Corpus, behaviour: StubBehaviour) -> None:
+    events = await _events(web_chat, corpus, "What are the latest 2026 AML requirements for "
+                           "customer due diligence?")
+    response: ChatResponse = events[-1].data
+    web = [c for c in response.citations if c.source_type == "web"]
+    assert web and web[0].url == "https://www.adgm.com/news/aml-2026"
+    assert f"[{web[0].n}]" in response.answer and "From the web:" in response.answer
+    assert any(c.source_type == "document" for c in response.citations)
+    assert behaviour.searches and "2026" in behaviour.searches[0]["query"]
+    assert _shown(events) == response.answer
+
+
+async def test_spent_web_plan_shows_the_limit_message(
+        web_chat: ChatService, corpus: Corpus, behaviour: StubBehaviour) -> None:
+    behaviour.web_status = 432
+    response: ChatResponse = (await _events(
+        web_chat, corpus, "What is the current CDD record-keeping period?"))[-1].data
+    assert "⚠️ Web Search Limit Reached (1000/month)" in _notices(response)
+    assert response.answer and not any(c.source_type == "web" for c in response.citations)
+
+
+async def test_without_a_key_web_search_is_shown_unavailable(
+        llm_chat: ChatService, corpus: Corpus) -> None:
+    response: ChatResponse = (await _events(
+        llm_chat, corpus, QUESTION, enable_web_search=True))[-1].data
+    assert web_module.UNAVAILABLE in _notices(response)
+
+
+def _notices(response: ChatResponse) -> list[str]:
+    notices = response.context.get("notices", [])
+    assert isinstance(notices, list)
+    return [str(n) for n in notices]

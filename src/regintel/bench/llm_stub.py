@@ -1,4 +1,5 @@
-"""A local OpenAI-compatible chat server for tests and ``regintel bench llm-overhead``.
+"""A local OpenAI-compatible chat server (plus a Tavily-compatible ``/search``) for tests and
+``regintel bench llm-overhead``.
 
 It speaks the documented wire protocol (``POST /v1/chat/completions``, SSE ``data:`` events,
 streamed tool-call fragments, a final usage chunk) and answers like a well-behaved model
@@ -42,7 +43,9 @@ class StubBehaviour:
     token_delay_s: float = 0.0
     failure: Failure = "none"
     failures_left: int = 0  # how many requests still fail (then "none" again)
+    web_status: int = 200   # the Tavily-compatible /search route's answer (432: plan spent)
     requests: list[dict[str, Any]] = field(default_factory=list)
+    searches: list[dict[str, Any]] = field(default_factory=list)
     timings: list[CallTiming] = field(default_factory=list)
 
 
@@ -125,6 +128,17 @@ def _registry(user: str) -> list[Any]:
             for i, t, k, n in rows]
 
 
+def _web_results(query: str) -> dict[str, Any]:
+    """Tavily's response shape: ``results`` with title, url, content and score."""
+    return {"query": query, "results": [
+        {"title": "FSRA consults on AML rule changes", "url": "https://www.adgm.com/news/aml-2026",
+         "content": "The FSRA published amendments to its AML Rules in 2026. Firms must "
+                    "update their policies within six months.", "score": 0.91},
+        {"title": "Sanctions update", "url": "https://www.adgm.com/news/sanctions",
+         "content": "New targeted financial sanctions guidance applies from March 2026.",
+         "score": 0.72}]}
+
+
 def _event(payload: dict[str, Any]) -> bytes:
     return f"data: {json.dumps(payload)}\n\n".encode()
 
@@ -176,6 +190,11 @@ class StubServer:
                 break
         request = json.loads(body)
         b = self.behaviour
+        if scope["path"].endswith("/search"):
+            b.searches.append(request)
+            await self._plain(send, b.web_status, _web_results(request["query"]) if
+                              b.web_status == 200 else {"detail": {"error": "plan limit"}})
+            return
         b.requests.append(request)
         timing = CallTiming(main=request.get("response_format") is None,
                             arrived=time.perf_counter())

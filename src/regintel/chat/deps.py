@@ -16,6 +16,7 @@ from regintel.domain.documents import Document
 from regintel.ports.conversations import ConversationStore
 from regintel.ports.embedder import Embedder
 from regintel.ports.library import ChunkIndex, DocumentStore
+from regintel.ports.websearch import WebSearch
 from regintel.retrieval.hybrid import HybridRetriever
 
 
@@ -81,6 +82,7 @@ class TurnDeps:
     guard: Guard
     auditor: Auditor
     faq: FaqMatcher | None = None
+    web: WebSearch | None = None  # None: web search is not configured
     limits: ChatLimits = field(default_factory=ChatLimits)
     timings: dict[str, float] = field(default_factory=dict)
     clock: Callable[[], float] = time.perf_counter

@@ -40,6 +40,8 @@ class ChatState(TypedDict, total=False):
     hits: list[dict[str, Any]]       # ChunkHit evidence of the turn (all tool rounds)
     confidence: dict[str, Any] | None
     proceed_low: bool                # the user chose "continue anyway" at low confidence
+    web_requested: bool              # the user chose "search the web" at a prompt
+    web: list[dict[str, Any]]        # WebResult of the turn's web search
     answer: str
     citations: list[dict[str, Any]]
     result: dict[str, Any]           # {"summary"|"comparison"|"audit": typed result}

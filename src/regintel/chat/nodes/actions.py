@@ -8,12 +8,13 @@ import asyncio
 import logging
 import re
 from collections import defaultdict
+from dataclasses import replace
 from typing import Literal
 from uuid import UUID
 
 from langgraph.types import interrupt
 
-from regintel.chat import tools
+from regintel.chat import tools, web
 from regintel.chat.evidence import CitationBook
 from regintel.chat.nodes.common import Rt, Update, documents_of, hits_of, note, request_of
 from regintel.chat.nodes.resolve import CONTINUE, TAG, WEB, answer_notice
@@ -35,8 +36,6 @@ LOW_CONFIDENCE = ("Limited information was found in the documents for this quest
                   "Would you like to:")
 DISCLAIMER = ("Limited information available: the evidence only weakly matches the question. "
               "Verification with the source documents is recommended.")
-WEB_UNAVAILABLE = ("Web search is not configured for this workspace; the answer uses the "
-                   "uploaded documents only.")
 _PAST_ANSWER = re.compile(r"\b(?:repeat|show|give me|restate)\b.{0,20}\b(?:previous|last|earlier)"
                           r" (?:answer|response)\b", re.I)
 _MEMORY_QUESTION = re.compile(
@@ -62,9 +61,9 @@ async def build_prompt(state: ChatState, runtime: Rt) -> Update:
     if profile:
         context["profile"] = {k: v for k, v in profile.items() if k in
                               ("industry", "country", "company")}
-    if request.enable_web_search:
-        context = {**context, "notices": [*context.get("notices", []), WEB_UNAVAILABLE]}
-    return {"context": context, "hits": [], "confidence": None}
+    if request.enable_web_search and deps.web is None:  # shown as unavailable, not ignored
+        context = {**context, "notices": [*context.get("notices", []), web.UNAVAILABLE]}
+    return {"context": context, "hits": [], "confidence": None, "web": []}
 
 
 def route_action(state: ChatState) -> Literal["summarize", "inquire", "compare", "audit"]:
@@ -112,6 +111,9 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
         return {"tool_log": tool_log, "hits": [], "confidence": None}
     documents = documents_of(state)
     hits: list[ChunkHit] = []
+    asked = request_of(state).enable_web_search or bool(state.get("web_requested"))
+    searching = asyncio.create_task(web.search(deps, question)) if web.wanted(
+        deps, question, asked=asked) else None  # runs while the documents are searched
     for _ in range(deps.limits.max_tool_rounds):
         tool_log.append(f"search_knowledge_base({question[:60]!r}, "
                         f"documents={len(documents)})")
@@ -123,7 +125,14 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
         if hits or not documents:
             break
         documents = []  # nothing usable in the tagged documents: widen to the library
-    return _evidence(hits, state, runtime, update) | {"tool_log": tool_log}
+    out = _evidence(hits, state, runtime, update) | {"tool_log": tool_log}
+    if searching is not None:
+        results, notices = await searching
+        tool_log.append(f"web_search({question[:60]!r}) -> {len(results)} result(s)")
+        out["web"] = results
+        if notices:
+            out["context"] = note({**state, **out}, "notices", notices)  # type: ignore[typeddict-item]
+    return out
 
 
 async def summarize(state: ChatState, runtime: Rt) -> Update:
@@ -214,6 +223,8 @@ async def check_confidence(state: ChatState, runtime: Rt) -> Update:
     if (confidence is None or confidence["tier"] != "low" or state.get("proceed_low")
             or state.get("action") == Action.AUDIT.value):
         return {}
+    if state.get("web"):  # the web answers what the documents do not: go on, with the caveat
+        return {"proceed_low": True, "context": note(state, "notices", [DISCLAIMER])}
     ask = NeedsInput(kind="low_confidence", message=LOW_CONFIDENCE, options=[
         InputOption(id=TAG, label="Tag specific documents"),
         InputOption(id=WEB, label="Search the web"),
@@ -221,6 +232,11 @@ async def check_confidence(state: ChatState, runtime: Rt) -> Update:
     answer = str(interrupt(ask.model_dump(mode="json"))).strip().lower()
     if answer in (CONTINUE, "3", "continue", "continue anyway", "yes", "proceed"):
         return {"proceed_low": True, "context": note(state, "notices", [DISCLAIMER])}
+    deps = runtime.context
+    if answer in (WEB, "2", "search the web", "web") and deps.web is not None:
+        results, notices = await web.search(deps, state.get("message", ""))
+        return {"proceed_low": True, "web": results,
+                "context": note(state, "notices", [DISCLAIMER, *notices])}
     reply = ("Web search is not configured for this workspace. Please tag the documents to "
              "use." if answer in (WEB, "2", "search the web", "web") else
              "Please tag the documents to use with @ and ask again.")
@@ -259,6 +275,9 @@ async def compose(state: ChatState, runtime: Rt) -> Update:
                                                          caution=tier == "medium",
                                                          stream=stream)
             streamed = stream.text
+            if state.get("web"):
+                composed = replace(composed, answer=web.cite(composed.answer,
+                                                             state.get("web") or [], book))
     result = {key: value.model_dump(mode="json") for key, value in (
         ("summary", composed.summary), ("comparison", composed.comparison)) if value}
     return {"answer": composed.answer, "result": result, "dropped_quotes": book.dropped,

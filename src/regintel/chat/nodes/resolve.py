@@ -169,6 +169,8 @@ async def ask_user(state: ChatState, runtime: Rt) -> Update:
             "pending": None, "inference": inference.model_dump(mode="json")}
     if pending.kind == "choose_docs" and SEARCH in chosen:
         return {"pending": None}  # go on without documents: the library is searched
+    if WEB in chosen and runtime.context.web is not None:
+        return {"pending": None, "web_requested": True}  # the library and the web
     reply = ("Web search is not configured for this workspace. Please tag the documents to "
              "use, or search the uploaded documents." if WEB in chosen else
              "Please tag the documents to use with @ and ask again.")
