@@ -152,6 +152,16 @@ class UploadSettings(_Group):
     max_bytes: int = Field(50 * 1024 * 1024, ge=1, description="Largest accepted upload, bytes.")
 
 
+class WebSearchSettings(_Group):
+    tavily_api_key: SecretStr | None = Field(
+        None, description="Tavily key; unset shows web search as unavailable.")
+    base_url: str = Field("https://api.tavily.com", description="Tavily endpoint.")
+    max_results: int = Field(5, ge=1, le=20, description="Results per search.")
+    timeout_s: float = Field(15.0, gt=0, description="Per-request timeout.")
+    monthly_limit: int = Field(1000, ge=1, description="The plan's monthly searches (named in "
+                               "the limit message).")
+
+
 class ServerSettings(_Group):
     host: str = Field("127.0.0.1", description="Bind address for `regintel serve`.")
     port: int = Field(8000, ge=1, le=65535, description="Bind port for `regintel serve`.")
@@ -173,6 +183,9 @@ class ApiSettings(_Group):
     chat_burst: int = Field(10, ge=1, description="Chat turns a user may start at once.")
     upload_per_minute: float = Field(20, gt=0, description="Uploads a user may make per minute.")
     upload_burst: int = Field(10, ge=1, description="Uploads a user may make at once.")
+    first_event_wait_ms: float = Field(
+        150, ge=0, description="How long a chat request waits for the pipeline's first event "
+        "(so early refusals are plain 4xx answers) before the stream opens with `accepted`.")
 
 
 class ConceptSettings(_Group):
@@ -223,6 +236,7 @@ class Settings(BaseSettings):
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     upload: UploadSettings = Field(default_factory=UploadSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
+    web_search: WebSearchSettings = Field(default_factory=WebSearchSettings)
     concepts: ConceptSettings = Field(default_factory=ConceptSettings)
     api: ApiSettings = Field(default_factory=ApiSettings)
 
