@@ -218,6 +218,7 @@ class Container:
                         documents=self.documents, conversations=self.conversations,
                         retriever=retriever, index=index, embedder=embedder,
                         engine=engine, guard=guard, web=self.web_search,
+                        projects=self.projects,
                         auditor=OfflineAuditor(retriever, index, embedder), faq=self.faq,
                         limits=limits)
 
@@ -246,7 +247,8 @@ class Container:
         return ChatService(checkpointer=checkpointer, documents=self.documents,
                            conversations=self.conversations,
                            deps=partial(self.turn_deps, guard),
-                           max_documents=self.settings.retrieval.max_scope_documents)
+                           max_documents=self.settings.retrieval.max_scope_documents,
+                           projects=self.projects)
 
     @property
     def web_search(self) -> WebSearch | None:

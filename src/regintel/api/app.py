@@ -20,6 +20,7 @@ from regintel.container import Container
 from regintel.errors import ConfigurationError
 from regintel.ports.embedder import Embedder
 from regintel.settings import Settings
+from regintel.web import install as install_web
 
 log = logging.getLogger(__name__)
 
@@ -85,4 +86,5 @@ def create_app(settings: Settings, *, run_worker: bool | None = None,
     security.install(app, settings.api)
     for module in (health, auth, members, documents, conversations, chat, usage, faq):
         app.include_router(module.router)
+    install_web(app)  # the browser UI at / (static files shipped with the package)
     return app

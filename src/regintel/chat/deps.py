@@ -13,6 +13,8 @@ from uuid import UUID
 from regintel.chat.engine import ChatEngine, Composed
 from regintel.chat.evidence import CitationBook
 from regintel.domain.documents import Document
+from regintel.ontology.loader import ProjectContext
+from regintel.ontology.service import OntologyService
 from regintel.ports.conversations import ConversationStore
 from regintel.ports.embedder import Embedder
 from regintel.ports.library import ChunkIndex, DocumentStore
@@ -83,6 +85,9 @@ class TurnDeps:
     auditor: Auditor
     faq: FaqMatcher | None = None
     web: WebSearch | None = None  # None: web search is not configured
+    projects: OntologyService | None = None
+    project_id: UUID | None = None                 # the thread's compliance project, if any
+    project: ProjectContext | None = None          # its context, loaded once per turn
     limits: ChatLimits = field(default_factory=ChatLimits)
     timings: dict[str, float] = field(default_factory=dict)
     clock: Callable[[], float] = time.perf_counter

@@ -63,6 +63,9 @@ class TurnRecord:
 
 class ChatEngine(Protocol):
     name: str
+    # The turn's dynamic system-prompt paragraphs (profile, concepts in scope, project); an
+    # engine that sends no prompt ignores them.
+    aspects: list[str]
 
     def record(self) -> TurnRecord: ...
 

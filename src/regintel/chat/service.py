@@ -24,8 +24,10 @@ from regintel.chat.nodes.respond import build_response
 from regintel.chat.nodes.triage import screen
 from regintel.chat.state import ChatState
 from regintel.domain.chat import MAX_MESSAGE_CHARS, ChatRequest, ChatResponse, NeedsInput
+from regintel.domain.conversations import Conversation
 from regintel.domain.documents import DocStatus
 from regintel.errors import InvalidRequest
+from regintel.ontology.service import OntologyService
 from regintel.ports.conversations import ConversationStore
 from regintel.ports.library import DocumentStore
 
@@ -45,12 +47,13 @@ DepsFactory = Callable[[UUID, UUID | None, UUID], TurnDeps]
 class ChatService:
     def __init__(self, *, checkpointer: BaseCheckpointSaver[Any], documents: DocumentStore,
                  conversations: ConversationStore, deps: DepsFactory,
-                 max_documents: int = 5) -> None:
+                 max_documents: int = 5, projects: OntologyService | None = None) -> None:
         self._graph = build_graph(ResilientSaver(checkpointer))
         self._documents = documents
         self._conversations = conversations
         self._deps = deps
         self._max_documents = max_documents
+        self._projects = projects
 
     async def ask(self, tenant_id: UUID, request: ChatRequest, *,
                   user_id: UUID | None = None) -> ChatResponse:
@@ -68,8 +71,10 @@ class ChatService:
         # checkpoint of the run's input, the messages and the memory all see the masked text.
         deps = self._deps(tenant_id, user_id, request.thread_id or uuid4())
         request, screened = await self._screen(deps, request)
-        conversation_id = await self._conversation(tenant_id, request, user_id)
+        conversation = await self._conversation(tenant_id, request, user_id)
+        conversation_id = conversation.id
         deps.conversation_id = conversation_id
+        deps.project_id = conversation.project_id
         config: RunnableConfig = {"configurable": {"thread_id": f"{tenant_id}:{conversation_id}"}}
         failures: list[str] = []
         token = turn_failures.set(failures)
@@ -155,11 +160,12 @@ class ChatService:
                         DocStatus.QUEUED, DocStatus.PROCESSING) else "upload it again")
 
     async def _conversation(self, tenant_id: UUID, request: ChatRequest,
-                            user_id: UUID | None) -> UUID:
+                            user_id: UUID | None) -> Conversation:
         if request.thread_id is not None:
             # NotFound for another tenant's thread: it does not exist for this one.
-            return (await self._conversations.get(tenant_id, request.thread_id)).id
+            return await self._conversations.get(tenant_id, request.thread_id)
+        if request.project_id is not None and self._projects is not None:
+            await self._projects.project(tenant_id, request.project_id)  # NotFound: not ours
         title = " ".join(request.message.split())[:80] or "New conversation"
-        created = await self._conversations.create(tenant_id, user_id=user_id, title=title,
-                                                    project_id=request.project_id)
-        return created.id
+        return await self._conversations.create(tenant_id, user_id=user_id, title=title,
+                                                project_id=request.project_id)

@@ -35,7 +35,6 @@ DOMAIN_ALIASES: dict[str, str] = {
 CONCEPT = "Concept"
 SECTION = "Section"
 RULE = "Rule"
-RelType = Literal["BROADER", "NARROWER", "RELATED", "DEFINED_IN", "MENTIONED_IN"]
 
 _SPACE = re.compile(r"\s+")
 _NON_WORD = re.compile(r"[^A-Z0-9]+")
@@ -126,18 +125,6 @@ class ConceptRef(BaseModel):
     id: str
     labels: list[str]
     created: bool = False
-
-
-class SectionIn(BaseModel):
-    """A clause of a public regulation (``:Section``), or a rule in it (``:Rule``)."""
-
-    key: str
-    document: str
-    clause: str
-    title: str = ""
-    url: str | None = None
-    jurisdiction: str | None = None
-    rule: bool = False
 
 
 class ConceptSummary(BaseModel):

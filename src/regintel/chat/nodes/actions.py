@@ -14,7 +14,7 @@ from uuid import UUID
 
 from langgraph.types import interrupt
 
-from regintel.chat import tools, web
+from regintel.chat import projects, tools, web
 from regintel.chat.evidence import CitationBook
 from regintel.chat.nodes.common import Rt, Update, documents_of, hits_of, note, request_of
 from regintel.chat.nodes.resolve import CONTINUE, TAG, WEB, answer_notice
@@ -61,6 +61,17 @@ async def build_prompt(state: ChatState, runtime: Rt) -> Update:
     if profile:
         context["profile"] = {k: v for k, v in profile.items() if k in
                               ("industry", "country", "company")}
+        deps.engine.aspects.append("## User profile\n" + "\n".join(
+            f"- {k}: {v}" for k, v in context["profile"].items() if v))
+    if deps.project_id is not None:
+        if await projects.load(deps):
+            project_aspect = projects.aspect(deps)
+            if project_aspect:
+                aspects.append("project")
+                context["aspects"] = aspects
+                deps.engine.aspects.append(project_aspect)
+        else:
+            context = {**context, "degraded": [*context.get("degraded", []), "project"]}
     if request.enable_web_search and deps.web is None:  # shown as unavailable, not ignored
         context = {**context, "notices": [*context.get("notices", []), web.UNAVAILABLE]}
     return {"context": context, "hits": [], "confidence": None, "web": []}
@@ -109,6 +120,12 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
     if _MEMORY_QUESTION.search(question) and request_of(state).use_memory:
         tool_log.append(f"lookup_past_conversation({question[:60]!r})")
         return {"tool_log": tool_log, "hits": [], "confidence": None}
+    about_project = await projects.answer(deps, question)
+    if about_project is not None:  # a question about the project itself: its graph answers
+        tool_log.append(f"project_graph({about_project.intent})")
+        return {"tool_log": tool_log, "hits": [], "confidence": None,
+                "answer": about_project.text, "context": note(
+                    state, "project_entities", [str(i) for i in about_project.entity_ids])}
     documents = documents_of(state)
     hits: list[ChunkHit] = []
     asked = request_of(state).enable_web_search or bool(state.get("web_requested"))
@@ -258,6 +275,8 @@ async def compose(state: ChatState, runtime: Rt) -> Update:
     streamed = ""
     with deps.timed("composition"):
         last_tool = (state.get("tool_log") or [""])[-1]
+        if action == Action.INQUIRE.value and last_tool.startswith("project_graph"):
+            return {"citations": [], "streamed": ""}  # answered from the project graph
         if action == Action.INQUIRE.value and last_tool.startswith("retrieve_past_answer"):
             return await _past_answer(state, runtime)
         if action == Action.INQUIRE.value and last_tool.startswith("lookup_past_conversation"):

@@ -53,6 +53,7 @@ class OfflineEngine:
 
     def __init__(self, embedder: Embedder) -> None:
         self._embedder = embedder
+        self.aspects: list[str] = []  # the offline engine sends no prompt
 
     def record(self) -> TurnRecord:
         return TurnRecord()

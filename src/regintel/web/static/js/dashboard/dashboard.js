@@ -1,0 +1,300 @@
+// The dashboard: left panel (Chats | Documents tabs, + button, user bar), the chat in the
+// centre, the collapsible Sources panel on the right.
+import { ApiError, del, get, patch, post, streamChat } from '../api.js';
+import { clear, formatDate, h, initials } from '../dom.js';
+import { logOut, problemText } from '../screens/common.js';
+import { createComposer } from './composer.js';
+import { createLibrary } from './documents.js';
+import { renderAnswer } from './messages.js';
+import { createSources } from './sources.js';
+import { hideTooltip } from './tooltip.js';
+
+const NODE_LABELS = {
+  accepted: 'Starting…', guardrails: 'Checking the question…', triage: 'Reading the question…',
+  classify_intent: 'Working out what you need…', resolve_documents: 'Finding the documents…',
+  retrieve: 'Searching the documents…', compose: 'Writing the answer…',
+};
+const WIDE = '(min-width: 1100px)';
+
+export function dashboardScreen(me) {
+  const state = { conversations: [], threadId: null, title: '', busy: false, tab: 'chats', abort: null };
+
+  // -- centre: chat -----------------------------------------------------------------------
+  const titleEl = h('h1', { class: 'chat-title' }, 'New chat');
+  const menuButton = h('button', { type: 'button', class: 'icon-btn only-narrow', 'aria-label': 'Show chats and documents', 'aria-controls': 'left-panel', 'aria-expanded': 'false' }, '☰');
+  const sourcesButton = h('button', { type: 'button', class: 'btn ghost small', 'aria-controls': 'sources-panel' }, 'Sources');
+  const messages = h('div', { class: 'messages', role: 'log', 'aria-label': 'Conversation', 'aria-live': 'polite', tabindex: 0 });
+  const ctx = {
+    onCite: (c) => sources.focus(c),
+    onResume: (answer, label) => ask({ resume: answer }, label),
+  };
+  const composer = createComposer({
+    getDocuments: () => library.documents(),
+    getSets: () => library.sets(),
+    onSend: (payload) => ask(payload, null),
+  });
+  const chat = h('main', { class: 'chat', id: 'main' },
+    h('header', { class: 'chat-head' }, menuButton, titleEl, h('div', { class: 'chat-head-right' }, sourcesButton, h('span', { class: 'brand small' }, h('span', { class: 'logo', 'aria-hidden': 'true' }, '§'), 'RegIntel Copilot'))),
+    messages, composer.element);
+
+  // -- right: sources ---------------------------------------------------------------------
+  const shell = h('div', { class: 'dashboard' });
+  const sources = createSources({
+    onToggle: (open) => {
+      shell.classList.toggle('sources-open', open);
+      sourcesButton.setAttribute('aria-expanded', String(open));
+    },
+  });
+  sourcesButton.addEventListener('click', () => sources.setOpen(!shell.classList.contains('sources-open')));
+
+  // -- left: tabs, lists, user bar ------------------------------------------------------------
+  const chatList = h('ul', { class: 'chat-list', 'aria-label': 'Conversations' });
+  const library = createLibrary({
+    onChange: () => {},
+    onAsk: (d) => {
+      composer.insertMention({ kind: 'doc', id: d.id, label: d.title, version: d.version, docType: d.doc_type, colour: d.set ? d.set.colour : null });
+      setLeftOpen(false);
+    },
+  });
+  const tabChats = h('button', { type: 'button', role: 'tab', id: 'tab-chats', 'aria-controls': 'pane-chats', class: 'tab' }, 'Chats');
+  const tabDocs = h('button', { type: 'button', role: 'tab', id: 'tab-docs', 'aria-controls': 'pane-docs', class: 'tab' }, 'Documents');
+  const plus = h('button', { type: 'button', class: 'icon-btn plus', 'aria-label': 'New chat' }, '+');
+  const paneChats = h('div', { role: 'tabpanel', id: 'pane-chats', 'aria-labelledby': 'tab-chats', class: 'pane' }, chatList);
+  const paneDocs = h('div', { role: 'tabpanel', id: 'pane-docs', 'aria-labelledby': 'tab-docs', class: 'pane' }, library.element);
+  const userBar = h('div', { class: 'user-bar' },
+    h('span', { class: 'avatar', 'aria-hidden': 'true' }, initials(me.display_name || me.email)),
+    h('div', { class: 'user-names' }, h('span', { class: 'user-name' }, me.display_name || me.email), h('span', { class: 'user-org' }, me.tenant_name)),
+    h('details', { class: 'menu' }, h('summary', { 'aria-label': 'Settings' }, '⚙'),
+      h('div', { class: 'menu-items' },
+        h('a', { href: '/onboarding', 'data-nav': true }, 'Company profile'),
+        h('a', { href: '/projects', 'data-nav': true }, 'Projects'),
+        h('a', { href: '/graph', 'data-nav': true }, 'Concept graph'),
+        h('button', { type: 'button', onclick: logOut }, 'Log out'))));
+  const left = h('nav', { class: 'left', id: 'left-panel', 'aria-label': 'Chats and documents' },
+    h('div', { class: 'tabs-row' }, h('div', { role: 'tablist', class: 'tabs', 'aria-label': 'Left panel' }, tabChats, tabDocs), plus),
+    paneChats, paneDocs, userBar);
+
+  function setTab(tab) {
+    state.tab = tab;
+    const chats = tab === 'chats';
+    tabChats.setAttribute('aria-selected', String(chats));
+    tabDocs.setAttribute('aria-selected', String(!chats));
+    tabChats.tabIndex = chats ? 0 : -1;
+    tabDocs.tabIndex = chats ? -1 : 0;
+    paneChats.hidden = !chats;
+    paneDocs.hidden = chats;
+    plus.setAttribute('aria-label', chats ? 'New chat' : 'Upload a document');
+    plus.title = chats ? 'New chat' : 'Upload a document';
+  }
+  tabChats.addEventListener('click', () => setTab('chats'));
+  tabDocs.addEventListener('click', () => setTab('docs'));
+  for (const tab of [tabChats, tabDocs]) {
+    tab.addEventListener('keydown', (event) => {
+      if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
+        event.preventDefault();
+        const next = state.tab === 'chats' ? 'docs' : 'chats';
+        setTab(next);
+        (next === 'chats' ? tabChats : tabDocs).focus();
+      }
+    });
+  }
+  plus.addEventListener('click', () => (state.tab === 'chats' ? newChat() : library.openUpload()));
+
+  function setLeftOpen(open) {
+    shell.classList.toggle('left-open', open);
+    menuButton.setAttribute('aria-expanded', String(open));
+  }
+  menuButton.addEventListener('click', () => setLeftOpen(!shell.classList.contains('left-open')));
+
+  // -- conversations ----------------------------------------------------------------------
+  function renderChatList() {
+    clear(chatList);
+    if (!state.conversations.length) {
+      chatList.append(h('li', { class: 'empty muted' }, 'No conversations yet. Ask your first question!'));
+      return;
+    }
+    for (const c of state.conversations) {
+      const current = c.id === state.threadId;
+      const open = h('button', { type: 'button', class: 'chat-open', 'aria-current': current ? 'true' : null },
+        h('span', { class: 'chat-item-title' }, c.title || 'Untitled chat'),
+        h('span', { class: 'chat-item-time' }, c.last_message_at ? formatDate(c.last_message_at) : `Conversation from ${formatDate(c.created_at)}`));
+      open.addEventListener('click', () => { openConversation(c.id); setLeftOpen(false); });
+      const rename = h('button', { type: 'button', class: 'icon-btn', 'aria-label': `Rename ${c.title || 'chat'}`, title: 'Rename' }, '✎');
+      rename.addEventListener('click', async () => {
+        const title = window.prompt('Rename the conversation', c.title || '');
+        if (!title || !title.trim()) return;
+        await patch(`/api/conversations/${c.id}`, { title }).catch((e) => window.alert(problemText(e)));
+        await loadConversations();
+      });
+      const remove = h('button', { type: 'button', class: 'icon-btn danger', 'aria-label': `Delete ${c.title || 'chat'}`, title: 'Delete' }, '🗑');
+      remove.addEventListener('click', async () => {
+        if (!window.confirm('Delete this conversation with its memory?')) return;
+        await del(`/api/conversations/${c.id}`).catch((e) => window.alert(problemText(e)));
+        if (state.threadId === c.id) newChat();
+        await loadConversations();
+      });
+      chatList.append(h('li', { class: `chat-item${current ? ' current' : ''}`, dataset: { id: c.id } }, open, h('span', { class: 'chat-item-actions' }, rename, remove)));
+    }
+  }
+
+  async function loadConversations() {
+    try {
+      state.conversations = (await get('/api/conversations')).data;
+    } catch (error) {
+      state.conversations = [];
+    }
+    renderChatList();
+  }
+
+  function setTitle(title) {
+    state.title = title;
+    titleEl.textContent = title || 'New chat';
+  }
+
+  function welcome() {
+    messages.append(h('div', { class: 'welcome' },
+      h('h2', {}, `Hello${me.display_name ? `, ${me.display_name}` : ''}.`),
+      h('p', {}, 'Ask about your regulations and policies. Type @ to tag documents or sets, pick an action (Summarize, Inquire, Compare, Audit) or turn on web search.'),
+      library.documents().length ? null : h('button', { type: 'button', class: 'btn primary', onclick: () => { setTab('docs'); library.openUpload(); } }, 'Upload your first document')));
+  }
+
+  function newChat() {
+    if (state.abort) state.abort.abort();
+    state.threadId = null;
+    setTitle('');
+    clear(messages);
+    sources.reset();
+    welcome();
+    renderChatList();
+    composer.focus();
+  }
+
+  function userMessage(text, label) {
+    const el = h('div', { class: 'msg user' }, h('div', { class: 'bubble' }, label ? h('em', {}, label) : text));
+    messages.append(el);
+    return el;
+  }
+
+  function assistantShell() {
+    const status = h('div', { class: 'msg-status', role: 'status' }, 'Thinking…');
+    const text = h('div', { class: 'streamed' });
+    const body = h('div', { class: 'bubble' }, status, text);
+    const el = h('div', { class: 'msg assistant streaming', 'aria-busy': 'true' }, h('span', { class: 'avatar bot', 'aria-hidden': 'true' }, '§'), body);
+    messages.append(el);
+    return { el, body, status, text };
+  }
+
+  function scrollDown() {
+    messages.scrollTop = messages.scrollHeight;
+  }
+
+  async function openConversation(id) {
+    if (state.abort) state.abort.abort();
+    state.threadId = id;
+    const conversation = state.conversations.find((c) => c.id === id);
+    setTitle(conversation ? conversation.title : '');
+    clear(messages);
+    sources.reset();
+    renderChatList();
+    try {
+      const stored = (await get(`/api/conversations/${id}/messages`)).data;
+      for (const m of stored) {
+        if (m.role === 'user') userMessage(m.content);
+        else if (m.role === 'assistant') {
+          const meta = { answer: m.content, citations: m.metadata.citations || [], resolved_documents: m.metadata.resolved || [] };
+          messages.append(h('div', { class: 'msg assistant' }, h('span', { class: 'avatar bot', 'aria-hidden': 'true' }, '§'),
+            h('div', { class: 'bubble' }, renderAnswer(meta, ctx, { live: false }))));
+          sources.addAll(meta.citations);
+        }
+      }
+      if (!stored.length) welcome();
+    } catch (error) {
+      messages.append(h('p', { class: 'form-error' }, problemText(error)));
+    }
+    scrollDown();
+  }
+
+  async function ask(payload, label) {
+    if (state.busy) return;
+    state.busy = true;
+    composer.setBusy(true);
+    hideTooltip();
+    messages.querySelectorAll('.welcome').forEach((el) => el.remove());
+    try {
+      if (!state.threadId) {
+        const created = await post('/api/conversations', {});
+        state.threadId = created.id;
+      }
+      const body = { ...payload, thread_id: state.threadId };
+      if (body.resume) body.message = '';
+      userMessage(payload.message, label);
+      if (!payload.resume) composer.clear();
+      const out = assistantShell();
+      scrollDown();
+      state.abort = new AbortController();
+      let finished = false;
+      await streamChat(body, (kind, data) => {
+        if (kind === 'status') {
+          if (data.reset) clear(out.text);
+          out.status.textContent = NODE_LABELS[data.node] || 'Working…';
+        } else if (kind === 'text') {
+          out.text.append(document.createTextNode(data.delta || ''));
+          scrollDown();
+        } else if (kind === 'meta') {
+          finished = true;
+          clear(out.body);
+          out.body.append(...renderAnswer(data, ctx));
+          out.el.classList.remove('streaming');
+          out.el.removeAttribute('aria-busy');
+          sources.addAll(data.citations);
+          if (data.thread_id) state.threadId = data.thread_id;
+        } else if (kind === 'error') {
+          finished = true;
+          clear(out.body);
+          out.body.append(h('p', { class: 'form-error' }, problemText(new ApiError(data.status || 500, data))));
+          out.el.classList.remove('streaming');
+        }
+      }, state.abort.signal);
+      if (!finished) {
+        out.status.textContent = 'The answer stopped before it was complete.';
+        out.el.classList.remove('streaming');
+      }
+      scrollDown();
+    } catch (error) {
+      if (!(error instanceof DOMException && error.name === 'AbortError')) {
+        messages.append(h('p', { class: 'form-error', role: 'alert' }, problemText(error)));
+      }
+    } finally {
+      state.busy = false;
+      state.abort = null;
+      composer.setBusy(false);
+      await loadConversations();
+      const current = state.conversations.find((c) => c.id === state.threadId);
+      if (current) setTitle(current.title);
+      composer.focus();
+    }
+  }
+
+  // -- layout ----------------------------------------------------------------------------
+  shell.append(left, chat, sources.element);
+  const scrim = h('div', { class: 'scrim', 'aria-hidden': 'true' });
+  scrim.addEventListener('click', () => { setLeftOpen(false); if (!window.matchMedia(WIDE).matches) sources.setOpen(false); });
+  shell.append(scrim);
+  shell.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && shell.classList.contains('left-open')) setLeftOpen(false);
+  });
+  setTab('chats');
+  sources.setOpen(window.matchMedia(WIDE).matches);
+  library.refresh().then(() => { if (!state.threadId && !messages.childNodes.length) welcome(); });
+  loadConversations();
+
+  return {
+    element: shell,
+    title: 'Dashboard',
+    cleanup: () => {
+      library.stop();
+      if (state.abort) state.abort.abort();
+      hideTooltip();
+    },
+  };
+}

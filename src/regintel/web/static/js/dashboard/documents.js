@@ -1,0 +1,168 @@
+// The document library (grouped by set, set colour and doc-type accents, status until ready)
+// and the upload dialog with the spec's metadata.
+import { del, get, post } from '../api.js';
+import { clear, h, newId } from '../dom.js';
+import { field, problemText } from '../screens/common.js';
+
+const TYPE_LABELS = { regulation: 'Regulatory Source', policy: 'Company Policy' };
+const STATUS_LABELS = { queued: 'Queued', processing: 'Processing…', ready: 'Ready', failed: 'Failed' };
+const POLL_MS = 1500;
+
+export function displayTitle(d) {
+  return d.version ? `${d.title} (${d.version})` : d.title;
+}
+
+/**
+ * createLibrary({ onChange, onAsk }) → { element, refresh, openUpload, documents(), sets(),
+ * stop() }. onChange() runs after every load; onAsk(doc) tags a document in the chat input.
+ */
+export function createLibrary({ onChange, onAsk }) {
+  let documents = [];
+  let groups = [];
+  let timer = null;
+  let stopped = false;
+  const list = h('div', { class: 'library', 'aria-live': 'polite' });
+
+  function sets() {
+    const counts = new Map();
+    const found = new Map();
+    for (const d of documents) {
+      if (!d.set) continue;
+      found.set(d.set.id, d.set);
+      counts.set(d.set.id, (counts.get(d.set.id) || 0) + 1);
+    }
+    return [...found.values()].map((s) => ({ ...s, document_count: counts.get(s.id) }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  function card(d) {
+    const status = h('span', { class: `status status-${d.status}`, title: d.status_reason || '' }, STATUS_LABELS[d.status] || d.status);
+    const item = h('li', { class: `doc-card type-${d.doc_type}${d.set ? ' in-set' : ''}`, dataset: { docId: d.id } },
+      h('div', { class: 'doc-main' },
+        h('span', { class: 'doc-title' }, displayTitle(d)),
+        h('span', { class: 'doc-meta' }, h('span', { class: `type-label type-${d.doc_type}` }, TYPE_LABELS[d.doc_type] || d.doc_type), status),
+        d.status === 'failed' && d.status_reason ? h('span', { class: 'doc-reason' }, d.status_reason) : null),
+      h('div', { class: 'doc-actions' },
+        d.status === 'ready' ? h('button', { type: 'button', class: 'icon-btn', 'aria-label': `Ask about ${d.title}`, title: 'Tag in the chat', onclick: () => onAsk(d) }, '@') : null,
+        h('button', {
+          type: 'button', class: 'icon-btn danger', 'aria-label': `Delete ${d.title}`, title: 'Delete',
+          onclick: async () => {
+            if (!window.confirm(`Delete “${d.title}”? Its chunks and file are removed.`)) return;
+            await del(`/api/documents/${d.id}`).catch((e) => window.alert(problemText(e)));
+            refresh();
+          },
+        }, '🗑')));
+    if (d.set) item.style.setProperty('--set-colour', d.set.colour);
+    return item;
+  }
+
+  function render() {
+    clear(list);
+    if (!documents.length) {
+      list.append(h('div', { class: 'empty' }, h('p', {}, 'No documents yet.'),
+        h('button', { type: 'button', class: 'btn primary', onclick: () => openUpload() }, 'Upload a document')));
+      return;
+    }
+    const byId = new Map(documents.map((d) => [d.id, d]));
+    for (const group of groups) {
+      const section = h('section', { class: 'doc-group' },
+        h('h3', { class: 'group-head' }, h('span', { class: 'swatch', 'aria-hidden': 'true' }),
+          group.set ? group.set.name : 'No set (global)',
+          h('span', { class: 'count' }, String(group.document_ids.length))),
+        h('ul', { class: 'doc-list' }, group.document_ids.map((id) => byId.get(id)).filter(Boolean).map(card)));
+      if (group.set) section.style.setProperty('--set-colour', group.set.colour);
+      list.append(section);
+    }
+  }
+
+  async function refresh() {
+    clearTimeout(timer);
+    try {
+      const data = await get('/api/documents');
+      documents = data.data;
+      groups = data.groups;
+      render();
+      onChange();
+    } catch (error) {
+      clear(list).append(h('p', { class: 'form-error' }, problemText(error)));
+    }
+    if (!stopped && documents.some((d) => d.status === 'queued' || d.status === 'processing')) {
+      timer = setTimeout(refresh, POLL_MS);
+    }
+  }
+
+  function openUpload() {
+    const fileInput = h('input', { type: 'file', name: 'file', required: true, accept: '.pdf,.docx,.html,.htm,.md,.txt,application/pdf' });
+    const title = h('input', { name: 'title', required: true, maxlength: 300 });
+    const version = h('input', { name: 'version', required: true, maxlength: 100, placeholder: 'e.g. 2024, Q1 2025' });
+    const docType = h('select', { name: 'doc_type', required: true },
+      h('option', { value: 'regulation' }, 'Regulatory Source'), h('option', { value: 'policy' }, 'Company Policy'));
+    const setsId = newId('sets');
+    const setName = h('input', { name: 'set_name', maxlength: 100, list: setsId, autocomplete: 'off', placeholder: 'e.g. Bank Negara, ISO 27001, Internal' });
+    const setOptions = h('datalist', { id: setsId }, sets().map((s) => h('option', { value: s.name })));
+    setName.addEventListener('input', async () => {
+      try {
+        const found = await get(`/api/sets?q=${encodeURIComponent(setName.value)}`);
+        clear(setOptions).append(...found.data.map((s) => h('option', { value: s.name })));
+      } catch { /* the local list stays */ }
+    });
+    fileInput.addEventListener('change', () => {
+      const file = fileInput.files[0];
+      if (file && !title.value) title.value = file.name.replace(/\.[^.]+$/, '').replace(/[_-]+/g, ' ');
+    });
+    const status = h('p', { class: 'upload-status', role: 'status' });
+    const submit = h('button', { type: 'submit', class: 'btn primary' }, 'Upload');
+    const cancel = h('button', { type: 'button', class: 'btn ghost' }, 'Cancel');
+    const form = h('form', { class: 'upload-form', method: 'dialog' },
+      h('h2', {}, 'Upload a document'),
+      field('File (PDF, DOCX, HTML, Markdown or text)', fileInput),
+      field('Title', title),
+      field('Version / year', version),
+      field('Document type', docType, 'Gold accent: regulatory source · green accent: company policy.'),
+      field('Set (optional)', setName, 'Pick an existing set or type a new name; no set = global.'), setOptions,
+      status, h('div', { class: 'dialog-actions' }, cancel, submit));
+    const dialog = h('dialog', { class: 'modal', 'aria-label': 'Upload a document' }, form);
+    cancel.addEventListener('click', () => dialog.close());
+    dialog.addEventListener('close', () => dialog.remove());
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      if (!fileInput.files.length) {
+        status.textContent = 'Choose a file first.';
+        return;
+      }
+      const body = new FormData();
+      body.append('title', title.value);
+      body.append('version', version.value);
+      body.append('doc_type', docType.value);
+      body.append('set_name', setName.value);
+      body.append('file', fileInput.files[0]);
+      submit.disabled = true;
+      status.textContent = 'Uploading…';
+      try {
+        const result = await post('/api/documents', body);
+        status.textContent = result.created ? 'Uploaded; processing.' : 'Already in the library.';
+        dialog.close();
+        refresh();
+      } catch (error) {
+        status.textContent = problemText(error);
+      } finally {
+        submit.disabled = false;
+      }
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+    fileInput.focus();
+  }
+
+  return {
+    element: list,
+    refresh,
+    openUpload,
+    documents: () => documents,
+    sets,
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,249 @@
+// Rendering of chat messages: answers with inline citation markers, confidence, prompts for
+// pending questions, audit findings, comparison tables, summaries and the cost line.
+import { h, safeUrl } from '../dom.js';
+import { withTooltip } from './tooltip.js';
+
+const SEVERITIES = ['Critical', 'High', 'Medium', 'Low'];
+const MEDIUM_TIP = 'Medium confidence—further investigation suggested';
+const OPTION_ICONS = { tag_documents: '📄 ', search_web: '🌐 ', web: '🌐 ', continue: '' };
+
+function domainOf(url) {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+}
+
+export function citationMeta(c) {
+  if (c.source_type === 'web') return domainOf(c.url || '');
+  return [c.version ? `Version ${c.version}` : '', c.page ? `page ${c.page}` : '',
+    c.clause ? `clause ${c.clause}` : ''].filter(Boolean).join(' · ');
+}
+
+function citationTip(c) {
+  return () => [
+    h('strong', { class: 'tip-title' }, c.title || 'Untitled source'),
+    citationMeta(c) ? h('span', { class: 'tip-meta' }, citationMeta(c)) : null,
+    c.quote ? h('q', { class: 'tip-quote' }, c.quote) : null,
+  ];
+}
+
+/** The 📄/🌐 marker of citation `c`; ctx.onCite(c) opens it in the Sources panel. */
+export function citationMarker(c, ctx) {
+  const web = c.source_type === 'web';
+  const button = h('button', {
+    type: 'button', class: `cite ${web ? 'web' : 'doc'}`, dataset: { n: c.n },
+    'aria-label': `Source ${c.n}: ${c.title || ''}${web ? ' (opens the web page)' : ''}`,
+  }, web ? '🌐' : '📄', h('sup', {}, String(c.n)));
+  withTooltip(button, citationTip(c));
+  button.addEventListener('click', () => {
+    ctx.onCite(c);
+    const url = web ? safeUrl(c.url) : null;
+    if (url) window.open(url, '_blank', 'noopener,noreferrer');
+  });
+  return button;
+}
+
+/** Text with its [n] markers turned into citation buttons (everything else literal). */
+export function citedText(text, citations, ctx) {
+  const byN = new Map((citations || []).map((c) => [Number(c.n), c]));
+  const nodes = [];
+  let last = 0;
+  const pattern = /\[(\d+)\]/g;
+  let match;
+  while ((match = pattern.exec(text)) !== null) {
+    const c = byN.get(Number(match[1]));
+    if (!c) continue;
+    if (match.index > last) nodes.push(text.slice(last, match.index));
+    nodes.push(citationMarker(c, ctx));
+    last = pattern.lastIndex;
+  }
+  if (last < text.length) nodes.push(text.slice(last));
+  return nodes;
+}
+
+function paragraphs(text, citations, ctx) {
+  return String(text || '').split(/\n{2,}/).filter((p) => p.trim())
+    .map((p) => h('p', {}, citedText(p, citations, ctx)));
+}
+
+function markersFor(numbers, citations, ctx) {
+  const byN = new Map((citations || []).map((c) => [Number(c.n), c]));
+  return (numbers || []).map((n) => byN.get(Number(n))).filter(Boolean)
+    .map((c) => citationMarker(c, ctx));
+}
+
+function statement(s, citations, ctx) {
+  return h('li', {}, citedText(s.text || '', citations, ctx), ' ', markersFor(s.citations, citations, ctx));
+}
+
+export function confidenceBadge(confidence) {
+  if (!confidence) return null;
+  const score = typeof confidence.score === 'number' ? ` (${Math.round(confidence.score * 100)}%)` : '';
+  if (confidence.tier === 'high') {
+    return h('span', { class: 'badge conf high', title: `High confidence${score}` }, '✅ High confidence');
+  }
+  if (confidence.tier === 'medium') {
+    const badge = h('span', { class: 'badge conf medium', tabindex: 0, 'aria-label': MEDIUM_TIP }, '⚠️ Medium confidence');
+    return withTooltip(badge, () => [MEDIUM_TIP, score]);
+  }
+  return h('span', { class: 'badge conf low', title: `Low confidence${score}` }, '🔴 Low confidence — shown with a disclaimer');
+}
+
+export function costLine(usage) {
+  if (!usage) return null;
+  const tokens = (usage.input_tokens || 0) + (usage.output_tokens || 0);
+  const cost = Number(usage.cost_usd || 0);
+  const dollars = cost > 0 && cost < 0.001 ? cost.toFixed(5) : cost.toFixed(3);
+  return h('div', { class: 'cost', title: `${usage.input_tokens || 0} in · ${usage.output_tokens || 0} out` },
+    `🪙 ${tokens.toLocaleString('en-US')} tokens · $${dollars}`);
+}
+
+function severityBadge(severity) {
+  return h('span', { class: `badge sev sev-${String(severity).toLowerCase()}` }, severity);
+}
+
+function auditView(audit, meta, ctx) {
+  const groups = new Map();
+  for (const f of audit.findings || []) {
+    const key = f.target_doc_id || f.target_doc_title;
+    if (!groups.has(key)) groups.set(key, { title: f.target_doc_title, findings: [] });
+    groups.get(key).findings.push(f);
+  }
+  const statusClass = { Compliant: 'ok', 'Minor Issues': 'minor', 'Major Violations': 'major' }[audit.overall_status] || '';
+  return h('section', { class: 'audit', 'aria-label': 'Audit results' },
+    h('header', { class: 'audit-head' },
+      h('span', { class: `badge status ${statusClass}` }, audit.overall_status),
+      h('span', { class: 'muted' }, `${audit.targets_checked} target(s) checked · ${(audit.findings || []).length} finding(s)`)),
+    audit.summary ? h('p', {}, citedText(audit.summary, meta.citations, ctx)) : null,
+    [...groups.values()].map((group) => h('div', { class: 'audit-group' },
+      h('h3', {}, group.title),
+      h('ol', { class: 'findings' }, group.findings
+        .slice().sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity))
+        .map((f) => h('li', { class: `finding sev-${String(f.severity).toLowerCase()}` },
+          h('div', { class: 'finding-head' }, severityBadge(f.severity),
+            h('span', { class: 'chip' }, f.kind === 'conflict' ? 'Conflict' : 'Gap'),
+            f.theme ? h('span', { class: 'finding-theme' }, f.theme) : null,
+            markersFor(f.citations, meta.citations, ctx)),
+          h('p', { class: 'consequence' }, f.consequence),
+          f.target_quote ? h('blockquote', {}, f.target_quote,
+            (f.target_clause || f.target_page) ? h('cite', {}, [f.target_clause ? ` ${f.target_clause}` : '', f.target_page ? ` · page ${f.target_page}` : ''].join('')) : null) : null,
+          f.source_quote ? h('p', { class: 'muted' }, 'Policy says: ', h('q', {}, f.source_quote)) : null,
+          f.suggestion ? h('p', { class: 'suggestion' }, h('strong', {}, 'Suggested fix: '), f.suggestion) : null))))));
+}
+
+function comparisonView(comparison, meta, ctx) {
+  const titles = new Map((meta.resolved_documents || []).map((d) => [d.id, d.title]));
+  const columns = [];
+  for (const row of comparison.table || []) {
+    for (const cell of row.cells) if (!columns.includes(cell.document_id)) columns.push(cell.document_id);
+  }
+  const list = (label, items) => (items && items.length
+    ? [h('h4', {}, label), h('ul', {}, items.map((s) => statement(s, meta.citations, ctx)))] : null);
+  return h('section', { class: 'comparison', 'aria-label': 'Comparison' },
+    comparison.topic ? h('p', { class: 'muted' }, `Focus: ${comparison.topic}`) : null,
+    comparison.table && comparison.table.length ? h('div', { class: 'table-wrap' }, h('table', {},
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Aspect'),
+        columns.map((id) => h('th', { scope: 'col' }, titles.get(id) || 'Document')))),
+      h('tbody', {}, comparison.table.map((row) => h('tr', { class: row.differs ? 'differs' : '' },
+        h('th', { scope: 'row' }, row.aspect, row.differs ? h('span', { class: 'chip warn' }, 'differs') : null),
+        columns.map((id) => {
+          const cell = row.cells.find((c) => c.document_id === id);
+          return h('td', {}, cell ? [cell.text, ' ', cell.citation ? markersFor([cell.citation], meta.citations, ctx) : null] : '—');
+        })))))) : null,
+    list('Differences', comparison.differences), list('Similarities', comparison.similarities),
+    list('Implications', comparison.implications));
+}
+
+function summaryView(summary, meta, ctx) {
+  return h('section', { class: 'summary', 'aria-label': 'Summary' },
+    (summary.sections || []).map((s) => h('div', { class: 'summary-section' },
+      h('h3', {}, s.title), s.overview ? h('p', {}, citedText(s.overview, meta.citations, ctx)) : null,
+      s.key_obligations && s.key_obligations.length
+        ? [h('h4', {}, 'Key obligations'), h('ul', {}, s.key_obligations.map((o) => statement(o, meta.citations, ctx)))] : null)));
+}
+
+/** The question box of a paused turn; ctx.onResume(answer, label) continues it. */
+function promptView(needs, ctx) {
+  const buttons = [];
+  const disableAll = () => buttons.forEach((b) => { b.disabled = true; });
+  const choose = (answer, label, button) => {
+    disableAll();
+    button.classList.add('chosen');
+    ctx.onResume(answer, label);
+  };
+  const option = (answer, label, cls = '') => {
+    const button = h('button', { type: 'button', class: `btn ${cls}` }, label);
+    button.addEventListener('click', () => choose(answer, label, button));
+    buttons.push(button);
+    return button;
+  };
+  const options = needs.options || [];
+  let body;
+  if (needs.kind === 'confirm_docs') {
+    const docs = options.filter((o) => o.id !== 'all');
+    body = [
+      h('p', {}, needs.message),
+      h('p', {}, 'I think you’re referring to:'),
+      h('ul', {}, docs.map((o) => h('li', {}, o.label))),
+      h('div', { class: 'prompt-actions' },
+        docs.length === 1 ? option(docs[0].id, 'Yes, proceed', 'primary')
+          : [docs.map((o) => option(o.id, `Use ${o.label}`, 'primary')),
+            options.some((o) => o.id === 'all') ? option('all', 'Yes, all of these', 'primary') : null],
+        option('No, let me specify', 'No, let me specify', 'ghost')),
+    ];
+  } else if (needs.kind === 'low_confidence') {
+    const main = options.filter((o) => o.id !== 'continue');
+    const go = options.find((o) => o.id === 'continue');
+    body = [
+      h('p', { class: 'prompt-title' }, '🔴 I couldn’t find strong matches in the documents.'),
+      h('p', {}, 'Would you like me to:'),
+      h('div', { class: 'prompt-actions' }, main.map((o) => option(o.id, `${OPTION_ICONS[o.id] || ''}${o.label}`))),
+      go ? h('div', { class: 'prompt-actions' }, option(go.id, 'Continue anyway with disclaimer', 'ghost')) : null,
+    ];
+  } else {
+    body = [
+      h('p', {}, needs.message),
+      h('div', { class: 'prompt-actions' }, options.map((o) => option(o.id, `${OPTION_ICONS[o.id] || ''}${o.label}`))),
+    ];
+  }
+  return h('div', { class: `prompt ${needs.kind}`, role: 'group', 'aria-label': 'The assistant needs your input' }, body);
+}
+
+function firstParagraph(text) {
+  return String(text || '').split(/\n{2,}/)[0] || '';
+}
+
+/** The body of an assistant message from a `meta` event (or a stored answer). */
+export function renderAnswer(meta, ctx, { live = true } = {}) {
+  const parts = [];
+  const structured = meta.audit || meta.comparison || meta.summary;
+  const resolved = meta.resolved_documents || [];
+  if (resolved.length) {
+    parts.push(h('div', { class: 'resolved' }, 'Using: ', resolved.map((d) => h('span', { class: `chip how-${d.how}`, title: d.how }, d.title))));
+  }
+  if (meta.needs_input) {
+    if (meta.needs_input.kind !== 'confirm_docs' && meta.needs_input.kind !== 'low_confidence') {
+      parts.push(...paragraphs(meta.answer, meta.citations, ctx).filter((p) => p.textContent !== meta.needs_input.message));
+    }
+    parts.push(live ? promptView(meta.needs_input, ctx) : h('p', { class: 'muted' }, meta.needs_input.message));
+  } else if (structured) {
+    parts.push(...paragraphs(firstParagraph(meta.answer), meta.citations, ctx));
+    if (meta.audit) parts.push(auditView(meta.audit, meta, ctx));
+    if (meta.comparison) parts.push(comparisonView(meta.comparison, meta, ctx));
+    if (meta.summary) parts.push(summaryView(meta.summary, meta, ctx));
+    parts.push(h('details', { class: 'full-text' }, h('summary', {}, 'Full answer as text'),
+      paragraphs(meta.answer, meta.citations, ctx)));
+  } else {
+    parts.push(...paragraphs(meta.answer, meta.citations, ctx));
+  }
+  const notices = (meta.context && meta.context.notices) || [];
+  if (Array.isArray(notices) && notices.length) {
+    parts.push(h('ul', { class: 'notices' }, notices.map((n) => h('li', {}, String(n)))));
+  }
+  const footer = h('div', { class: 'msg-footer' },
+    meta.needs_input ? null : confidenceBadge(meta.confidence), costLine(meta.usage));
+  if (footer.childNodes.length) parts.push(footer);
+  return parts;
+}

@@ -1,0 +1,72 @@
+// The client-side router: one HTML shell, a screen per path. Who is signed in comes from
+// /api/me; onboarding gates the dashboard.
+
+import { ApiError, get } from './api.js';
+import { clear } from './dom.js';
+import { landingScreen } from './screens/landing.js';
+import { authScreen } from './screens/auth.js';
+import { onboardingScreen } from './screens/onboarding.js';
+import { dashboardScreen } from './dashboard/dashboard.js';
+import { placeholderScreen } from './screens/placeholder.js';
+
+const app = document.getElementById('app');
+let cleanup = null;
+
+export const session = { me: null };
+
+export async function loadMe() {
+  try {
+    session.me = await get('/api/me');
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 401) throw error;
+    session.me = null;
+  }
+  return session.me;
+}
+
+export function navigate(path, { replace = false } = {}) {
+  if (replace) window.history.replaceState({}, '', path);
+  else window.history.pushState({}, '', path);
+  render();
+}
+
+async function render() {
+  if (cleanup) {
+    cleanup();
+    cleanup = null;
+  }
+  const path = window.location.pathname;
+  const me = await loadMe().catch(() => null);
+  const needsAuth = ['/dashboard', '/onboarding', '/projects', '/graph'].includes(path);
+  if (needsAuth && !me) return navigate('/auth/login', { replace: true });
+  if (me && path.startsWith('/auth/')) return navigate(me.onboarding_complete ? '/dashboard' : '/onboarding', { replace: true });
+  if (me && !me.onboarding_complete && ['/dashboard', '/projects', '/graph'].includes(path)) {
+    return navigate('/onboarding', { replace: true });
+  }
+  let screen;
+  switch (path) {
+    case '/auth/login': screen = authScreen('login'); break;
+    case '/auth/signup': screen = authScreen('signup'); break;
+    case '/onboarding': screen = onboardingScreen(me); break;
+    case '/dashboard': screen = dashboardScreen(me); break;
+    case '/projects': screen = placeholderScreen('projects', me); break;
+    case '/graph': screen = placeholderScreen('graph', me); break;
+    default: screen = landingScreen(me);
+  }
+  clear(app);
+  app.append(screen.element);
+  cleanup = screen.cleanup || null;
+  document.title = `${screen.title} · Regulatory Intelligence Copilot`;
+  const focus = screen.element.querySelector('[autofocus]');
+  if (focus) focus.focus();
+}
+
+// Links marked data-nav navigate inside the app without a page load.
+document.addEventListener('click', (event) => {
+  const link = event.target instanceof Element ? event.target.closest('a[data-nav]') : null;
+  if (!link || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+  event.preventDefault();
+  navigate(link.getAttribute('href'));
+});
+window.addEventListener('popstate', render);
+render();

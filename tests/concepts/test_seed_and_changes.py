@@ -1,0 +1,79 @@
+"""The seed graph from the GDPR and the AI Act, and the change stream over it."""
+
+from __future__ import annotations
+
+import asyncio
+
+from regintel.adapters.graph.falkordb_store import FalkorGraphStore
+from regintel.concepts.changes import GraphChangeDetector
+from regintel.domain.concepts import CONCEPT
+from tests.concepts.conftest import SHARED, Build
+
+PERSONAL_DATA = "concept:DATA_PROTECTION:PERSONAL_DATA:EU"
+
+
+async def test_seed_creates_concepts_sections_and_edges_idempotently(
+        build: Build, graph: FalkorGraphStore) -> None:
+    services = build()
+    report = await services.seeder.seed(SHARED)
+    assert report.regulations == ["gdpr", "ai-act"]
+    assert report.concepts == 26 + 68 and report.refused == 0
+    assert report.sections == 99 + 113
+    assert await graph.count_nodes("DataProtectionConcept") == 26
+    assert await graph.count_nodes("AiConcept") == 68
+    again = await services.seeder.seed(SHARED, only=["gdpr"])
+    assert await graph.count_nodes(CONCEPT) == 94 and again.concepts == 26
+
+    around = {(e.rel, n.key) for e, n in
+              await services.client.neighbours("concept:DATA_PROTECTION:GENETIC_DATA:EU")}
+    assert ("DEFINED_IN", "section:gdpr:art-4") in around
+    assert ("BROADER", PERSONAL_DATA) in around and ("NARROWER", PERSONAL_DATA) in around
+    ai = {(e.rel, n.key) for e, n in
+          await services.client.neighbours("concept:AI:GENERAL_PURPOSE_AI_SYSTEM:EU")}
+    assert ("BROADER", "concept:AI:AI_SYSTEM:EU") in ai
+
+    nodes, edges = await services.client.bfs([PERSONAL_DATA], depth=2, max_nodes=15,
+                                             max_edges=20)
+    assert nodes[0].key == PERSONAL_DATA and len(nodes) == 15 and len(edges) <= 20
+    assert await services.client.get_nodes_by_ids(["section:gdpr:art-4", "nope", PERSONAL_DATA])
+    summaries = await services.client.summaries([PERSONAL_DATA, "section:gdpr:art-4"])
+    assert summaries[0].prefLabel == "personal data" and summaries[0].jurisdiction == "EU"
+    assert summaries[1].prefLabel == "Definitions"
+
+
+async def test_change_detector_reports_adds_updates_and_removals(
+        build: Build, graph: FalkorGraphStore) -> None:
+    services = build()
+    detector = GraphChangeDetector(graph, poll_interval_s=0.01)
+    start = 0
+    await services.handler.handle({"concepts": [{"domain": "AML", "kind": "SAR",
+                                                 "jurisdiction": "ADGM",
+                                                 "prefLabel": "Suspicious Activity Report"}]})
+    first = await detector.patches_since(start)
+    assert [(p.op, p.kind, p.id) for p in first] == [("add", "node", "concept:AML:SAR:ADGM")]
+    cursor = first[-1].at + 1
+    await asyncio.sleep(0.01)
+    await services.writer.upsert_node(CONCEPT, "concept:AML:SAR:ADGM", {"definition": "A report."})
+    await services.writer.upsert_node("Section", "section:aml:14.1", {"document": "AML",
+                                                                      "clause": "14.1"})
+    await services.writer.link(CONCEPT, "concept:AML:SAR:ADGM", "DEFINED_IN", "Section",
+                               "section:aml:14.1")
+    second = await detector.patches_since(cursor)
+    assert {(p.op, p.kind, p.id) for p in second} == {
+        ("update", "node", "concept:AML:SAR:ADGM"), ("add", "node", "section:aml:14.1"),
+        ("add", "edge", "concept:AML:SAR:ADGM-[DEFINED_IN]->section:aml:14.1")}
+    cursor = max(p.at for p in second) + 1
+    await asyncio.sleep(0.01)
+    assert await services.writer.delete_edge(CONCEPT, "concept:AML:SAR:ADGM", "DEFINED_IN",
+                                             "Section", "section:aml:14.1")
+    assert await services.writer.delete_node("Section", "section:aml:14.1")
+    third = await detector.patches_since(cursor)
+    assert {(p.op, p.kind, p.id) for p in third} == {
+        ("remove", "edge", "concept:AML:SAR:ADGM-[DEFINED_IN]->section:aml:14.1"),
+        ("remove", "node", "section:aml:14.1")}
+    assert await services.client.get_nodes_by_ids(["section:aml:14.1"]) == []
+
+    streamed = [p async for p in detector.stream(0, max_polls=2)]
+    ids = [(p.op, p.id) for p in streamed]
+    assert len(ids) == len(set(ids))  # the inclusive cursor never repeats a patch
+    assert ("remove", "section:aml:14.1") in ids
