@@ -85,6 +85,7 @@ class Container:
     _tenant_keys: dict[str, str] = field(default_factory=dict, repr=False)
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict, repr=False)
     _web: TavilySearch | None = field(default=None, repr=False)
+    _jobs_registered: bool = field(default=False, repr=False)
 
     @property
     def embedder(self) -> Embedder:
@@ -186,6 +187,7 @@ class Container:
                 context_store=PostgresConversationContextStore(self.database),
                 settings=self.settings.concepts, shared_data_dir=self.settings.demo_data_dir,
                 public_sources=[PostgresPublicPassages(self.database)], queue=self.queue)
+            self.register_jobs()  # its enrichment jobs must be known before one is deferred
         return self._concepts
 
     async def guard(self) -> Guard:
@@ -218,7 +220,7 @@ class Container:
                         documents=self.documents, conversations=self.conversations,
                         retriever=retriever, index=index, embedder=embedder,
                         engine=engine, guard=guard, web=self.web_search,
-                        projects=self.projects,
+                        projects=self.projects, concepts=self._concepts,
                         auditor=OfflineAuditor(retriever, index, embedder), faq=self.faq,
                         limits=limits)
 
@@ -239,6 +241,10 @@ class Container:
 
     async def chat_with(self, checkpointer: BaseCheckpointSaver[Any]) -> ChatService:
         guard = await self.guard()
+        try:
+            await self.concepts()  # turns reach the concept graph through it
+        except Exception:  # the graph is an enrichment: chat works without it
+            log.exception("concept services unavailable; turns run without the concept graph")
         if self.settings.llm.configured and self._llm is None:
             self._llm = self._build_llm(guard)
             for slug in self.settings.llm.tenant_action_models:
@@ -298,7 +304,20 @@ class Container:
 
     def register_jobs(self) -> None:
         """Every job handler a worker must know; building a service registers its jobs."""
+        from regintel.adapters.postgres.context_repo import PostgresConversationContextStore
+        from regintel.concepts.enrichment import register_concept_jobs
+
         _ = self.ingestion
+        if not self._jobs_registered:
+            self._jobs_registered = True
+
+            async def enricher() -> Any:
+                return (await self.concepts()).enricher
+
+            register_concept_jobs(
+                self.queue, enricher,
+                context_store=PostgresConversationContextStore(self.database),
+                retention_days=self.settings.concepts.context_retention_days)
 
     async def health(self) -> dict[str, StoreStatus]:
         """Each store answers a trivial query; the queue lives in the database."""

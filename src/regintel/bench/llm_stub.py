@@ -24,7 +24,8 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 from uuid import UUID, uuid4
 
-Failure = Literal["none", "error_500", "malformed_tool", "cut", "slow", "bad_json"]
+Failure = Literal["none", "error_500", "malformed_tool", "cut", "slow", "bad_json",
+                  "bad_payload"]
 
 
 @dataclass
@@ -244,7 +245,9 @@ class StubServer:
             if request.get("tools"):
                 arguments = json.dumps(concepts)
                 if failure == "malformed_tool":
-                    arguments = arguments[:-7]
+                    arguments = arguments[:-7]  # not JSON: the adapter reports an error
+                elif failure == "bad_payload":
+                    arguments = json.dumps({"concepts": "capture everything"})  # wrong shape
                 call_id = f"call_{uuid4().hex[:8]}"
                 yield _event(_chunk({"tool_calls": [{"index": 0, "id": call_id,
                                                      "type": "function", "function": {

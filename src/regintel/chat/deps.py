@@ -12,6 +12,7 @@ from uuid import UUID
 
 from regintel.chat.engine import ChatEngine, Composed
 from regintel.chat.evidence import CitationBook
+from regintel.concepts.services import ConceptServices, TurnStart
 from regintel.domain.documents import Document
 from regintel.ontology.loader import ProjectContext
 from regintel.ontology.service import OntologyService
@@ -88,6 +89,8 @@ class TurnDeps:
     projects: OntologyService | None = None
     project_id: UUID | None = None                 # the thread's compliance project, if any
     project: ProjectContext | None = None          # its context, loaded once per turn
+    concepts: ConceptServices | None = None        # None: no concept graph (tests, tools)
+    concept_start: TurnStart | None = None         # the conversation's concepts, this turn
     limits: ChatLimits = field(default_factory=ChatLimits)
     timings: dict[str, float] = field(default_factory=dict)
     clock: Callable[[], float] = time.perf_counter

@@ -14,7 +14,7 @@ from uuid import UUID
 
 from langgraph.types import interrupt
 
-from regintel.chat import projects, tools, web
+from regintel.chat import concepts, projects, tools, web
 from regintel.chat.evidence import CitationBook
 from regintel.chat.nodes.common import Rt, Update, documents_of, hits_of, note, request_of
 from regintel.chat.nodes.resolve import CONTINUE, TAG, WEB, answer_notice
@@ -72,6 +72,11 @@ async def build_prompt(state: ChatState, runtime: Rt) -> Update:
                 deps.engine.aspects.append(project_aspect)
         else:
             context = {**context, "degraded": [*context.get("degraded", []), "project"]}
+    start = await concepts.begin(deps)
+    if start is not None and start.aspect:
+        aspects.append("conversation_context")
+        context["aspects"] = aspects
+        deps.engine.aspects.append(start.aspect)
     if request.enable_web_search and deps.web is None:  # shown as unavailable, not ignored
         context = {**context, "notices": [*context.get("notices", []), web.UNAVAILABLE]}
     return {"context": context, "hits": [], "confidence": None, "web": []}

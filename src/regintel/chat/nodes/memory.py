@@ -26,7 +26,8 @@ async def load_session(state: ChatState, runtime: Rt) -> Update:
         "notice": None, "pending": None, "halted": False, "hits": [], "confidence": None,
         "proceed_low": False, "answer": "", "citations": [], "result": {}, "tool_log": [],
         "dropped_quotes": 0, "referenced_nodes": [], "validation": {}, "context": {},
-        "response": {}, "memory": {}}
+        "response": {}, "memory": {}, "streamed": "", "concepts": None, "web": [],
+        "web_requested": False}
     if not request.use_memory:
         return update
     try:

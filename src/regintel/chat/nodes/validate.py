@@ -1,12 +1,13 @@
-"""After the answer: concept capture (filled by the concept-graph issue), the sources bundle,
-and the three validators of the memory spec — sources, tone, output guardrail."""
+"""After the answer: concept capture, the sources bundle, and the three validators of the
+memory spec — sources, tone, output guardrail."""
 
 from __future__ import annotations
 
 import re
 
+from regintel.chat import concepts
 from regintel.chat.evidence import normalise
-from regintel.chat.nodes.common import Rt, Update
+from regintel.chat.nodes.common import Rt, Update, note
 from regintel.chat.prompts import SYSTEM_PROMPT
 from regintel.chat.state import ChatState
 from regintel.domain.chat import (
@@ -25,9 +26,16 @@ SUPPORT = 0.5  # share of a claim's content words its cited quotes must contain
 
 
 async def capture_concepts(state: ChatState, runtime: Rt) -> Update:
-    """The concept graph is populated by the concept-capture issue; until then no node is
-    referenced. Kept as a node so the graph's shape is the designed one."""
-    return {"referenced_nodes": []}
+    """Resolve the turn's concepts into the graph; the response references them and the
+    conversation keeps them in scope (see ``chat.concepts``)."""
+    deps = runtime.context
+    captured = await concepts.finish(
+        deps, payloads=state.get("concepts"), question=state.get("message", ""),
+        answer=state.get("answer", ""), citations=state.get("citations") or [])
+    if captured is None:
+        return {"referenced_nodes": []}
+    return {"referenced_nodes": captured.referenced_nodes,
+            "context": note(state, "active_node_ids", captured.context.activeNodeIds)}
 
 
 async def bundle_sources(state: ChatState, runtime: Rt) -> Update:

@@ -53,8 +53,8 @@ export function createComposer({ getDocuments, getSets, onSend }) {
         if (child.nodeType === Node.TEXT_NODE) message += child.textContent;
         else if (child.classList && child.classList.contains('pill')) {
           const { kind, id } = child.dataset;
-          if (kind === 'doc') { docs.push(id); message += `@${child.dataset.label}`; }
-          else if (kind === 'set') { sets.push(id); message += `@${child.dataset.label}`; }
+          if (kind === 'doc') { docs.push(id); message += `@[${child.dataset.label}]`; }
+          else if (kind === 'set') { sets.push(id); message += `@[${child.dataset.label}]`; }
           else if (kind === 'action') action = id;
           else if (kind === 'web') web = true;
         } else if (child.nodeName === 'BR') message += '\n';

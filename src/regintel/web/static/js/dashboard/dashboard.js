@@ -16,6 +16,18 @@ const NODE_LABELS = {
 };
 const WIDE = '(min-width: 1100px)';
 
+/** "@[Title]" mentions of a sent message as pills (text nodes only). */
+function withMentions(text) {
+  return String(text || '').split(/(@\[[^\]]*\])/).filter(Boolean).map((part) => {
+    const match = part.match(/^@\[([^\]]*)\]$/);
+    return match ? h('span', { class: 'pill sent' }, `@${match[1]}`) : part;
+  });
+}
+
+function plainTitle(title) {
+  return String(title || '').replace(/@\[([^\]]*)\]/g, '@$1');
+}
+
 export function dashboardScreen(me) {
   const state = { conversations: [], threadId: null, title: '', busy: false, tab: 'chats', abort: null };
 
@@ -50,7 +62,14 @@ export function dashboardScreen(me) {
   // -- left: tabs, lists, user bar ------------------------------------------------------------
   const chatList = h('ul', { class: 'chat-list', 'aria-label': 'Conversations' });
   const library = createLibrary({
-    onChange: () => {},
+    onChange: () => {
+      // The welcome offers an upload only while the library is empty.
+      const shown = messages.querySelector('.welcome');
+      if (shown) {
+        shown.remove();
+        welcome();
+      }
+    },
     onAsk: (d) => {
       composer.insertMention({ kind: 'doc', id: d.id, label: d.title, version: d.version, docType: d.doc_type, colour: d.set ? d.set.colour : null });
       setLeftOpen(false);
@@ -116,7 +135,7 @@ export function dashboardScreen(me) {
     for (const c of state.conversations) {
       const current = c.id === state.threadId;
       const open = h('button', { type: 'button', class: 'chat-open', 'aria-current': current ? 'true' : null },
-        h('span', { class: 'chat-item-title' }, c.title || 'Untitled chat'),
+        h('span', { class: 'chat-item-title' }, plainTitle(c.title) || 'Untitled chat'),
         h('span', { class: 'chat-item-time' }, c.last_message_at ? formatDate(c.last_message_at) : `Conversation from ${formatDate(c.created_at)}`));
       open.addEventListener('click', () => { openConversation(c.id); setLeftOpen(false); });
       const rename = h('button', { type: 'button', class: 'icon-btn', 'aria-label': `Rename ${c.title || 'chat'}`, title: 'Rename' }, '✎');
@@ -147,8 +166,8 @@ export function dashboardScreen(me) {
   }
 
   function setTitle(title) {
-    state.title = title;
-    titleEl.textContent = title || 'New chat';
+    state.title = plainTitle(title);
+    titleEl.textContent = state.title || 'New chat';
   }
 
   function welcome() {
@@ -170,7 +189,7 @@ export function dashboardScreen(me) {
   }
 
   function userMessage(text, label) {
-    const el = h('div', { class: 'msg user' }, h('div', { class: 'bubble' }, label ? h('em', {}, label) : text));
+    const el = h('div', { class: 'msg user' }, h('div', { class: 'bubble' }, label ? h('em', {}, label) : withMentions(text)));
     messages.append(el);
     return el;
   }
