@@ -28,18 +28,36 @@ log = logging.getLogger(__name__)
 DEMO_TENANT = "default"  # the tenant the CLI acts for, so `regintel ask` sees the demo corpus
 
 
-async def _load_demo_corpus(container: Container, settings: Settings) -> None:
-    """Queue the demo corpus once; a missing shared-data directory only loses the corpus."""
+async def _load_demo(container: Container, settings: Settings) -> None:
+    """Queue the demo corpus once, seed the concept graph (GDPR and AI Act definitions) and
+    the demo compliance project, and make sure the demo login works. Each part is best
+    effort: a missing shared-data directory or a graph hiccup loses only that part."""
+    from regintel.api.accounts.store import AccountStore
+    from regintel.demo.account import DEMO_PROFILE, demo_login
     from regintel.demo.corpus import load_demo_corpus
+    from regintel.ontology.demo import DEMO_PROJECT_NAME, seed_demo_project
 
     tenant_id = await container.documents.ensure_tenant(DEMO_TENANT)
+    email, password = demo_login(settings.data_dir)
+    await AccountStore(container.database).ensure_demo_user(
+        tenant_id, email=email, password=password, profile=DEMO_PROFILE)
     try:
         queued = await load_demo_corpus(container.ingestion, tenant_id,
                                         settings.demo_data_dir)
+        log.info("demo corpus: %d documents queued or already present", len(queued))
     except ConfigurationError as exc:
         log.warning("demo corpus not loaded: %s", exc)
-        return
-    log.info("demo corpus: %d documents queued or already present", len(queued))
+        queued = []
+    try:
+        report = await (await container.concepts()).seeder.seed(settings.demo_data_dir)
+        log.info("demo concept graph: %s", report)
+    except Exception:  # the graph enriches the demo; the demo runs without it
+        log.exception("demo concept graph not seeded")
+    projects = container.projects
+    if not any(p.label == DEMO_PROJECT_NAME for p in await projects.loader.projects(tenant_id)):
+        regulations = [s.document.id for s in queued
+                       if s.document.doc_type.value == "regulation"]
+        await seed_demo_project(projects, tenant_id, regulation_ids=regulations)
 
 
 def create_app(settings: Settings, *, run_worker: bool | None = None,
@@ -60,7 +78,7 @@ def create_app(settings: Settings, *, run_worker: bool | None = None,
         worker: asyncio.Task[None] | None = None
         try:
             if settings.demo:
-                await _load_demo_corpus(container, settings)
+                await _load_demo(container, settings)
             if in_process_worker:
                 container.register_jobs()
                 worker = asyncio.create_task(container.queue.run_worker(concurrency=2),

@@ -81,9 +81,13 @@ def demo_cmd(
     port: Annotated[int | None, typer.Option(help="Bind port.")] = None,
 ) -> None:
     """Start the product on the embedded stores with a generated secret (local use only)."""
+    from regintel.demo.account import demo_login
+
     settings = load_settings(demo=True)
+    email, password = demo_login(settings.data_dir)
     typer.echo(f"Regulatory Intelligence Copilot demo: http://{host or settings.server.host}:"
                f"{port or settings.server.port}  (data in {settings.data_dir.resolve()})")
+    typer.echo(f"Log in as {email} with password {password}")
     _serve(settings, host, port)
 
 

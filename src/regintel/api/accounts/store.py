@@ -104,6 +104,29 @@ class AccountStore:
             raise _email_taken() from exc
         return user_id, tenant_id
 
+    async def ensure_demo_user(self, tenant_id: UUID, *, email: str, password: str,
+                               profile: dict[str, str]) -> UUID:
+        """The demo's owner of an existing tenant, onboarded, with ``password`` (reset on
+        every start, so the login printed by ``regintel demo`` always works)."""
+        password_hash = await hash_password(password)
+        async with self._db.system_session() as s:
+            found = (await s.execute(select(t.users.c.id).where(t.users.c.email == email)))
+            user_id = found.scalar_one_or_none()
+            if user_id is None:
+                user_id = uuid.uuid4()
+                await s.execute(insert(t.users).values(
+                    id=user_id, email=email, password_hash=password_hash,
+                    display_name="Demo Compliance Officer"))
+            else:
+                await s.execute(update(t.users).where(t.users.c.id == user_id)
+                                .values(password_hash=password_hash))
+            await s.execute(pg_insert(t.memberships).values(
+                tenant_id=tenant_id, user_id=user_id, role="owner").on_conflict_do_nothing())
+            await s.execute(pg_insert(t.user_profiles).values(
+                tenant_id=tenant_id, user_id=user_id, completed_at=func.now(), **profile
+            ).on_conflict_do_nothing())
+        return UUID(str(user_id))
+
     async def authenticate(self, email: str, password: str) -> tuple[UUID, UUID]:
         """(user id, tenant id) for good credentials. A user in several tenants signs in to
         the one they joined first."""

@@ -106,7 +106,10 @@ export function dashboardScreen(me) {
     plus.title = chats ? 'New chat' : 'Upload a document';
   }
   tabChats.addEventListener('click', () => setTab('chats'));
-  tabDocs.addEventListener('click', () => setTab('docs'));
+  tabDocs.addEventListener('click', () => {
+    setTab('docs');
+    library.refresh(); // uploads from another tab or client show up
+  });
   for (const tab of [tabChats, tabDocs]) {
     tab.addEventListener('keydown', (event) => {
       if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
