@@ -5,6 +5,7 @@ leaves a normal answer."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 from uuid import UUID
 
@@ -123,3 +124,24 @@ async def test_malformed_capture_payload_is_skipped_and_the_answer_stands(
     response = await llm_chat.ask(corpus.tenant_id, ChatRequest(message=QUESTION))
     assert response.engine is Engine.LLM and response.answer and response.citations
     assert response.referenced_nodes == []
+
+
+async def test_a_conversation_full_of_personal_data_leaves_none_in_the_graph(
+        conversation: Conversation, container: Container,
+        caplog: pytest.LogCaptureFixture) -> None:
+    secrets = ["jane.doe@falconcrest.ae", "+971 50 123 4567", "Mr John Smith",
+               "AE070331234567890123456", "48213-77"]
+    with caplog.at_level(logging.WARNING):
+        first = await conversation.ask(
+            f"Mr John Smith ({secrets[0]}, {secrets[1]}) asks: what Customer Due Diligence "
+            f"applies to client {secrets[4]} with IBAN {secrets[3]}?")
+        await conversation.ask("Does Mr John Smith need Enhanced Due Diligence too?")
+    assert first.answer
+    store: Any = container.graph
+    nodes, edges = await store.dump()
+    blob = "\n".join(
+        [str(v) for n in nodes for v in [n.key, *n.labels, *n.properties.values()]]
+        + [str(v) for e in edges for v in [e.src_key, e.dst_key, *e.properties.values()]]
+    ).lower()
+    for secret in [*secrets, str(first.thread_id), "smith", "jane"]:
+        assert secret.lower() not in blob, secret

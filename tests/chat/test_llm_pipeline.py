@@ -72,7 +72,8 @@ async def test_no_personal_data_from_a_question_reaches_an_external_provider(
         assert secret not in sent and secret.replace(" ", "") not in sent
 
 
-@pytest.mark.parametrize("failure", ["error_500", "malformed_tool", "cut", "slow", "bad_json"])
+@pytest.mark.parametrize("failure", ["error_500", "rate_limit", "malformed_tool", "cut", "slow",
+                                     "bad_json"])
 async def test_every_provider_failure_ends_in_a_normal_answer(
         llm_chat: ChatService, llm_container: Container, corpus: Corpus,
         behaviour: StubBehaviour, failure: str) -> None:

@@ -33,12 +33,12 @@ needs_chromium = pytest.mark.skipif(
     "when run as root) to run the browser tests")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")  # stopped when the e2e tests are done
 def e2e_db_url(pg_endpoint: PostgresEndpoint) -> Iterator[str]:
     yield from _throwaway_database(pg_endpoint, TEMPLATE_DB)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")  # stopped when the e2e tests are done
 def live_server(data_dir: Path, e2e_db_url: str, embedder: LocalEmbedder) -> Iterator[str]:
     """The base URL of the app served over real HTTP."""
     settings = Settings(data_dir=data_dir, database_url=SecretStr(e2e_db_url),
@@ -67,7 +67,7 @@ def live_server(data_dir: Path, e2e_db_url: str, embedder: LocalEmbedder) -> Ite
     sock.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")  # stopped when the e2e tests are done
 async def browser() -> AsyncIterator[Browser]:
     async with async_playwright() as playwright:
         launched = await playwright.chromium.launch(

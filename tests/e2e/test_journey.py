@@ -13,6 +13,7 @@ from tests.e2e.conftest import needs_chromium
 from tests.e2e.documents import AML_RULES, CONDUCT_RULES, POLICY, make_pdf
 from tests.e2e.helpers import (
     ANSWER_TIMEOUT_MS,
+    PASSWORD,
     new_email,
     open_tab,
     sign_up,
@@ -75,8 +76,9 @@ async def test_whole_path(browser: Browser, live_server: str, screenshots: Path)
     await alice.shot(screenshots, "01-landing")
     await page.get_by_role("link", name="Get started free").click()
     await expect(page).to_have_url(re.compile(r"/auth/signup$"))
+    alice_email = new_email("alice")
     await sign_up(alice, name="Alice Analyst", organisation="Falcon Test Bank",
-                  email=new_email("alice"), shots=screenshots)
+                  email=alice_email, shots=screenshots)
     await alice.shot(screenshots, "04-dashboard-empty")
 
     # Upload two regulations (one set) and a policy; each is polled until ready.
@@ -138,6 +140,13 @@ async def test_whole_path(browser: Browser, live_server: str, screenshots: Path)
     await cite.click()
     sources = page.get_by_role("complementary", name="Sources")
     await expect(sources.locator(".source.active")).to_contain_text(quote[:40])
+    # The panel collapses to a strip, and a citation click opens it again.
+    await sources.get_by_role("button", name="Collapse the sources panel").click()
+    await expect(sources).to_have_class(re.compile("collapsed"))
+    await expect(sources.locator(".sources-body")).to_be_hidden()
+    await cite.click()
+    await expect(sources).not_to_have_class(re.compile("collapsed"))
+    await expect(sources.locator(".source.active")).to_be_visible()
 
     # Audit: a second regulation in the conversation, then "the regulation" is ambiguous,
     # so the assistant asks which one; confirming resumes the turn into the audit.
@@ -164,17 +173,54 @@ async def test_whole_path(browser: Browser, live_server: str, screenshots: Path)
     await audit.locator(".finding").first.scroll_into_view_if_needed()
     await alice.shot(screenshots, "10-audit-results")
 
+    # The Compare action from the Actions section, on two tagged regulations: a table.
+    await mention(page, "comp", "Compare")
+    await expect(box.locator(".pill.kind-action")).to_have_text(re.compile("Compare"))
+    await mention(page, "rules", AML_TITLE)
+    await mention(page, "rules", CONDUCT_TITLE)
+    await ask(page, " What are the differences in record keeping?")
+    await last_answer_done(page)
+    table = page.locator(".comparison table").last
+    await expect(table.locator("thead th")).to_have_text(["Aspect", AML_TITLE, CONDUCT_TITLE])
+    assert await table.locator("tbody tr").count() >= 1
+    await table.scroll_into_view_if_needed()
+    await alice.shot(screenshots, "11-comparison-table")
+
     # Reload: the conversation and its messages come back from the server.
     await page.reload()
     chats = page.locator(".chat-item")
     await expect(chats).to_have_count(1)
     await chats.first.get_by_role("button").first.click()
     # The paused audit and its confirmation are one exchange in the history.
-    await expect(page.locator(".msg.user")).to_have_count(3)
+    await expect(page.locator(".msg.user")).to_have_count(4)
     await expect(page.locator(".msg.user").first).to_contain_text(QUESTION)
     await expect(page.locator(".msg.assistant .cite").first).to_be_visible()
-    await alice.shot(screenshots, "11-history-after-reload")
+    await alice.shot(screenshots, "12-history-after-reload")
     conversation_id = await chats.first.get_attribute("data-id")
+
+    # Log out and back in through the forms: the history is still there.
+    await page.get_by_label("Settings").click()
+    await page.get_by_role("button", name="Log out").click()
+    await expect(page).to_have_url(re.compile(r"/$"))
+    await page.get_by_role("link", name="Log in").click()
+    await page.get_by_label("E-mail").fill(alice_email)
+    await page.get_by_label("Password").fill(PASSWORD)
+    await alice.shot(screenshots, "13-login")
+    await page.get_by_role("button", name="Log in").click()
+    await expect(page).to_have_url(re.compile(r"/dashboard$"))
+    await expect(page.locator(".chat-item")).to_have_count(1)
+
+    # The project and concept-graph pages open from the settings menu (placeholders until
+    # their APIs exist).
+    for name, heading in (("Projects", "Projects"), ("Concept graph", "Concept graph")):
+        await page.get_by_label("Settings").click()
+        await page.get_by_role("link", name=name).click()
+        await expect(page.get_by_role("heading", level=1)).to_have_text(heading)
+        await expect(page.locator(".placeholder")).not_to_contain_text("Loading")
+        if name == "Concept graph":
+            await alice.shot(screenshots, "14-graph-page")
+        await page.go_back()
+        await expect(page).to_have_url(re.compile(r"/dashboard$"))
     alice.assert_clean()
 
     # Another tenant sees none of it, in the UI or through the API.
@@ -186,7 +232,7 @@ async def test_whole_path(browser: Browser, live_server: str, screenshots: Path)
     await other.get_by_role("tab", name="Documents").click()
     await expect(other.locator(".library")).to_contain_text("No documents yet")
     await expect(other.locator(".doc-card")).to_have_count(0)
-    await mallory.shot(screenshots, "12-other-tenant")
+    await mallory.shot(screenshots, "15-other-tenant")
     denied = await other.request.get(f"/api/conversations/{conversation_id}/messages")
     assert denied.status == 404
     denied = await other.request.get(f"/api/documents/{by_title[AML_TITLE]}")

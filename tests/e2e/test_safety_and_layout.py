@@ -58,7 +58,7 @@ async def test_script_in_a_document_renders_inert(browser: Browser, live_server:
     cite = answer.locator(".cite").first
     await cite.hover()
     await expect(page.get_by_role("tooltip").locator(".tip-title")).to_have_text(HOSTILE_TITLE)
-    await tab.shot(screenshots, "13-hostile-text-inert")
+    await tab.shot(screenshots, "16-hostile-text-inert")
 
     # Nothing of it became markup: no element the page did not build, and no dialog fired.
     injected = await page.evaluate("""() => document.querySelectorAll(
@@ -105,16 +105,16 @@ async def test_narrow_screen_and_the_five_document_limit(browser: Browser, live_
     await page.get_by_role("tab", name="Documents").click()
     ready = page.locator(".doc-card .status-ready")
     await expect(ready).to_have_count(6, timeout=READY_TIMEOUT_MS)
-    await tab.shot(screenshots, "14-narrow-documents")
+    await tab.shot(screenshots, "17-narrow-documents")
     await page.keyboard.press("Escape")
     await expect(left).not_to_be_in_viewport()
-    await tab.shot(screenshots, "15-narrow-chat")
+    await tab.shot(screenshots, "18-narrow-chat")
 
     # Six tagged documents: the warning shows and sending is blocked until one goes.
     box = page.get_by_role("combobox", name=re.compile("^Message"))
     await box.click()
     for n in range(1, 7):
-        await box.press_sequentially(f"@circular {n}"[:10])
+        await box.press_sequentially("@circ")
         options = page.get_by_role("option")
         await expect(options.filter(has_text=f"Circular {n}")).to_have_count(1)
         labels = [t.strip() for t in await options.locator(".mention-label").all_text_contents()]
@@ -125,12 +125,29 @@ async def test_narrow_screen_and_the_five_document_limit(browser: Browser, live_
     warning = page.get_by_role("alert").filter(has_text="Max 5 documents per query")
     await expect(warning).to_be_visible()
     await expect(page.get_by_role("button", name="Send message")).to_be_disabled()
-    await tab.shot(screenshots, "16-narrow-document-limit")
+    await tab.shot(screenshots, "19-narrow-document-limit")
     await box.press("End")
     await box.press("Backspace")  # the space after the last pill
     await box.press("Backspace")  # the last pill
     await expect(box.locator(".pill")).to_have_count(5)
     await expect(warning).to_be_hidden()
     await expect(page.get_by_role("button", name="Send message")).to_be_enabled()
+
+    # Weak evidence: the answer is held back and the three choices are offered.
+    await box.press("Control+a")
+    await box.press("Delete")
+    await expect(box.locator(".pill")).to_have_count(0)
+    await box.press_sequentially("What are the emission limits for diesel generators in "
+                                 "factories?")
+    await box.press("Enter")
+    prompt = page.locator(".prompt.low_confidence")
+    await expect(prompt).to_be_visible(timeout=ANSWER_TIMEOUT_MS)
+    await expect(prompt.get_by_role("button")).to_have_count(3)
+    await expect(prompt).to_contain_text("I couldn’t find strong matches")
+    await tab.shot(screenshots, "20-narrow-low-confidence")
+    await prompt.get_by_role("button", name="Continue anyway with disclaimer").click()
+    answer = page.locator(".msg.assistant").last
+    await expect(answer).not_to_have_class(re.compile("streaming"), timeout=ANSWER_TIMEOUT_MS)
+    await expect(answer.locator(".notices")).to_contain_text("Limited information available")
     tab.assert_clean()
     await tab.context.close()

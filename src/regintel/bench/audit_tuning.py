@@ -35,11 +35,11 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 
+from regintel.adapters.embeddings.wrapped import WrappedEmbedder
 from regintel.bench import adgm_corpus
 from regintel.bench.adgm_corpus import Corpus
 from regintel.bench.audit import PlantedGap, evaluate_audit, format_evaluation, load_gaps
 from regintel.bench.report import render_json, render_table
-from regintel.bench.wrapped import WrappedEmbedder
 from regintel.chat.evidence import CitationBook
 from regintel.chat.offline.alignment import SHIPPED, Thresholds
 from regintel.chat.offline.audit import AuditInputs, run_audit

@@ -15,10 +15,10 @@ from uuid import UUID
 
 from sqlalchemy import text
 
+from regintel.adapters.embeddings.wrapped import WrappedEmbedder
 from regintel.adapters.files.local import LocalFileStore
 from regintel.adapters.parsers import AutoParser
 from regintel.adapters.queue.procrastinate_queue import ProcrastinateQueue
-from regintel.bench.wrapped import WrappedEmbedder
 from regintel.container import Container
 from regintel.domain.documents import ChunkDraft, DocStatus, DocType, ParsedDocument
 from regintel.ingestion.service import IngestionService

@@ -24,8 +24,8 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 from uuid import UUID, uuid4
 
-Failure = Literal["none", "error_500", "malformed_tool", "cut", "slow", "bad_json",
-                  "bad_payload"]
+Failure = Literal["none", "error_500", "rate_limit", "malformed_tool", "cut", "slow",
+                  "bad_json", "bad_payload"]
 
 
 @dataclass
@@ -208,6 +208,11 @@ class StubServer:
             await self._plain(send, 500, {"error": {"message": "stub outage",
                                                      "type": "server_error"}})
             return
+        if failure == "rate_limit":
+            await self._plain(send, 429, {"error": {"message": "Rate limit reached",
+                                                     "type": "rate_limit_exceeded"}},
+                              headers=[(b"retry-after", b"0")])
+            return
         await send({"type": "http.response.start", "status": 200,
                     "headers": [(b"content-type", b"text/event-stream")]})
         async for event in self._events(request, failure):
@@ -217,9 +222,10 @@ class StubServer:
         timing.finished = time.perf_counter()
 
     @staticmethod
-    async def _plain(send: Any, status: int, payload: dict[str, Any]) -> None:
+    async def _plain(send: Any, status: int, payload: dict[str, Any], *,
+                     headers: list[tuple[bytes, bytes]] | None = None) -> None:
         await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"content-type", b"application/json")]})
+                    "headers": [(b"content-type", b"application/json"), *(headers or [])]})
         await send({"type": "http.response.body", "body": json.dumps(payload).encode()})
 
     async def _events(self, request: dict[str, Any], failure: Failure) -> AsyncIterator[bytes]:

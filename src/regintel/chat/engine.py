@@ -69,6 +69,11 @@ class ChatEngine(Protocol):
 
     def record(self) -> TurnRecord: ...
 
+    def delegated(self, step: str) -> None:
+        """A step done outside the engine (the offline auditor): an LLM engine records it so
+        the response never claims a model did it."""
+        ...
+
     async def classify_intent(self, message: str) -> IntentGuess: ...
 
     async def resolve_references(self, message: str, action: Action,

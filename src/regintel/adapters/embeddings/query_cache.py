@@ -11,23 +11,16 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from regintel.adapters.embeddings.wrapped import WrappedEmbedder
 from regintel.ports.embedder import Embedder, Vectors
 
 
-class QueryCachingEmbedder:
+class QueryCachingEmbedder(WrappedEmbedder):
     def __init__(self, inner: Embedder, *, size: int = 512) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._size = size
         self._cache: OrderedDict[str, Vectors] = OrderedDict()
         self._lock = threading.Lock()  # callers embed from worker threads
-
-    @property
-    def model_name(self) -> str:
-        return self._inner.model_name
-
-    @property
-    def dimension(self) -> int:
-        return self._inner.dimension
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         if len(texts) != 1:

@@ -12,8 +12,9 @@ The inquiry is the turn's main call: prose streamed to the user as it is generat
 ``capture_concepts`` offered as a tool (when the model supports tools) so concept metadata
 arrives on the side without a second call.
 
-``compose_summary`` and ``compose_comparison`` are delegated to the fallback for now; a delegated
-step counts as a fallback (reason ``"delegated"``), so the response never claims an LLM did it.
+``compose_summary`` and ``compose_comparison`` are delegated to the fallback for now, and the
+audit runs on the offline auditor; a delegated step counts as a fallback (reason
+``"delegated"``), so the response never claims an LLM did it.
 """
 
 from __future__ import annotations
@@ -79,13 +80,14 @@ class Step(StrEnum):
     COMPOSE_COMPARISON = "compose_comparison"
     SUMMARIZE_THREAD = "summarize_thread"
     REWRITE_TONE = "rewrite_tone"
+    AUDIT = "audit"
 
 
 ROUTE_OF: dict[Step, RouteName] = {
     Step.CLASSIFY_INTENT: RouteName.STEPS, Step.RESOLVE_REFERENCES: RouteName.STEPS,
     Step.SUMMARIZE_THREAD: RouteName.STEPS, Step.REWRITE_TONE: RouteName.STEPS,
     Step.COMPOSE_INQUIRY: RouteName.INQUIRE, Step.COMPOSE_SUMMARY: RouteName.SUMMARIZE,
-    Step.COMPOSE_COMPARISON: RouteName.COMPARE_FOCUSED,
+    Step.COMPOSE_COMPARISON: RouteName.COMPARE_FOCUSED, Step.AUDIT: RouteName.AUDIT,
 }
 
 
@@ -144,6 +146,9 @@ class LlmEngine:
                           cost_usd=self.cost_usd, models=tuple(self.models_used),
                           fallbacks=tuple(f"{f.step.value}: {f.reason}"
                                           for f in self._fallbacks))
+
+    def delegated(self, step: str) -> None:
+        self._fall_back(Step(step), "delegated")
 
     def _account(self, route: Route, usage: Usage | None) -> None:
         if route.model_name not in self.models_used:

@@ -223,6 +223,7 @@ async def audit(state: ChatState, runtime: Rt) -> Update:
     source = documents.get(source_id) if source_id else None
     targets = [d for i, d in documents.items() if i != source_id]
     book = CitationBook()
+    deps.engine.delegated("audit")  # the offline auditor does it, whatever the engine
     with deps.timed("composition"):
         composed = await deps.auditor(tenant_id=deps.tenant_id, targets=targets,
                                       source_document=source, source_text=request.source_text,

@@ -35,6 +35,14 @@ COVERED = 0.59
 TOPIC = 0.46
 RELATED = 0.55
 TOP_CLAUSES = 8  # closest clauses read for each obligation
+# A clause worded like the obligation (tf-idf cosine at least LEX_RELATED, among its LEX_TOP
+# closest in words) is read for a contradiction too, however low its vector similarity:
+# MiniLM rates "reviews the effectiveness of its financial crime policies … every two years"
+# 0.32 from "must review the effectiveness of its AML/TFS policies … at least annually".
+# Clauses are read closest first, by the cosine plus LEX_WEIGHT × the words' cosine.
+LEX_TOP = 2
+LEX_RELATED = 0.3
+LEX_WEIGHT = 0.5
 MUTUAL = 3  # a "may"/approval conflict needs the obligation among the clause's closest
 MIN_SHARED_TERMS = 2  # content words a contradicting clause shares with the obligation
 MIN_GAP_CHARS = 40  # list fragments ("(e) the NAMLCFTC;") are not reported as gaps
@@ -104,14 +112,17 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
     flat = [p for ps in pieces for p in ps]
     piece_words, _, _ = tfidf([p.body for p in flat], vocabulary=vocabulary, idf=idf)
     lexical = piece_words @ words[:len(policy)].T
-    policy_facets = [facets.read(f"{u.stem} {u.body}") for u in policy]
+    rule_words, _, _ = tfidf([f"{c.unit.stem} {c.unit.body}" for c in found],
+                             vocabulary=vocabulary, idf=idf)
+    worded = rule_words @ words[:len(policy)].T
+    policy_facets = [_Stated.of(u) for u in policy]
     drafts: list[Draft] = []
     at = 0
     for i, (row, candidate) in enumerate(zip(similarity, found, strict=True)):
         order = np.argsort(-row)[:TOP_CLAUSES]
         closest = [(j, float(row[j])) for j in order]
-        draft = _conflict(i, candidate, closest, policy, policy_facets, mutual, title, weigh,
-                          lead_ins, thresholds)
+        draft = _conflict(i, candidate, _near(row, worded[i], thresholds), policy,
+                          policy_facets, mutual, title, weigh, lead_ins, thresholds)
         best = closest[0][1]
         n = len(pieces[i])
         if draft is None and thresholds.topic <= best < thresholds.covered and \
@@ -149,8 +160,50 @@ def _distinct(drafts: list[Draft]) -> list[Draft]:
     return [d for d in drafts if d in conflicts or d in gaps]
 
 
+def _near(similarity: npt.NDArray[np.float32], worded: npt.NDArray[np.float64],
+          thresholds: Thresholds) -> list[tuple[int, float]]:
+    """The clauses to read an obligation's contradiction in, closest first: its TOP_CLAUSES
+    closest by vectors at least RELATED close, and its LEX_TOP closest by words at least
+    LEX_RELATED alike; each with its vector similarity."""
+    chosen = {int(j) for j in np.argsort(-similarity)[:TOP_CLAUSES]
+              if similarity[j] >= thresholds.related}
+    chosen |= {int(j) for j in np.argsort(-worded)[:LEX_TOP] if worded[j] >= LEX_RELATED}
+    ordered = sorted(chosen, key=lambda j: -(similarity[j] + LEX_WEIGHT * worded[j]))
+    return [(j, float(similarity[j])) for j in ordered]
+
+
+@dataclass(frozen=True)
+class _Stated:
+    """A policy clause's facts: of the whole clause, and of each of its parts (a sentence
+    may state one fact about one act and another about another: "obtains the records within
+    30 days …, and the introducer must supply copies without delay")."""
+
+    whole: facets.Facets
+    parts: tuple[tuple[frozenset[str], facets.Facets], ...]
+
+    @classmethod
+    def of(cls, unit: Unit) -> _Stated:
+        text = f"{unit.stem} {unit.body}"
+        pieces = facets.parts(text)
+        return cls(facets.read(text), tuple((frozenset(terms(p)), facets.read(p))
+                                            for p in pieces) if len(pieces) > 1 else ())
+
+    def on(self, kind: facets.Kind, rule_text: str, rule: facets.Facets,
+           rule_terms: set[str]) -> facets.Facets | None:
+        """The facts of the part that speaks of ``kind`` and shares most words with the
+        obligation (the whole clause when it has one part); None when that part states
+        nothing to compare (its "without delay" is about the obligation's act, the clause's
+        "within 30 days" about another)."""
+        speaking = [(len(words & rule_terms), f) for words, f in self.parts
+                    if facets.mentions(kind, f)]
+        if not speaking:
+            return self.whole
+        chosen = max(speaking, key=lambda p: p[0])[1]
+        return chosen if kind in facets.comparable(rule_text, rule, chosen) else None
+
+
 def _conflict(i: int, candidate: Candidate, closest: list[tuple[int, float]],
-              policy: Sequence[Unit], policy_facets: Sequence[facets.Facets],
+              policy: Sequence[Unit], policy_facets: Sequence[_Stated],
               mutual: npt.NDArray[np.intp], title: str, weigh: _Weights,
               lead_ins: dict[tuple[str | None, str], Unit],
               thresholds: Thresholds) -> Draft | None:
@@ -164,17 +217,17 @@ def _conflict(i: int, candidate: Candidate, closest: list[tuple[int, float]],
     rule_terms = set(terms(rule_text))  # for the shared-words test
     decided: set[facets.Kind] = set()
     for j, sim in closest:
-        if sim < thresholds.related:
-            break
         clause = policy[j]
         if len(rule_terms & set(terms(f"{clause.stem} {clause.body}"))) < MIN_SHARED_TERMS:
             continue
-        for kind in sorted(facets.comparable(rule_text, rule, policy_facets[j]) - decided):
+        stated = policy_facets[j]
+        for kind in sorted(facets.comparable(rule_text, rule, stated.whole) - decided):
             if kind in _JUDGEMENT and (sim < thresholds.covered or i not in mutual[:, j]
                                        or not _acts_on(unit, clause, weigh)):
                 continue
             decided.add(kind)
-            found = facets.conflict(kind, rule, policy_facets[j])
+            said = stated.on(kind, rule_text, rule, rule_terms)
+            found = None if said is None else facets.conflict(kind, rule, said)
             if found is not None:
                 return _conflict_draft(candidate, clause, sim, found, title,
                                        weigh.coverage(unit.body, clause), lead_ins)

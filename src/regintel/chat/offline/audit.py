@@ -96,7 +96,8 @@ async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: Hyb
         evidence = await by_theme(retriever, tenant, themes, [t.id for t in inputs.targets],
                                   per_theme=PER_THEME)
         policy_text = " ".join(u.text for u in policy_units)
-        targets = [await _read_target(index, tenant, document, evidence, policy_text)
+        targets = [await _read_target(index, tenant, document, evidence, policy_text,
+                                      policy_units)
                    for document in inputs.targets]
         obligation_vectors = await _embed(embedder, [matching.context_of(c.unit)
                                                      for t in targets for c in t.obligations])
@@ -121,14 +122,19 @@ async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: Hyb
 
 async def _read_target(index: ChunkIndex, tenant: UUID, document: Document,
                        evidence: dict[str, dict[UUID, list[ChunkHit]]],
-                       policy_text: str) -> _Target:
-    """A target's units and the obligations among them worth checking."""
+                       policy_text: str, policy_units: Sequence[Unit]) -> _Target:
+    """A target's units and the obligations among them worth checking: those the themes'
+    evidence holds, and those the policy's statements of fact restate."""
     chunks = await index.document_chunks(tenant, document.id)
     pages = page_texts(chunks)
     units = segment(document.id, pages)
+    applies = obligation_rules.applicability(units, policy_text)
     obligations = matching.candidates(
         units, {theme: per[document.id] for theme, per in evidence.items()},
-        limit=MAX_OBLIGATIONS, applies=obligation_rules.applicability(units, policy_text))
+        limit=MAX_OBLIGATIONS, applies=applies)
+    held = {(c.unit.page, c.unit.start) for c in obligations}
+    obligations += [c for c in matching.anchored(units, policy_units, applies=applies)
+                    if (c.unit.page, c.unit.start) not in held]
     return _Target(document, chunks, pages, units, obligations)
 
 

@@ -58,6 +58,9 @@ class OfflineEngine:
     def record(self) -> TurnRecord:
         return TurnRecord()
 
+    def delegated(self, step: str) -> None:
+        """Everything here is offline already."""
+
     async def classify_intent(self, message: str) -> IntentGuess:
         return intent.classify(message)
 

@@ -39,7 +39,7 @@ _MONEY = re.compile(r"(?P<cur>USD|US\$|\$|AED|EUR|€|GBP|£)\s?(?P<v>\d{1,3}(?:
 _PERCENT = re.compile(r"(?P<v>\d+(?:\.\d+)?)\s?(?:%|per ?cent)", re.I)
 _MANDATORY = re.compile(r"\b(must|shall|is required to|are required to|required to|is obliged "
                         r"to|has to|have to|needs to|is to|are to)\b", re.I)
-_PERMISSIVE = re.compile(r"\b(may(?! not)|can|need not|is not required to|optional(?:ly)?)\b",
+_PERMISSIVE = re.compile(r"\b(may(?! not| only)|can|need not|is not required to|optional(?:ly)?)\b",
                          re.I)
 # Discretion that empties a duty: "may, where the Relationship Manager considers it
 # necessary, verify …", "at its discretion". A bare "may" is left out (policies say "records
@@ -55,11 +55,21 @@ _INDEPENDENT = re.compile(r"\bindependent(?:ly)?\b.*\bnot (?:be )?subject to\b|\
                           r"subject to the (?:consent|approval)", re.I)
 _APPROVAL = re.compile(r"\b(approval|consent|approve[sd]?|sign-off)\b", re.I)
 _RETENTION = re.compile(r"\b(kept|keep|retain\w*|maintain\w*|record\w*|stored?)\b", re.I)
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+           "september", "october", "november", "december")
+_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+_MONTH = r"(?:" + "|".join(m.capitalize() for m in _MONTHS) + r")"
+# An annual due date: "by the end of April each year", "by 30 June", "no later than March 31".
+# Months are matched capitalised only ("may" is a verb).
+_DUE_DATE = re.compile(
+    r"\b(?:by|no later than|not later than|before)\s+(?:the\s+(?:end|last day)\s+of\s+)?"
+    r"(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?)?(?P<m>" + _MONTH + r")"
+    r"(?:\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b)?")
 _AT_LEAST = re.compile(r"\b(or more|or above|or greater|equal to or (?:more|greater)|exceed\w*|"
                        r"above|over)\b", re.I)
 
 Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality",
-               "independence"]
+               "independence", "date"]
 
 
 @dataclass(frozen=True)
@@ -76,6 +86,7 @@ class Facets:
     independent: bool  # "… independently and is not subject to the consent or approval"
     approval: bool  # mentions an approval or consent
     phrases: dict[str, str]  # kind → the phrase as written, for messages
+    due_dates: tuple[int, ...] = ()  # annual due dates, as days of the year ("by 30 June")
 
 
 def read(text: str) -> Facets:
@@ -122,11 +133,32 @@ def read(text: str) -> Facets:
         phrases["mandatory"] = mandatory[0]
     if urgent:
         phrases["urgent"] = urgent[0]
+    due = [_day_of_year(m) for m in _DUE_DATE.finditer(text)]
+    if due:
+        phrases["date"] = _DUE_DATE.search(text)[0]  # type: ignore[index]
     return Facets(tuple(minimum), tuple(deadline), urgent[0] if urgent else None,
                   tuple(frequency), tuple(amounts), tuple(percents), bool(mandatory),
                   permissive[0] if permissive else None,
                   discretionary[0].rstrip(", ") if discretionary else None,
-                  bool(_INDEPENDENT.search(text)), bool(approval), phrases)
+                  bool(_INDEPENDENT.search(text)), bool(approval), phrases, tuple(due))
+
+
+def _day_of_year(m: re.Match[str]) -> int:
+    """The day of the year a due date falls on; a month without a day means its last day."""
+    month = _MONTHS.index(m["m"].lower())
+    day = int(m["d1"] or m["d2"] or _MONTH_DAYS[month])
+    return sum(_MONTH_DAYS[:month]) + min(day, _MONTH_DAYS[month])
+
+
+# Where one sentence states facts about two acts ("obtains the records within 30 days …, and
+# the introducer must supply copies without delay"), each is read on its own part.
+_SPLIT = re.compile(r";\s+|,\s+(?:and|but|while|whereas)\s+|\s+[—–]\s+")
+
+
+def parts(text: str) -> list[str]:
+    """The parts of a sentence that may each state their own facts (at least the text)."""
+    found = [p.strip() for p in _SPLIT.split(text) if p.strip()]
+    return found or [text]
 
 
 def _days(m: re.Match[str]) -> float:
@@ -167,7 +199,31 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
         kinds.add("modality")
     if rule.independent and policy.approval:
         kinds.add("independence")
+    if rule.due_dates and policy.due_dates:
+        kinds.add("date")
     return kinds
+
+
+def mentions(kind: Kind, facts: Facets) -> bool:
+    """Whether ``facts`` say anything of ``kind`` (an urgency is a deadline's kind)."""
+    match kind:
+        case "period":
+            return bool(facts.minimum_days)
+        case "deadline":
+            return bool(facts.deadline_days or facts.urgent)
+        case "frequency":
+            return bool(facts.frequency_months)
+        case "amount":
+            return bool(facts.amounts)
+        case "percent":
+            return bool(facts.percents)
+        case "modality":
+            return bool(facts.discretionary or facts.mandatory)
+        case "independence":
+            return facts.approval or facts.independent
+        case "date":
+            return bool(facts.due_dates)
+    return False  # pragma: no cover - every kind is handled above
 
 
 def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
@@ -201,4 +257,7 @@ def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
             return Conflict(kind, r["mandatory"], policy.discretionary or "")
         case "independence":
             return Conflict(kind, "independently", p["approval"])
+        case "date":
+            if min(policy.due_dates) > max(rule.due_dates):
+                return Conflict(kind, r["date"], p["date"])
     return None

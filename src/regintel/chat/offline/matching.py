@@ -9,9 +9,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from itertools import pairwise
 
-from regintel.chat.offline import obligations
+from regintel.chat.offline import facets, obligations
 from regintel.chat.offline.alignment import Candidate
-from regintel.chat.offline.lexical import STOP
+from regintel.chat.offline.lexical import STOP, tfidf
 from regintel.chat.offline.segments import Unit
 from regintel.domain.documents import ChunkHit, StoredChunk
 
@@ -24,6 +24,10 @@ EXPANSION_DISCOUNT = 0.8
 _DEFINITIONS = re.compile(r"glossary|definitions|interpretation|contents|terminology", re.I)
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]{3,}")
+# Facts the policy states: each is checked against the obligations that share most of the
+# clause's words (tf-idf cosine at least MIN_ANCHOR), the ANCHORS best, anywhere in the target.
+ANCHORS = 3
+MIN_ANCHOR = 0.2
 
 
 def themes(units: Sequence[Unit], sample: Sequence[StoredChunk], *, limit: int) -> list[str]:
@@ -86,6 +90,38 @@ def candidates(units: Sequence[Unit], evidence: dict[str, list[ChunkHit]], *,
         if region is not None:
             best[i] = Candidate(unit, region[0], region[1] * EXPANSION_DISCOUNT)
     return [best[i] for i in sorted(_fair_share(best, limit))]
+
+
+def anchored(units: Sequence[Unit], policy: Sequence[Unit], *,
+             applies: Callable[[Unit], bool]) -> list[Candidate]:
+    """The obligations that the policy's statements of fact restate. A clause that states a
+    period, a deadline, a frequency, a threshold, a due date, discretion or an approval can
+    contradict its rule wherever the rule sits in the regulation - not only where a theme's
+    search happened to reach - so each such clause is looked up in all of the target's
+    obligations by its words (idf over the regulation: its rare words decide), and its
+    ANCHORS closest are checked."""
+    stating = [u for u in policy if states_fact(u)]
+    checkable = [u for u in units if _checkable(u) and applies(u)]
+    if not stating or not checkable:
+        return []
+    rules, vocabulary, idf = tfidf([f"{u.section} {u.stem} {u.body}" for u in checkable])
+    clauses, _, _ = tfidf([f"{u.section} {u.stem} {u.body}" for u in stating],
+                          vocabulary=vocabulary, idf=idf)
+    best: dict[int, Candidate] = {}
+    for clause, row in zip(stating, clauses @ rules.T, strict=True):
+        for i in row.argsort()[::-1][:ANCHORS]:
+            score = float(row[i])
+            if score >= MIN_ANCHOR and (i not in best or best[i].score < score):
+                best[i] = Candidate(checkable[i], clause.section or clause.clause or "",
+                                    score)
+    return [best[i] for i in sorted(best)]
+
+
+def states_fact(unit: Unit) -> bool:
+    """Whether a policy clause states a fact an obligation can be checked against."""
+    f = facets.read(f"{unit.stem} {unit.body}")
+    return bool(f.minimum_days or f.deadline_days or f.frequency_months or f.amounts or
+                f.percents or f.discretionary or f.approval or f.due_dates)
 
 
 def _fair_share(found: dict[int, Candidate], limit: int) -> list[int]:

@@ -11,11 +11,13 @@ from regintel.chat.offline.facets import Conflict
 from regintel.chat.offline.segments import Unit
 from regintel.domain.chat import SEVERITY_ORDER, Severity
 
-# "must", "shall", "is required to" … and prohibitions; "should" is guidance, "may" a licence.
+# "must", "shall", "is required to" … and prohibitions; "should" is guidance, "may" a licence,
+# but "may only" a condition ("it may only do so if … it immediately obtains …").
 _MODAL = re.compile(r"\b(must|shall|is required to|are required to|is obliged to|are obliged "
-                    r"to|is prohibited|are prohibited|may not|is to be|are to be)\b", re.I)
+                    r"to|is prohibited|are prohibited|may not|may only|is to be|are to be)\b",
+                    re.I)
 # A lead-in of this kind makes its items obligations ("it must:" … "(e) obtain …").
-_PERMISSION = re.compile(r"\bmay\b(?! not)", re.I)
+_PERMISSION = re.compile(r"\bmay\b(?! not| only)", re.I)
 MAX_CONTEXT_WORDS = 48
 MAX_STEM_WORDS = 16
 
@@ -144,6 +146,9 @@ def conflict_suggestion(ref: str, policy_clause: str | None, found: Conflict) ->
             return (f"Amend {where} to make this mandatory, as {ref} requires "
                     f"(\"{found.rule}\"), instead of leaving it to discretion "
                     f"(\"{found.policy}\").")
+        case "date":
+            return (f"Amend {where} so that this is done {found.rule}, as {ref} requires, "
+                    f"not {found.policy}.")
         case "independence":
             return (f"Amend {where} so that this decision is taken independently and is not "
                     f"subject to anyone's consent or approval, as {ref} requires.")

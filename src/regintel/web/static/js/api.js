@@ -47,8 +47,18 @@ export async function request(method, path, body) {
   });
   if (response.status === 204) return null;
   const data = await bodyOf(response);
-  if (!response.ok) throw new ApiError(response.status, data);
+  if (!response.ok) {
+    sessionEnded(response.status, path);
+    throw new ApiError(response.status, data);
+  }
   return data;
+}
+
+/** A session that expired mid-use sends the user to the login page (not for the calls that
+ * find out whether anyone is signed in, or that sign in). */
+function sessionEnded(status, path) {
+  if (status !== 401 || path === '/api/me' || path.startsWith('/api/auth/')) return;
+  if (window.location.pathname !== '/auth/login') window.location.assign('/auth/login');
 }
 
 export const get = (path) => request('GET', path);
@@ -81,7 +91,10 @@ export async function streamChat(payload, onEvent, signal) {
     body: JSON.stringify(payload),
     signal,
   });
-  if (!response.ok) throw new ApiError(response.status, await bodyOf(response));
+  if (!response.ok) {
+    sessionEnded(response.status, '/api/chat');
+    throw new ApiError(response.status, await bodyOf(response));
+  }
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';

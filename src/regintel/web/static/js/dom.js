@@ -1,5 +1,5 @@
 // Building DOM without HTML strings: every piece of user or document text goes in as a text
-// node (textContent), never through innerHTML, so it renders literally and inertly.
+// node (textContent), never parsed as HTML, so it renders literally and inertly.
 
 /**
  * h('button', {class: 'x', onclick: fn, 'aria-label': 'Close'}, 'text', childNode)
@@ -61,6 +61,7 @@ export function formatDate(iso) {
 }
 
 export function initials(name) {
-  const parts = String(name || '?').replace(/@.*/, '').split(/[\s._-]+/).filter(Boolean);
-  return (parts.slice(0, 2).map((p) => p[0]).join('') || '?').toUpperCase();
+  const words = String(name || '').replace(/@.*/, '').replace(/<[^>]*>/g, ' ')
+    .match(/[\p{L}\p{N}]+/gu) || [];
+  return (words.slice(0, 2).map((w) => w[0]).join('') || '?').toUpperCase();
 }

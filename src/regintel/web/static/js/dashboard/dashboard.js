@@ -33,6 +33,7 @@ export function dashboardScreen(me) {
 
   // -- centre: chat -----------------------------------------------------------------------
   const titleEl = h('h1', { class: 'chat-title' }, 'New chat');
+  const usageEl = h('span', { class: 'chat-usage', title: 'Tokens and cost of this conversation' });
   const menuButton = h('button', { type: 'button', class: 'icon-btn only-narrow', 'aria-label': 'Show chats and documents', 'aria-controls': 'left-panel', 'aria-expanded': 'false' }, '☰');
   const sourcesButton = h('button', { type: 'button', class: 'btn ghost small', 'aria-controls': 'sources-panel' }, 'Sources');
   const messages = h('div', { class: 'messages', role: 'log', 'aria-label': 'Conversation', 'aria-live': 'polite', tabindex: 0 });
@@ -46,7 +47,7 @@ export function dashboardScreen(me) {
     onSend: (payload) => ask(payload, null),
   });
   const chat = h('main', { class: 'chat', id: 'main' },
-    h('header', { class: 'chat-head' }, menuButton, titleEl, h('div', { class: 'chat-head-right' }, sourcesButton, h('span', { class: 'brand small' }, h('span', { class: 'logo', 'aria-hidden': 'true' }, '§'), 'RegIntel Copilot'))),
+    h('header', { class: 'chat-head' }, menuButton, titleEl, h('div', { class: 'chat-head-right' }, usageEl, sourcesButton, h('span', { class: 'brand small' }, h('span', { class: 'logo', 'aria-hidden': 'true' }, '§'), 'RegIntel Copilot'))),
     messages, composer.element);
 
   // -- right: sources ---------------------------------------------------------------------
@@ -89,6 +90,17 @@ export function dashboardScreen(me) {
         h('a', { href: '/projects', 'data-nav': true }, 'Projects'),
         h('a', { href: '/graph', 'data-nav': true }, 'Concept graph'),
         h('button', { type: 'button', onclick: logOut }, 'Log out'))));
+  const menu = userBar.querySelector('details.menu');
+  menu.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && menu.open) {
+      menu.open = false;
+      menu.querySelector('summary').focus();
+    }
+  });
+  const closeMenu = (event) => {
+    if (menu.open && !menu.contains(event.target)) menu.open = false;
+  };
+  document.addEventListener('click', closeMenu);
   const left = h('nav', { class: 'left', id: 'left-panel', 'aria-label': 'Chats and documents' },
     h('div', { class: 'tabs-row' }, h('div', { role: 'tablist', class: 'tabs', 'aria-label': 'Left panel' }, tabChats, tabDocs), plus),
     paneChats, paneDocs, userBar);
@@ -168,6 +180,18 @@ export function dashboardScreen(me) {
     renderChatList();
   }
 
+  async function showUsage() {
+    usageEl.textContent = '';
+    if (!state.threadId) return;
+    try {
+      const usage = await get(`/api/conversations/${state.threadId}/usage`);
+      const tokens = usage.input_tokens + usage.output_tokens;
+      usageEl.textContent = `🪙 ${tokens.toLocaleString('en-US')} tokens · $${Number(usage.cost_usd).toFixed(3)}`;
+    } catch {
+      usageEl.textContent = '';
+    }
+  }
+
   function setTitle(title) {
     state.title = plainTitle(title);
     titleEl.textContent = state.title || 'New chat';
@@ -184,6 +208,7 @@ export function dashboardScreen(me) {
     if (state.abort) state.abort.abort();
     state.threadId = null;
     setTitle('');
+    usageEl.textContent = '';
     clear(messages);
     sources.reset();
     welcome();
@@ -191,8 +216,11 @@ export function dashboardScreen(me) {
     composer.focus();
   }
 
-  function userMessage(text, label) {
-    const el = h('div', { class: 'msg user' }, h('div', { class: 'bubble' }, label ? h('em', {}, label) : withMentions(text)));
+  function userMessage(text, label, { action = null, web = false } = {}) {
+    const el = h('div', { class: 'msg user' }, h('div', { class: 'bubble' },
+      action ? h('span', { class: 'pill kind-action' }, `⚡ ${action[0].toUpperCase()}${action.slice(1)}`) : null,
+      web ? h('span', { class: 'pill kind-web' }, '🌐 Web search') : null,
+      label ? h('em', {}, label) : withMentions(text)));
     messages.append(el);
     return el;
   }
@@ -230,6 +258,7 @@ export function dashboardScreen(me) {
         }
       }
       if (!stored.length) welcome();
+      showUsage();
     } catch (error) {
       messages.append(h('p', { class: 'form-error' }, problemText(error)));
     }
@@ -249,7 +278,7 @@ export function dashboardScreen(me) {
       }
       const body = { ...payload, thread_id: state.threadId };
       if (body.resume) body.message = '';
-      userMessage(payload.message, label);
+      userMessage(payload.message, label, { action: payload.action, web: payload.enable_web_search });
       if (!payload.resume) composer.clear();
       const out = assistantShell();
       scrollDown();
@@ -293,6 +322,7 @@ export function dashboardScreen(me) {
       await loadConversations();
       const current = state.conversations.find((c) => c.id === state.threadId);
       if (current) setTitle(current.title);
+      showUsage();
       composer.focus();
     }
   }
@@ -314,6 +344,7 @@ export function dashboardScreen(me) {
     element: shell,
     title: 'Dashboard',
     cleanup: () => {
+      document.removeEventListener('click', closeMenu);
       library.stop();
       if (state.abort) state.abort.abort();
       hideTooltip();

@@ -63,9 +63,40 @@ export function citedText(text, citations, ctx) {
   return nodes;
 }
 
+/** Answer text as blocks: "#" headings, "- " bullet lists, paragraphs (never HTML). */
 function paragraphs(text, citations, ctx) {
-  return String(text || '').split(/\n{2,}/).filter((p) => p.trim())
-    .map((p) => h('p', {}, citedText(p, citations, ctx)));
+  const out = [];
+  let para = [];
+  let items = [];
+  const flushPara = () => {
+    if (para.length) out.push(h('p', {}, citedText(para.join('\n'), citations, ctx)));
+    para = [];
+  };
+  const flushList = () => {
+    if (items.length) out.push(h('ul', {}, items.map((i) => h('li', {}, citedText(i, citations, ctx)))));
+    items = [];
+  };
+  for (const line of String(text || '').split('\n')) {
+    const heading = line.match(/^#{1,4}\s+(.*)$/);
+    const bullet = line.match(/^\s*[-•*]\s+(.*)$/);
+    if (!line.trim()) {
+      flushPara();
+      flushList();
+    } else if (heading) {
+      flushPara();
+      flushList();
+      out.push(h('h4', { class: 'answer-heading' }, citedText(heading[1].replace(/\*\*/g, ''), citations, ctx)));
+    } else if (bullet) {
+      flushPara();
+      items.push(bullet[1]);
+    } else {
+      flushList();
+      para.push(line);
+    }
+  }
+  flushPara();
+  flushList();
+  return out;
 }
 
 function markersFor(numbers, citations, ctx) {

@@ -1,5 +1,5 @@
-"""An embedder that passes through to another, for benchmark wrappers (timing, memoising)
-that only change ``embed``."""
+"""An embedder that passes through to another, for wrappers that only change ``embed``
+(the query memo, the benchmarks' timing and memoising wrappers)."""
 
 from __future__ import annotations
 
