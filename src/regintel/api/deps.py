@@ -6,6 +6,7 @@ session's, never a value of the request."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from typing import Annotated
 
@@ -51,6 +52,11 @@ class ChatGate:
             await self.get()
         except Exception:  # the first chat request will meet (and report) the same error
             log.exception("the chat service could not be prepared at start-up")
+            return
+        # The models and their ~200k start-up objects are here for good: moving them out of
+        # the collector's reach keeps a full collection from landing on a request (measured
+        # by `regintel bench ontology`: p95 110 ms frozen vs 262 ms not, at 2,000 entities).
+        gc.freeze()
 
 
 def get_container(request: Request) -> Container:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from regintel.chat.deps import TurnDeps
 from regintel.chat.nodes.common import Rt, Update, note, request_of
 from regintel.chat.offline.engine import topics
 from regintel.chat.state import ChatState
@@ -55,7 +56,10 @@ async def update_memory(state: ChatState, runtime: Rt) -> Update:
                 deps.tenant_id, deps.conversation_id, "assistant", answer,
                 {"action": state.get("action"), "citations": citations,
                  "resolved": state.get("resolved") or [],
-                 "route": (state.get("triage") or {}).get("route", "pipeline")})
+                 "route": (state.get("triage") or {}).get("route", "pipeline"),
+                 # What the UI shows again after a reload: badge, typed result, cost line.
+                 "confidence": state.get("confidence"), "result": state.get("result") or {},
+                 "engine": deps.engine.name, "usage": _usage(deps)})
             vectors = await asyncio.to_thread(deps.embedder.embed, [question])
             titles = [r["title"] for r in state.get("resolved") or []]
             await deps.conversations.add_qa(
@@ -70,6 +74,12 @@ async def update_memory(state: ChatState, runtime: Rt) -> Update:
         log.exception("memory could not be updated for conversation %s", deps.conversation_id)
         return {"context": note(state, "degraded", ["memory"])}
     return {"context": note(state, "exchange_id", str(exchange_id))}
+
+
+def _usage(deps: TurnDeps) -> dict[str, float]:
+    spent = deps.engine.record()
+    return {"input_tokens": spent.input_tokens, "output_tokens": spent.output_tokens,
+            "cost_usd": spent.cost_usd}
 
 
 async def _roll_summary(state: ChatState, runtime: Rt) -> None:

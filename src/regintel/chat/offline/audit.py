@@ -36,7 +36,12 @@ MAX_THEMES = 24
 # 6 keeps 21 themes × 2 targets near 250 chunks, and obligations are then capped per target.
 PER_THEME = 6
 MAX_OBLIGATIONS = 350  # per target: bounds the embedding work (and so the audit's time)
-MAX_FINDINGS = 25  # per target
+# Per target: at most MAX_GAPS omissions, and MAX_FINDINGS findings in all. A contradiction
+# is read from a fact the policy states (one finding per statement and kind, see
+# alignment._distinct), so they are few and sure; omissions are many and less sure, and a
+# shared cap let them crowd out, or be crowded out by, the contradictions.
+MAX_GAPS = 25
+MAX_FINDINGS = 40
 
 
 @dataclass(frozen=True)
@@ -148,14 +153,18 @@ def _cite(drafts: list[alignment.Draft], target: _Target, source: Document,
           policy_chunks: list[StoredChunk], policy_pages: dict[int, str],
           book: CitationBook) -> list[AuditFinding]:
     """The target's findings, gravest first, each with verified quotes, at most
-    MAX_FINDINGS: contradictions are kept before omissions (what the policy says wrongly is
-    surer than what it leaves out), then by severity and confidence."""
+    MAX_FINDINGS of which at most MAX_GAPS omissions: contradictions are kept before
+    omissions (what the policy says wrongly is surer than what it leaves out), then by
+    severity and confidence."""
     ordered = sorted(drafts, key=lambda d: (d.kind != "conflict",
                                             SEVERITY_ORDER.index(d.severity), -d.confidence))
     out: list[AuditFinding] = []
+    gaps = 0
     for draft in ordered:
         if len(out) >= MAX_FINDINGS:
             break
+        if draft.kind == "gap" and gaps >= MAX_GAPS:
+            continue
         quoted = draft.quote_unit or draft.target_unit
         target_quote = _quote(quoted, target.chunks, target.pages, target.document,
                               focus=draft.focus)
@@ -167,6 +176,7 @@ def _cite(drafts: list[alignment.Draft], target: _Target, source: Document,
                                                 else [])
         if None in numbers:
             continue
+        gaps += draft.kind == "gap"
         out.append(AuditFinding(
             target_doc_id=target.document.id, target_doc_title=target.document.title,
             theme=draft.obligation.theme, kind=draft.kind, severity=draft.severity,

@@ -36,6 +36,10 @@ _FREQUENCY = [  # (pattern, months between occurrences)
 _FREQUENCIES = [(re.compile(rf"\b(?:{p})\b", re.I), m) for p, m in _FREQUENCY]
 _MONEY = re.compile(r"(?P<cur>USD|US\$|\$|AED|EUR|€|GBP|£)\s?(?P<v>\d{1,3}(?:,\d{3})+|\d+)"
                     r"(?:\.\d+)?\s*(?P<mult>million|m\b|thousand|k\b)?", re.I)
+# The currency after the figure: "15,000 US dollars", "55,000 AED", "1 million dirhams".
+_MONEY_AFTER = re.compile(r"\b(?P<v>\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s*(?P<mult>million|"
+                          r"thousand)?\s?(?P<cur>USD|US dollars?|dollars?|AED|dirhams?|EUR|"
+                          r"euros?|GBP|pounds sterling)\b", re.I)
 _PERCENT = re.compile(r"(?P<v>\d+(?:\.\d+)?)\s?(?:%|per ?cent)", re.I)
 _MANDATORY = re.compile(r"\b(must|shall|is required to|are required to|required to|is obliged "
                         r"to|has to|have to|needs to|is to|are to)\b", re.I)
@@ -113,7 +117,7 @@ def read(text: str) -> Facets:
             phrases.setdefault("frequency", fm[0])
     urgent = _URGENT.search(text)
     amounts = []
-    for m in _MONEY.finditer(text):
+    for m in [*_MONEY.finditer(text), *_MONEY_AFTER.finditer(text)]:
         value = float(m["v"].replace(",", ""))
         mult = (m["mult"] or "").lower()
         value *= 1_000_000 if mult in ("million", "m") else 1000 if mult in ("thousand",
@@ -169,8 +173,10 @@ def _days(m: re.Match[str]) -> float:
 
 
 def _currency(symbol: str) -> str:
-    s = symbol.upper()
-    return {"US$": "USD", "$": "USD", "€": "EUR", "£": "GBP"}.get(s, s)
+    s = " ".join(symbol.upper().split()).rstrip("S")
+    return {"US$": "USD", "$": "USD", "€": "EUR", "£": "GBP", "US DOLLAR": "USD",
+            "DOLLAR": "USD", "DIRHAM": "AED", "EURO": "EUR", "POUNDS STERLING": "GBP"
+            }.get(s, s)
 
 
 @dataclass(frozen=True)
