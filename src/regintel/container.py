@@ -319,6 +319,17 @@ class Container:
                 context_store=PostgresConversationContextStore(self.database),
                 retention_days=self.settings.concepts.context_retention_days)
 
+    async def start_housekeeping(self) -> None:
+        """Jobs a worker runs when it starts: the retention purge of inactive conversations'
+        concept contexts (one queued at a time, whatever the number of workers)."""
+        from regintel.concepts.enrichment import PURGE_CONTEXTS_JOB
+
+        self.register_jobs()
+        try:
+            await self.queue.defer(PURGE_CONTEXTS_JOB, queueing_lock=PURGE_CONTEXTS_JOB)
+        except Exception as exc:  # already queued by another worker, or the queue is down
+            log.info("context purge not queued: %s", exc)
+
     async def health(self) -> dict[str, StoreStatus]:
         """Each store answers a trivial query; the queue lives in the database."""
         async def check(probe: Awaitable[None]) -> StoreStatus:

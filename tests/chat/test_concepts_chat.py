@@ -52,9 +52,12 @@ async def test_captured_concept_is_created_once_kept_in_scope_and_prompted(
         assert CONTEXT_ASPECT_HEADER in system
         assert str(concepts[0].properties["prefLabel"]) in system
 
-    # Another conversation capturing the same concept reuses the node.
+    # Another conversation capturing the same concept reuses the node: one node per label.
     other = await Conversation(chat, corpus.tenant_id).ask(QUESTION)
     assert set(first.referenced_nodes) & set(other.referenced_nodes)
+    for node in concepts:
+        same = await services.client.concepts_by_label([str(node.properties["prefLabel"])])
+        assert [n.key for n in same] == [node.key]
 
 
 class BrokenContextStore:

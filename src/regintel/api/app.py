@@ -15,7 +15,18 @@ from regintel.api import errors, security
 from regintel.api.accounts.store import AccountStore
 from regintel.api.deps import ChatGate
 from regintel.api.ratelimit import RateLimiter
-from regintel.api.routes import auth, chat, conversations, documents, faq, health, members, usage
+from regintel.api.routes import (
+    auth,
+    chat,
+    conversations,
+    documents,
+    faq,
+    graph,
+    health,
+    members,
+    projects,
+    usage,
+)
 from regintel.container import Container
 from regintel.errors import ConfigurationError
 from regintel.ports.embedder import Embedder
@@ -80,7 +91,7 @@ def create_app(settings: Settings, *, run_worker: bool | None = None,
             if settings.demo:
                 await _load_demo(container, settings)
             if in_process_worker:
-                container.register_jobs()
+                await container.start_housekeeping()
                 worker = asyncio.create_task(container.queue.run_worker(concurrency=2),
                                              name="regintel-worker")
             yield
@@ -102,7 +113,8 @@ def create_app(settings: Settings, *, run_worker: bool | None = None,
     app.state.limiter = RateLimiter(settings.api)
     errors.install(app)
     security.install(app, settings.api)
-    for module in (health, auth, members, documents, conversations, chat, usage, faq):
+    for module in (health, auth, members, documents, conversations, chat, usage, faq, graph,
+                   projects):
         app.include_router(module.router)
     install_web(app)  # the browser UI at / (static files shipped with the package)
     return app

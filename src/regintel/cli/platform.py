@@ -103,7 +103,7 @@ def worker_cmd(
     async def go() -> None:
         container = await Container.open(settings)
         try:
-            container.register_jobs()
+            await container.start_housekeeping()
             typer.echo(f"worker running (concurrency {concurrency}); Ctrl-C to stop", err=True)
             await container.queue.run_worker(concurrency=concurrency)
         finally:
