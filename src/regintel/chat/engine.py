@@ -4,7 +4,7 @@ offline engine (``chat/offline``) implements all of them deterministically, and 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 from uuid import UUID
@@ -15,6 +15,7 @@ from regintel.chat.streaming import AnswerStream
 from regintel.domain.chat import Action, AuditResult, ComparisonResult, SummaryResult
 from regintel.domain.conversations import StoredMessage
 from regintel.domain.documents import ChunkHit, Document
+from regintel.ports.llm import ToolSpec
 
 InferenceLevel = Literal["high", "medium", "low", "none"]
 
@@ -68,6 +69,12 @@ class ChatEngine(Protocol):
     aspects: list[str]
 
     def record(self) -> TurnRecord: ...
+
+    def offer_tools(self, tools: Sequence[ToolSpec],
+                    run: Callable[[str, dict[str, Any]], Awaitable[Any]]) -> None:
+        """Detail tools the main call may use this turn; an engine without tool calls
+        ignores them."""
+        ...
 
     def delegated(self, step: str) -> None:
         """A step done outside the engine (the offline auditor): an LLM engine records it so

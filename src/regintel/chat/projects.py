@@ -12,6 +12,8 @@ from regintel.chat.deps import TurnDeps
 from regintel.domain.ontology import ProjectAnswer
 from regintel.ontology.answers import answer_project_question
 from regintel.ontology.payloads import project_payload
+from regintel.ontology.tools import TOOL_SCHEMAS
+from regintel.ports.llm import ToolSpec
 
 log = logging.getLogger(__name__)
 ASPECT_TOKENS = 3000  # the project block's share of the prompt
@@ -29,6 +31,15 @@ async def load(deps: TurnDeps) -> bool:
         log.exception("project %s could not be loaded", deps.project_id)
         return False
     return True
+
+
+def offer_tools(deps: TurnDeps) -> None:
+    """The project's detail tools, for an engine that can call them."""
+    if deps.project is None or deps.projects is None:
+        return
+    specs = [ToolSpec(name=t["function"]["name"], description=t["function"]["description"],
+                      parameters=t["function"]["parameters"]) for t in TOOL_SCHEMAS]
+    deps.engine.offer_tools(specs, deps.projects.tools(deps.tenant_id, deps.project).call)
 
 
 def aspect(deps: TurnDeps) -> str | None:

@@ -17,7 +17,7 @@ from regintel.chat.offline.compose import CAUTION
 from regintel.chat.offline.engine import OfflineEngine
 from regintel.chat.streaming import AnswerStream
 from regintel.domain.documents import ChunkHit
-from regintel.ports.llm import ChatMessage, DoneChunk, TextChunk, ToolChunk, Usage
+from regintel.ports.llm import ChatMessage, DoneChunk, TextChunk, ToolChunk, ToolSpec, Usage
 
 QUESTION = "What must a Relevant Person do when undertaking CDD?"
 
@@ -185,3 +185,35 @@ async def test_no_evidence_needs_no_model(offline: OfflineEngine) -> None:
     composed = await engine.compose_inquiry(QUESTION, [], CitationBook(), caution=False)
     assert composed.answer.startswith("No passage")
     assert model.calls == [] and engine.name == "llm"
+
+
+async def test_offered_detail_tools_are_run_and_answered(hits: list[ChunkHit],
+                                                         offline: OfflineEngine) -> None:
+    risk = "3f0c2d1e-0000-4000-8000-000000000001"
+    model = ScriptedChatModel([
+        [ToolChunk(id="t1", name="get_risk_details", arguments={"id": risk}),
+         ToolChunk(id="t2", name="get_risk_details", arguments={"id": "not-a-uuid"}),
+         DoneChunk(finish_reason="tool_calls", usage=Usage(input_tokens=50, output_tokens=5))],
+        reply(f"Risk [risk:{risk}] is open; customers must be identified [2].")])
+    runs: list[tuple[str, dict[str, Any]]] = []
+
+    async def run(name: str, arguments: dict[str, Any]) -> Any:
+        runs.append((name, arguments))
+        if arguments["id"] == "not-a-uuid":
+            raise ValueError("badly formed id")
+        return {"id": risk, "impact": "high", "mitigations": []}
+
+    engine = LlmEngine(model, offline)
+    tool = ToolSpec(name="get_risk_details", description="A risk.",
+                    parameters={"type": "object", "properties": {"id": {"type": "string"}}})
+    engine.offer_tools([tool], run)
+    book = CitationBook()
+    composed = await engine.compose_inquiry(QUESTION, hits, book, caution=False)
+    assert composed.answer == f"Risk [risk:{risk}] is open; customers must be identified [1]."
+    assert [a["id"] for _, a in runs] == [risk, "not-a-uuid"]
+    second = model.calls[1].messages
+    assert second[2].role == "assistant" and [c.id for c in second[2].tool_calls] == ["t1", "t2"]
+    assert second[3].role == "tool" and '"impact": "high"' in (second[3].content or "")
+    assert second[4].role == "tool" and "badly formed id" in (second[4].content or "")
+    assert {t.name for t in model.calls[0].tools} == {"capture_concepts", "get_risk_details"}
+    assert engine.name == "llm" and engine.usage.input_tokens == 150

@@ -24,7 +24,7 @@ import contextlib
 import json
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -57,16 +57,21 @@ from regintel.ports.llm import (
     ErrorChunk,
     JsonSchemaFormat,
     TextChunk,
+    ToolCall,
     ToolChunk,
+    ToolSpec,
     Usage,
 )
 
 log = logging.getLogger(__name__)
 
 Out = TypeVar("Out", bound=BaseModel)
+ToolRunner = Callable[[str, dict[str, Any]], Awaitable[Any]]
 
 CONFIDENT = 0.6           # intent confidence from which the action is taken without asking
 MAX_EVIDENCE = 8          # hits shown to the model, best first
+MAX_TOOL_ROUNDS = 2       # detail-tool rounds on the main call before it must answer
+MAX_TOOL_RESULT_CHARS = 6000
 DEFAULT_TIMEOUT_S = 30.0  # one whole step, first token to last
 _MARKER = re.compile(r"\s*\[(\d+)\]")
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.S)
@@ -121,6 +126,9 @@ class LlmEngine:
         self._output_tokens = 0
         self._cost_usd = 0.0
         self.models_used: list[str] = []
+        self._tools: list[ToolSpec] = []
+        self._tool_names: set[str] = set()
+        self._run_tool: ToolRunner | None = None
 
     # -- per-turn record ----------------------------------------------------------------------
     @property
@@ -269,42 +277,76 @@ class LlmEngine:
                          book: CitationBook, stream: AnswerStream | None
                          ) -> tuple[str, list[dict[str, Any]] | None]:
         """Stream the answer, renumbering its markers into ``book``; collect the
-        ``capture_concepts`` payload (None when the model cannot call tools)."""
+        ``capture_concepts`` payload (None when the model cannot call tools). Calls to the
+        offered detail tools (a project's) are run and answered, for at most
+        ``MAX_TOOL_ROUNDS`` rounds; the text of every round is one answer."""
         route = self._routes[ROUTE_OF[step]]
-        tools = [p.CAPTURE_CONCEPTS_TOOL] if route.model.supports_tools else []
+        tools = [p.CAPTURE_CONCEPTS_TOOL, *self._tools] if route.model.supports_tools else []
         system = self._system(p.INQUIRY_TASK, *([p.CAPTURE_INSTRUCTION] if tools else []))
         messages = [ChatMessage(role="system", content=system),
                     ChatMessage(role="user", content=user)]
         citing = StreamedCitations(evidence, book)
         parts: list[str] = []
         concepts: list[dict[str, Any]] | None = [] if tools else None
-        async with asyncio.timeout(self._timeout_s), contextlib.aclosing(route.model.stream(
-                messages, tools=tools or None, timeout_s=self._timeout_s)) as chunks:
-            async for chunk in chunks:
-                if isinstance(chunk, TextChunk):
-                    shown = citing.feed(chunk.text)
-                elif isinstance(chunk, ToolChunk):
-                    if chunk.name == p.CAPTURE_CONCEPTS_TOOL.name and concepts is not None:
-                        concepts.append(chunk.arguments)
+        for round_ in range(MAX_TOOL_ROUNDS + 1):
+            calls: list[ToolChunk] = []
+            round_parts: list[str] = []
+            async with asyncio.timeout(self._timeout_s), contextlib.aclosing(
+                    route.model.stream(messages, tools=tools or None,
+                                       timeout_s=self._timeout_s)) as chunks:
+                async for chunk in chunks:
+                    if isinstance(chunk, TextChunk):
+                        shown = citing.feed(chunk.text)
+                    elif isinstance(chunk, ToolChunk):
+                        if chunk.name == p.CAPTURE_CONCEPTS_TOOL.name and concepts is not None:
+                            concepts.append(chunk.arguments)
+                        elif chunk.name in self._tool_names and round_ < MAX_TOOL_ROUNDS:
+                            calls.append(chunk)
+                        else:
+                            log.warning("ignored a call to tool %r", chunk.name)
+                        continue
+                    elif isinstance(chunk, ErrorChunk):
+                        raise StepFailed(f"provider error: {chunk.message}")
                     else:
-                        log.warning("ignored a call to unknown tool %r", chunk.name)
-                    continue
-                elif isinstance(chunk, ErrorChunk):
-                    raise StepFailed(f"provider error: {chunk.message}")
-                else:
-                    self._account(route, chunk.usage)
-                    if chunk.finish_reason == "length":
-                        raise StepFailed("the answer was cut at the token limit")
-                    shown = citing.close()
-                parts.append(shown)
-                if stream is not None:
-                    stream.write(shown)
+                        self._account(route, chunk.usage)
+                        if chunk.finish_reason == "length":
+                            raise StepFailed("the answer was cut at the token limit")
+                        shown = citing.close()
+                    round_parts.append(shown)
+                    if stream is not None:
+                        stream.write(shown)
+            parts += round_parts
+            if not calls:
+                break
+            messages += await self._tool_messages("".join(round_parts), calls)
         answer = "".join(parts).strip()
         if not answer:
             raise StepFailed("the model returned no answer")
-        if answer != p.NO_ANSWER and not citing.cited:
+        if answer != p.NO_ANSWER and not citing.cited and not self._tool_names:
             raise StepFailed("no statement of the answer cites verifiable evidence")
         return answer, concepts
+
+    async def _tool_messages(self, text: str, calls: Sequence[ToolChunk]) -> list[ChatMessage]:
+        """The assistant's calls and one answer per call (an error the model can read when
+        a call fails: a bad id is the model's mistake to correct, not the turn's end)."""
+        assert self._run_tool is not None
+        out = [ChatMessage(role="assistant", content=text or None, tool_calls=tuple(
+            ToolCall(id=c.id, name=c.name, arguments=c.arguments) for c in calls))]
+        for call in calls:
+            try:
+                result: Any = await self._run_tool(call.name, call.arguments)
+            except Exception as exc:
+                log.warning("tool %s failed: %s", call.name, exc)
+                result = {"error": str(exc)[:300]}
+            content = json.dumps(result, default=str)[:MAX_TOOL_RESULT_CHARS]
+            out.append(ChatMessage(role="tool", tool_call_id=call.id, content=content))
+        return out
+
+    def offer_tools(self, tools: Sequence[ToolSpec], run: ToolRunner) -> None:
+        """Detail tools the main call may use this turn (a project's), and how to run them."""
+        self._tools = list(tools)
+        self._tool_names = {t.name for t in tools}
+        self._run_tool = run
 
     async def compose_summary(self, documents: Sequence[Document],
                               samples: dict[UUID, list[ChunkHit]],

@@ -66,6 +66,7 @@ async def build_prompt(state: ChatState, runtime: Rt) -> Update:
     if deps.project_id is not None:
         if await projects.load(deps):
             project_aspect = projects.aspect(deps)
+            projects.offer_tools(deps)
             if project_aspect:
                 aspects.append("project")
                 context["aspects"] = aspects

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 from uuid import UUID
 
 from regintel.chat.engine import Composed, IntentGuess, ReferenceResolution, TurnRecord
@@ -15,6 +16,7 @@ from regintel.domain.chat import Action
 from regintel.domain.conversations import StoredMessage
 from regintel.domain.documents import ChunkHit, Document
 from regintel.ports.embedder import Embedder
+from regintel.ports.llm import ToolSpec
 
 SUMMARY_WORDS = 200
 # Casual phrasing → the corporate register of the spec's "Communication Style".
@@ -60,6 +62,11 @@ class OfflineEngine:
 
     def delegated(self, step: str) -> None:
         """Everything here is offline already."""
+
+    def offer_tools(self, tools: Sequence[ToolSpec],
+                    run: Callable[[str, dict[str, Any]], Awaitable[Any]]) -> None:
+        """The offline engine answers project questions through ``regintel.ontology``'s
+        answerer instead of tool calls."""
 
     async def classify_intent(self, message: str) -> IntentGuess:
         return intent.classify(message)
