@@ -7,7 +7,8 @@ import { landingScreen } from './screens/landing.js';
 import { authScreen } from './screens/auth.js';
 import { onboardingScreen } from './screens/onboarding.js';
 import { dashboardScreen } from './dashboard/dashboard.js';
-import { placeholderScreen } from './screens/placeholder.js';
+import { projectsScreen } from './screens/projects.js';
+import { graphScreen } from './screens/graph.js';
 
 const app = document.getElementById('app');
 let cleanup = null;
@@ -49,8 +50,8 @@ async function render() {
     case '/auth/signup': screen = authScreen('signup'); break;
     case '/onboarding': screen = onboardingScreen(me); break;
     case '/dashboard': screen = dashboardScreen(me); break;
-    case '/projects': screen = placeholderScreen('projects', me); break;
-    case '/graph': screen = placeholderScreen('graph', me); break;
+    case '/projects': screen = projectsScreen(me); break;
+    case '/graph': screen = graphScreen(me); break;
     default: screen = landingScreen(me);
   }
   clear(app);
