@@ -37,7 +37,7 @@ from regintel.bench.audit_tuning import (
 )
 from regintel.chat.evidence import CitationBook, normalise, verify
 from regintel.chat.offline import facets
-from regintel.chat.offline.audit import MAX_FINDINGS, AuditInputs, run_audit
+from regintel.chat.offline.audit import MAX_FINDINGS, MAX_GAPS, AuditInputs, run_audit
 from regintel.demo.corpus import DEMO_CORPUS, GDPR_TITLE, load_demo_corpus
 from regintel.domain.chat import SEVERITY_ORDER, AuditResult
 from regintel.domain.documents import DocStatus, Document
@@ -49,15 +49,22 @@ from tests.contract.library.conftest import build_library
 
 GAPS = Path(__file__).resolve().parents[1] / "data" / "aml_policy_gaps.json"
 POLICY_SOURCE = POLICY_PDF.parents[1] / "aml_policy.md"
-# The issue's target is a recall of 0.8 on this (test) policy. It is NOT met: with the
-# thresholds tuned on the development policy (alignment.py; bench/audit_tuning.py), the
+# The issue's target is a recall of 0.8 on this (test) policy. It is NOT met. First engine,
+# thresholds tuned on the development policy (alignment.py; bench/audit_tuning.py): the
 # single evaluation on Falcon Crest found 10 of 14 planted gaps (0.714; precision 0.435 on
 # the AML findings; missed G08, G10, G12, G13). The thresholds read off this policy found 12
-# - tuning on the data reported on. This floor, just below the measured 0.714, only guards
-# against regressions; raising it needs a better engine, not thresholds fitted to Falcon.
+# - tuning on the data reported on. Second engine (the policy's statements of fact looked
+# up across the whole regulation, clauses worded like the rule read for contradictions,
+# facts read part by part, annual due dates, "may only" conditions; re-tuned on Oryx only,
+# where it raised recall from 4/13 to 10/13): its single evaluation here found the same 10
+# of 14 (0.714), precision 0.476 on the AML findings (10/21; 0.263 over both targets), no
+# fabricated quote, the same four missed. The dev gain did not carry over to this policy's
+# planted gaps. This floor, just below the measured 0.714, only guards against regressions;
+# raising it needs a better engine, not thresholds or rules fitted to Falcon.
 MIN_RECALL = 0.7
-# The audit of the policy against both rulebooks takes about 7 s on an idle 2-core machine
-# (DESIGN budget 10 s); the bound here only catches a runaway, since test machines are shared.
+# The audit of the policy against both rulebooks took 9.6 s in that evaluation, on a shared
+# 2-core machine under load (about 7 s idle before the second engine, which embeds about a
+# third more obligations; DESIGN budget 10 s); the bound here only catches a runaway.
 MAX_SECONDS = 60
 EMAIL = """Subject: Open your Falcon Crest account in five minutes
 
@@ -155,7 +162,7 @@ async def test_policy_audit_is_ordered_and_bounded(
     assert keys == sorted(keys)
     for target in order:
         mine = [f for f in result.findings if f.target_doc_id == target]
-        assert len(mine) <= MAX_FINDINGS
+        assert len(mine) <= MAX_FINDINGS and sum(f.kind == "gap" for f in mine) <= MAX_GAPS
         assert len({(f.target_clause, f.kind) for f in mine}) == len(mine)  # no duplicates
     assert "findings" in result.summary and corpus.aml.title in result.summary
 

@@ -1,9 +1,11 @@
 """The offline audit (policypal spec, action 4): a policy or a pasted text checked against
 1–5 regulations without a model. Policy mode follows the spec's steps - stratified sample,
 themes, per-theme retrieval in every target - then matches each obligation in the retrieved
-evidence to the policy's closest clauses: no close clause is a gap, a close clause that says
-otherwise (a shorter period, a later deadline, a rarer review, a higher threshold, "may" for
-"must", approval for independence) is a conflict. Every quote is cut from a stored chunk and
+evidence, and each obligation worded like one of the policy's statements of fact wherever it
+sits in the target (matching.anchored), to the policy's closest clauses (by vectors, and by
+words): no close clause is a gap, a close clause that says otherwise (a shorter period, a
+later deadline or due date, a rarer review, a higher threshold, "may" for "must", approval
+for independence) is a conflict. Every quote is cut from a stored chunk and
 cited through the turn's CitationBook; a finding whose quotes do not verify is dropped."""
 
 from __future__ import annotations
