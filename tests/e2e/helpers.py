@@ -24,8 +24,8 @@ class Tab:
     dialogs: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
-    async def shot(self, directory: Path, name: str) -> None:
-        await self.page.screenshot(path=str(directory / f"{name}.png"))
+    async def shot(self, directory: Path, name: str, *, full_page: bool = False) -> None:
+        await self.page.screenshot(path=str(directory / f"{name}.png"), full_page=full_page)
 
     def assert_clean(self) -> None:
         assert not self.dialogs, f"unexpected dialogs: {self.dialogs}"

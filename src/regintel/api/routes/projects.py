@@ -296,7 +296,9 @@ async def work_from_finding(project_id: UUID, body: WorkFromFinding, principal: 
     tenant_id = principal.tenant_id
     await _project(container, principal, project_id)
     cited = {c.n: c for c in body.citations}
-    documents = [body.finding.target_doc_id]
+    # The cited regulation becomes a document entry of the project: it must be this
+    # organisation's. (The audited policy's id is only recorded; a pasted text has none.)
+    documents = []
     for n in body.finding.citations:
         citation = cited.get(n)
         if citation is not None and citation.document_id is not None:

@@ -2,6 +2,7 @@
 // pending questions, audit findings, comparison tables, summaries and the cost line.
 import { h, safeUrl } from '../dom.js';
 import { withTooltip } from './tooltip.js';
+import { findingWork } from './findingwork.js';
 
 const SEVERITIES = ['Critical', 'High', 'Medium', 'Low'];
 const MEDIUM_TIP = 'Medium confidence—further investigation suggested';
@@ -161,7 +162,8 @@ function auditView(audit, meta, ctx) {
           f.target_quote ? h('blockquote', {}, f.target_quote,
             (f.target_clause || f.target_page) ? h('cite', {}, [f.target_clause ? ` ${f.target_clause}` : '', f.target_page ? ` · page ${f.target_page}` : ''].join('')) : null) : null,
           f.source_quote ? h('p', { class: 'muted' }, 'Policy says: ', h('q', {}, f.source_quote)) : null,
-          f.suggestion ? h('p', { class: 'suggestion' }, h('strong', {}, 'Suggested fix: '), f.suggestion) : null))))));
+          f.suggestion ? h('p', { class: 'suggestion' }, h('strong', {}, 'Suggested fix: '), f.suggestion) : null,
+          findingWork(f, meta.citations)))))));
 }
 
 function comparisonView(comparison, meta, ctx) {

@@ -2,7 +2,7 @@
 // concentric rings by hop distance, the details of a node, and live updates from
 // /api/graph/stream (EventSource) that add, update and remove nodes and edges as they happen.
 import { ApiError, get } from '../api.js';
-import { clear, h, safeUrl } from '../dom.js';
+import { append, clear, h, safeUrl } from '../dom.js';
 import { problemText } from './common.js';
 import { pageFrame } from './page.js';
 import { drawGraph } from './svggraph.js';
@@ -45,7 +45,7 @@ export function graphScreen(me) {
   const results = h('ul', { class: 'graph-results', 'aria-label': 'Search results' });
   const details = h('section', { class: 'glass card graph-details', 'aria-label': 'Node details' },
     h('p', { class: 'muted' }, 'Choose a node to see its definition, sources and neighbours.'));
-  const log = h('ol', { class: 'graph-log', 'aria-label': 'Live changes' });
+  const log = h('ol', { class: 'graph-log', 'aria-label': 'Changes', hidden: true });
   const overviewBtn = h('button', { type: 'button', class: 'btn small', onclick: () => loadOverview() }, 'Overview');
 
   const form = h('form', { class: 'graph-search', role: 'search', onsubmit: (event) => { event.preventDefault(); search(searchInput.value); } },
@@ -55,11 +55,13 @@ export function graphScreen(me) {
   const { element } = pageFrame(me, '/graph',
     h('div', { class: 'page-head' }, h('h1', {}, 'Concept graph'), live),
     h('p', { class: 'muted' }, 'Concepts defined by the public regulations (SKOS: preferred and alternative labels, definitions, sources) and the sections that define them. It grows as documents and conversations capture concepts.'),
-    form, results,
+    form,
     h('div', { class: 'graph-layout' },
       h('section', { class: 'glass graph-panel placeholder', 'aria-label': 'Graph' }, status, canvas),
-      h('div', { class: 'graph-side' }, details,
-        h('section', { class: 'glass card' }, h('h2', {}, 'Live changes'), log))));
+      h('div', { class: 'graph-side' },
+        h('section', { class: 'glass card live-changes', 'aria-label': 'Live changes' }, h('h2', {}, 'Live changes'),
+          h('p', { class: 'muted empty-note' }, 'Concepts added, updated or removed while you watch show here.'), log),
+        results, details)));
 
   function schedule() {
     if (state.frame) return;
@@ -119,7 +121,7 @@ export function graphScreen(me) {
     if (!text) return loadOverview();
     let data;
     try {
-      data = await get(`/api/graph?q=${encodeURIComponent(text)}&sections=true&limit=20`);
+      data = await get(`/api/graph?q=${encodeURIComponent(text)}&sections=true&limit=12`);
     } catch (error) {
       results.append(h('li', { class: 'form-error' }, problemText(error)));
       return undefined;
@@ -159,7 +161,7 @@ export function graphScreen(me) {
     const neighbours = detail.neighbours.map((nb) => h('li', {},
       h('span', { class: 'rel' }, nb.direction === 'out' ? `${nb.edge.rel} →` : `← ${nb.edge.rel}`), ' ',
       h('button', { type: 'button', class: 'link-btn', onclick: () => focusOn(nb.node.id) }, nb.node.label)));
-    clear(details).append(
+    append(clear(details), [
       h('h2', { class: 'node-title' }, n.prefLabel || n.label),
       h('p', { class: 'muted node-facts' }, facts),
       n.altLabels.length ? h('p', { class: 'alt-labels' }, h('strong', {}, 'Also: '), n.altLabels.join(', ')) : null,
@@ -167,13 +169,14 @@ export function graphScreen(me) {
       sources.length ? h('div', {}, h('h3', {}, 'Sources'), h('ul', { class: 'plain-list sources-list' }, sources)) : null,
       h('h3', {}, `Neighbours (${detail.count})`),
       neighbours.length ? h('ul', { class: 'plain-list neighbour-list' }, neighbours) : h('p', { class: 'muted' }, 'None.'),
-      state.focus !== n.id ? h('button', { type: 'button', class: 'btn small', onclick: () => focusOn(n.id) }, 'Focus on this node') : null);
+      state.focus !== n.id ? h('button', { type: 'button', class: 'btn small', onclick: () => focusOn(n.id) }, 'Focus on this node') : null]);
   }
 
   function note(text, id) {
     const item = h('li', {}, h('time', {}, new Date().toLocaleTimeString()), ' ',
       id ? h('button', { type: 'button', class: 'link-btn', onclick: () => focusOn(id) }, text) : text);
     log.prepend(item);
+    log.hidden = false;
     while (log.children.length > MAX_LOG) log.lastChild.remove();
   }
 

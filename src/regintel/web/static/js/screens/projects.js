@@ -2,7 +2,7 @@
 // bounded snapshot (an SVG graph by depth from the project, nodes by kind, links), coverage
 // per kind, forms to add entities and links, and a preview of the context the chat gets.
 import { del, get, post } from '../api.js';
-import { clear, formatDate, h } from '../dom.js';
+import { append, clear, formatDate, h } from '../dom.js';
 import { field, problemText } from './common.js';
 import { pageFrame } from './page.js';
 import { drawGraph } from './svggraph.js';
@@ -194,8 +194,8 @@ function projectPage(me, projectId) {
   function renderSnapshot(snap) {
     project = snap.project;
     title.textContent = project.name;
-    clear(summary).append(h('span', { class: 'chip' }, project.state_key),
-      project.description ? h('p', {}, project.description) : null);
+    append(clear(summary), [h('span', { class: 'chip' }, project.state_key),
+      project.description ? h('p', {}, project.description) : null]);
     const s = snap.snapshot;
     nameOf.clear();
     for (const n of s.nodes) nameOf.set(n.id, n);

@@ -39,7 +39,7 @@ export function layout(nodes) {
       rings.get(node.depth).push(node);
     }
     const maxDepth = Math.max(...rings.keys(), 1);
-    const step = (Math.min(WIDTH, HEIGHT) / 2 - 50) / maxDepth;
+    const step = (Math.min(WIDTH, HEIGHT) / 2 - 40) / maxDepth;
     for (const [depth, ring] of rings) {
       const offset = depth % 2 ? Math.PI / ring.length : 0;
       ring.forEach((node, i) => {
@@ -49,16 +49,16 @@ export function layout(nodes) {
         }
         const angle = offset + (2 * Math.PI * i) / ring.length - Math.PI / 2;
         const radius = Math.max(depth, 0.5) * step;
-        positions.set(node.id, { x: cx + radius * Math.cos(angle) * 1.3, y: cy + radius * Math.sin(angle) });
+        positions.set(node.id, { x: cx + radius * Math.cos(angle), y: cy + radius * Math.sin(angle) });
       });
     }
     return positions;
   }
   const golden = Math.PI * (3 - Math.sqrt(5));
-  const scale = (Math.min(WIDTH, HEIGHT) / 2 - 40) / Math.sqrt(Math.max(nodes.length, 1));
+  const scale = (Math.min(WIDTH, HEIGHT) / 2 - 50) / Math.sqrt(Math.max(nodes.length, 1));
   nodes.forEach((node, i) => {
     const r = scale * Math.sqrt(i + 0.5);
-    positions.set(node.id, { x: cx + r * Math.cos(i * golden) * 1.35, y: cy + r * Math.sin(i * golden) });
+    positions.set(node.id, { x: cx + r * Math.cos(i * golden) * 1.1, y: cy + r * Math.sin(i * golden) });
   });
   return positions;
 }
@@ -73,6 +73,7 @@ export function drawGraph(root, nodes, edges, opts = {}) {
   root.setAttribute('role', 'group');
   root.setAttribute('aria-label', opts.name || 'Graph');
   const positions = layout(nodes);
+  const haveRings = nodes.length > 0 && nodes.every((n) => Number.isInteger(n.depth));
   const showLabels = opts.labels === 'all' || nodes.length <= 60;
   const lines = svg('g', { class: 'g-edges' });
   for (const edge of edges) {
@@ -106,7 +107,10 @@ export function drawGraph(root, nodes, edges, opts = {}) {
       },
     }, svg('title', {}, node.label), svg('circle', { r: node.id === opts.focus ? 11 : 7 }));
     if (showLabels || node.id === opts.selected || node.id === opts.focus) {
-      group.append(svg('text', { x: 10, y: 4, class: 'g-label' }, short(node.label, 34)));
+      // Labels point outwards: to the right of the centre they start at the node, to the left
+      // they end at it, so they stay inside the picture.
+      const left = p.x < WIDTH / 2 - 5;
+      group.append(svg('text', { x: left ? -10 : 10, y: 4, class: 'g-label', 'text-anchor': left ? 'end' : 'start' }, short(node.label, haveRings ? 28 : 22)));
     }
     dots.append(group);
   }

@@ -1,0 +1,224 @@
+"""The project and concept-graph pages in a real browser: create a project with a goal, a risk
+and a task through the UI, link them, and see the snapshot and coverage; open the concept
+graph (seeded with the GDPR's definitions), search "personal data" and read its details; a
+concept written through the graph write service while the page is open appears live. And an
+audit finding in the chat becomes a task of a project with "Turn into task"."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import string
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from playwright.async_api import Browser, expect
+
+from regintel.adapters.graph.falkordb_store import FalkorGraphStore
+from regintel.concepts.graph import GraphClient, GraphWriteService
+from regintel.concepts.guard import build_ingress_guard
+from regintel.concepts.resolver import CanonicalConceptResolver
+from regintel.concepts.seed import SeedLoader
+from regintel.domain.concepts import CONCEPT
+from regintel.runtime.stores import EmbeddedEndpoints
+from regintel.settings import GraphSettings
+from tests.e2e.conftest import needs_chromium
+from tests.e2e.documents import AML_RULES, POLICY, make_pdf
+from tests.e2e.helpers import ANSWER_TIMEOUT_MS, Tab, new_email, open_tab, sign_up, upload
+from tests.e2e.test_journey import AML_TITLE, POLICY_TITLE, ask, mention
+
+pytestmark = needs_chromium
+
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
+PERSONAL_DATA = "concept:DATA_PROTECTION:PERSONAL_DATA:EU"
+LIVE_TIMEOUT_MS = 30_000
+FITS = "() => document.documentElement.scrollWidth <= window.innerWidth + 1"
+
+
+@pytest.fixture
+async def writer(embedded: EmbeddedEndpoints, live_server: str) -> AsyncIterator[
+        GraphWriteService]:
+    """The graph write service (ingress guard included) on the live server's graph, seeded
+    with the GDPR's Article 4 definitions."""
+    assert embedded.graph_socket is not None
+    store = FalkorGraphStore(graph_name=GraphSettings().name,
+                             unix_socket_path=str(embedded.graph_socket))
+    service = GraphWriteService(store, build_ingress_guard(None))
+    seeder = SeedLoader(service, CanonicalConceptResolver(GraphClient(store), service,
+                                                          source="seed"))
+    await seeder.seed(SHARED, only=("gdpr",))
+    yield service
+    await store.close()
+
+
+async def test_project_page_and_live_concept_graph(browser: Browser, live_server: str,
+                                                   writer: GraphWriteService,
+                                                   screenshots: Path) -> None:
+    tab = await open_tab(browser, live_server)
+    try:
+        await _walk(tab, writer, screenshots)
+    finally:
+        await tab.context.close()  # ends the page's event stream with it
+
+
+async def _walk(tab: Tab, writer: GraphWriteService, screenshots: Path) -> None:
+    page = tab.page
+    await sign_up(tab, name="Priya", organisation="Falcon Bank", email=new_email("priya"))
+
+    # -- a project with a goal, a risk and a task, created through the UI
+    await page.get_by_label("Settings").click()
+    await page.get_by_role("link", name="Projects").click()
+    await expect(page.get_by_role("heading", level=1)).to_have_text("Projects")
+    await expect(page.locator(".project-list")).to_contain_text("No projects yet")
+    await page.get_by_label("Project name").fill("AI Act readiness")
+    await page.get_by_label("Description (optional)").fill(
+        "Be ready for the AI Act obligations on the credit-scoring model.")
+    await page.get_by_role("button", name="Create project").click()
+    await expect(page).to_have_url(re.compile(r"/projects\?project=[0-9a-f-]{36}$"))
+    await expect(page.get_by_role("heading", level=1)).to_have_text("AI Act readiness")
+    project_url = page.url
+
+    add = page.get_by_role("form", name="Add to the project")
+    for kind, title, impact in (("Goal", "Pass the conformity assessment", None),
+                                ("Risk", "High-risk system not registered", "high"),
+                                ("Task", "Register the credit-scoring model", None)):
+        await add.get_by_label("Kind").select_option(label=kind)
+        await add.get_by_label("Title").fill(title)
+        if impact:
+            await add.get_by_label("Impact").select_option(impact)
+        await add.get_by_role("button", name="Add").click()
+        await expect(page.locator(".by-kind")).to_contain_text(title)
+
+    link = page.get_by_role("form", name="Link two entities")
+    await link.get_by_label("From").select_option(label="Task: Register the credit-scoring model")
+    await link.get_by_label("To").select_option(label="Risk: High-risk system not registered")
+    await expect(link.get_by_label("Relation")).to_have_value("mitigates")
+    await link.get_by_role("button", name="Link").click()
+    await expect(page.locator(".link-list")).to_contain_text("—mitigates→")
+
+    # The snapshot: the project and its three entities, drawn and listed by kind.
+    await expect(page.locator(".project-graph .g-node")).to_have_count(4)
+    await expect(page.locator(".project-graph .g-node.kind-risk")).to_have_attribute(
+        "aria-label", "risk: High-risk system not registered")
+    await expect(page.locator(".project-graph .g-edge")).to_have_count(4)
+    for kinds in ("goals", "risks", "tasks"):
+        row = page.locator(f".coverage-table tr[data-kind='{kinds}'] td")
+        await expect(row).to_have_text(["1", "1", "0"])
+    await page.get_by_role("button", name="Preview the chat context").click()
+    await expect(page.locator(".context-tokens")).to_contain_text("tokens")
+    await expect(page.locator(".context-json")).to_contain_text("High-risk system not registered")
+    await tab.shot(screenshots, "21-project-page", full_page=True)
+    await page.get_by_role("link", name="← All projects").click()
+    await expect(page.locator(".project-card")).to_contain_text("AI Act readiness")
+    await tab.shot(screenshots, "22-projects-list")
+
+    # -- the concept graph: search, details, live updates
+    await page.get_by_role("link", name="Concept graph").first.click()
+    await expect(page.get_by_role("heading", level=1)).to_have_text("Concept graph")
+    await expect(page.locator(".live-dot")).to_have_text("Live", timeout=LIVE_TIMEOUT_MS)
+    await expect(page.locator(f".graph-canvas .g-node[data-id='{PERSONAL_DATA}']")).to_have_count(1)
+    await page.get_by_label("Search concepts").fill("personal data")
+    await page.get_by_label("Search concepts").press("Enter")
+    details = page.get_by_role("region", name="Node details")
+    await expect(details.get_by_role("heading", level=2)).to_have_text("personal data")
+    await expect(details.locator(".definition")).to_contain_text("identified or identifiable")
+    await expect(details.locator(".neighbour-list")).to_contain_text("DEFINED_IN")
+    await expect(details.locator(".sources-list a").first).to_have_attribute(
+        "href", re.compile(r"^https://"))
+    focused = page.locator(".graph-canvas .g-node.focus")
+    await expect(focused).to_have_attribute("data-id", PERSONAL_DATA)
+    await tab.shot(screenshots, "23-graph-search", full_page=True)
+
+    # A concept written (and related to personal data) while the page is open appears.
+    word = "".join(secrets.choice(string.ascii_uppercase) for _ in range(8))
+    key = f"concept:DATA_PROTECTION:PSEUDONYMISED_PROFILE_{word}:EU"
+    label = f"pseudonymised profile {word.lower()}"
+    await writer.upsert_node(CONCEPT, key, {
+        "prefLabel": label, "domain": "DATA_PROTECTION", "kind": key.split(":")[2],
+        "jurisdiction": "EU", "definition": "A profile kept under a pseudonym."},
+        extra_labels=("DataProtectionConcept",))
+    await writer.link(CONCEPT, key, "RELATED", CONCEPT, PERSONAL_DATA)
+    await expect(page.locator(".graph-log")).to_contain_text(label, timeout=LIVE_TIMEOUT_MS)
+    fresh = page.locator(f".graph-canvas .g-node[data-id='{key}']")
+    await expect(fresh).to_have_count(1, timeout=LIVE_TIMEOUT_MS)
+    await expect(fresh).to_have_class(re.compile(r"\bfresh\b"))
+    await tab.shot(screenshots, "24-graph-live-update", full_page=True)
+    await fresh.click()
+    await expect(details.get_by_role("heading", level=2)).to_have_text(label)
+    await expect(details.locator(".neighbour-list")).to_contain_text("personal data")
+
+    # Removed through the write service: gone from the page too.
+    assert await writer.delete_node(CONCEPT, key)
+    await expect(fresh).to_have_count(0, timeout=LIVE_TIMEOUT_MS)
+
+    # Both pages stay readable on a narrow screen: one column, nothing wider than the screen.
+    await page.set_viewport_size({"width": 390, "height": 844})
+    await expect(page.locator(".graph-canvas")).to_be_visible()
+    assert await page.evaluate(FITS)
+    await tab.shot(screenshots, "25-narrow-graph")
+    await page.goto(project_url)
+    await expect(page.locator(".coverage-table")).to_be_visible()
+    assert await page.evaluate(FITS)
+    await tab.shot(screenshots, "26-narrow-project")
+    tab.assert_clean()
+
+
+async def test_an_audit_finding_turned_into_a_task(browser: Browser, live_server: str,
+                                                   screenshots: Path) -> None:
+    """In the chat's audit view, "Turn into task" files a finding as a task of a project,
+    linked to the regulation it cites; the project page then shows it."""
+    tab = await open_tab(browser, live_server)
+    try:
+        page = tab.page
+        await sign_up(tab, name="Omar", organisation="Falcon Bank", email=new_email("omar"))
+        created = await page.request.post("/api/projects", data={"name": "AML programme 2026"},
+                                          headers={"X-CSRF-Token": await _csrf(tab)})
+        assert created.status == 201, await created.text()
+        project_id = (await created.json())["id"]
+        await upload(tab, filename="adgm-aml.pdf", data=make_pdf(AML_RULES, AML_TITLE),
+                     mime="application/pdf", title=AML_TITLE, version="2025",
+                     doc_type="regulation")
+        await upload(tab, filename="falcon-aml.pdf", data=make_pdf(POLICY, POLICY_TITLE),
+                     mime="application/pdf", title=POLICY_TITLE, version="v3",
+                     doc_type="policy")
+        await page.get_by_role("tab", name="Chats").click()
+        box = page.get_by_role("combobox", name=re.compile("^Message"))
+        await box.click()
+        await box.press_sequentially("Audit ")
+        await mention(page, "falcon", POLICY_TITLE)
+        await box.press_sequentially(" against ")
+        await mention(page, "rules", AML_TITLE)
+        await ask(page, "")
+        audit = page.locator(".audit").last
+        prompt = page.locator(".prompt.confirm_docs")
+        await expect(audit.or_(prompt)).to_be_visible(timeout=ANSWER_TIMEOUT_MS)
+        if await prompt.is_visible():
+            await prompt.get_by_role("button", name=f"Use {AML_TITLE}").click()
+        await expect(audit).to_be_visible(timeout=ANSWER_TIMEOUT_MS)
+        finding = audit.locator(".finding").first
+        await finding.get_by_role("button", name="Turn into task").click()
+        form = finding.get_by_role("form", name="Turn the finding into work")
+        await form.get_by_label("Project").select_option(label="AML programme 2026")
+        await form.get_by_label("Create as").select_option("task")
+        await form.get_by_role("button", name="Create").click()
+        done = finding.locator(".finding-work-done")
+        await expect(done).to_have_text("✓ Task created in AML programme 2026")
+        await finding.scroll_into_view_if_needed()
+        await tab.shot(screenshots, "27-finding-turned-into-task")
+
+        await done.get_by_role("link", name="AML programme 2026").click()
+        await expect(page).to_have_url(re.compile(rf"/projects\?project={project_id}$"))
+        tasks = page.locator(".kind-group[data-kind='task']")
+        await expect(tasks).to_contain_text("Fix ")
+        await expect(page.locator(".kind-group[data-kind='document']")).to_contain_text(
+            AML_TITLE)
+        await expect(page.locator(".link-list")).to_contain_text("—references→")
+        tab.assert_clean()
+    finally:
+        await tab.context.close()
+
+
+async def _csrf(tab: Tab) -> str:
+    cookies = await tab.context.cookies()
+    return next(c["value"] for c in cookies if c["name"] == "regintel_csrf")
