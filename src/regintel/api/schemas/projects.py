@@ -16,6 +16,7 @@ from regintel.domain.ontology import (
     KIND_FIELDS,
     MEMBER_KINDS,
     Coverage,
+    Edge,
     EntityKind,
     GraphSnapshot,
     PayloadKind,
@@ -130,15 +131,8 @@ class LinkCreate(RequestBody):
     dst_id: UUID
 
 
-class LinkPublic(BaseModel):
-    id: UUID
-    project_id: UUID
-    src_id: UUID
-    src_kind: EntityKind
-    rel: str
-    dst_id: UUID
-    dst_kind: EntityKind
-    created_at: datetime | None = None
+class LinkPublic(Edge):
+    """A link between two entities of a project, as the domain's ``Edge``."""
 
 
 class LinksPublic(BaseModel):

@@ -57,7 +57,7 @@ export function graphScreen(me) {
     h('p', { class: 'muted' }, 'Concepts defined by the public regulations (SKOS: preferred and alternative labels, definitions, sources) and the sections that define them. It grows as documents and conversations capture concepts.'),
     form,
     h('div', { class: 'graph-layout' },
-      h('section', { class: 'glass graph-panel placeholder', 'aria-label': 'Graph' }, status, canvas),
+      h('section', { class: 'glass graph-panel panel-stack', 'aria-label': 'Graph' }, status, canvas),
       h('div', { class: 'graph-side' },
         h('section', { class: 'glass card live-changes', 'aria-label': 'Live changes' }, h('h2', {}, 'Live changes'),
           h('p', { class: 'muted empty-note' }, 'Concepts added, updated or removed while you watch show here.'), log),

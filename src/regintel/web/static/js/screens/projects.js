@@ -55,7 +55,7 @@ function projectList(me) {
   const { element } = pageFrame(me, '/projects',
     h('h1', {}, 'Projects'),
     h('p', { class: 'muted' }, 'A project is a compliance programme — its goals, requirements, risks, decisions and tasks. A conversation scoped to a project is grounded in its snapshot.'),
-    h('div', { class: 'projects-grid' }, h('section', { class: 'glass card placeholder', 'aria-label': 'Your projects' }, list), form));
+    h('div', { class: 'projects-grid' }, h('section', { class: 'glass card panel-stack', 'aria-label': 'Your projects' }, list), form));
 
   get('/api/projects').then((data) => {
     clear(list);
