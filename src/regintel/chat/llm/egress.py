@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import AsyncGenerator, Callable, Sequence
 from contextlib import aclosing
 
@@ -43,10 +45,28 @@ class RedactingChatModel:
     """A ``ChatModel`` that redacts personal data from every message before ``inner`` sees
     it. Capability flags and the model name are the inner model's."""
 
-    def __init__(self, inner: ChatModel, find_pii: FindPii) -> None:
+    def __init__(self, inner: ChatModel, find_pii: FindPii, *, memo_size: int = 256) -> None:
         self._inner = inner
         self._find_pii = find_pii
         self.redacted = 0  # spans redacted over the model's life (for logs and tests)
+        # The static system prompts and repeated evidence come back on every call; scanning
+        # them again costs ~5 ms each for the same answer.
+        self._memo: OrderedDict[str, tuple[str, int]] = OrderedDict()
+        self._memo_size = memo_size
+        self._lock = threading.Lock()
+
+    def _redact(self, text: str) -> tuple[str, int]:
+        with self._lock:
+            hit = self._memo.get(text)
+            if hit is not None:
+                self._memo.move_to_end(text)
+                return hit
+        result = redact(text, self._find_pii)
+        with self._lock:
+            self._memo[text] = result
+            if len(self._memo) > self._memo_size:
+                self._memo.popitem(last=False)
+        return result
 
     @property
     def model_name(self) -> str:
@@ -68,7 +88,7 @@ class RedactingChatModel:
         out = []
         for message in messages:
             if message.content:
-                content, n = redact(message.content, self._find_pii)
+                content, n = self._redact(message.content)
                 if n:
                     self.redacted += n
                     message = message.model_copy(update={"content": content})
