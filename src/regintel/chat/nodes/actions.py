@@ -137,17 +137,22 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
     asked = request_of(state).enable_web_search or bool(state.get("web_requested"))
     searching = asyncio.create_task(web.search(deps, question)) if web.wanted(
         deps, question, asked=asked) else None  # runs while the documents are searched
-    for _ in range(deps.limits.max_tool_rounds):
-        tool_log.append(f"search_knowledge_base({question[:60]!r}, "
-                        f"documents={len(documents)})")
-        with deps.timed("retrieval"):
-            found = await tools.search_knowledge_base(
-                deps, question, [d.id for d in documents],
-                set_ids=request_of(state).tagged_set_ids)
-        hits, update = await _screen(found, runtime, state)
-        if hits or not documents:
-            break
-        documents = []  # nothing usable in the tagged documents: widen to the library
+    try:
+        for _ in range(deps.limits.max_tool_rounds):
+            tool_log.append(f"search_knowledge_base({question[:60]!r}, "
+                            f"documents={len(documents)})")
+            with deps.timed("retrieval"):
+                found = await tools.search_knowledge_base(
+                    deps, question, [d.id for d in documents],
+                    set_ids=request_of(state).tagged_set_ids)
+            hits, update = await _screen(found, runtime, state)
+            if hits or not documents:
+                break
+            documents = []  # nothing usable in the tagged documents: widen to the library
+    except BaseException:
+        if searching is not None:  # the turn failed or was cancelled: so is its web search
+            searching.cancel()
+        raise
     out = _evidence(hits, state, runtime, update) | {"tool_log": tool_log}
     if searching is not None:
         results, notices = await searching
