@@ -75,6 +75,14 @@ def _task_counts(tasks: list[Entity]) -> tuple[int, int]:
     return sum(1 for t in tasks if is_done(t)), len(tasks)
 
 
+def _described(d: dict[str, Any], description_chars: int, *,
+               name: str = "name") -> dict[str, Any]:
+    """The head most light views share: name (or title), state, type, dates, description."""
+    return {name: d.get(name), "state_key": d.get("state_key"), "type_key": d.get("type_key"),
+            "created_at": d.get("created_at"), "updated_at": d.get("updated_at"),
+            "description": truncate(d.get("description"), description_chars)}
+
+
 def _light_project(e: Entity, ctx: ProjectContext | None) -> dict[str, Any]:
     d = e.data
     return {"name": d.get("name"), "state_key": d.get("state_key"),
@@ -122,10 +130,7 @@ def _light_goal(e: Entity, ctx: ProjectContext | None) -> dict[str, Any]:
 
 def _light_plan(e: Entity, ctx: ProjectContext | None) -> dict[str, Any]:
     d = e.data
-    fields = {"name": d.get("name"), "state_key": d.get("state_key"),
-              "type_key": d.get("type_key"), "created_at": d.get("created_at"),
-              "updated_at": d.get("updated_at"),
-              "description": truncate(d.get("description"), 120)}
+    fields = _described(d, 120)
     if ctx is not None:
         done, total = _task_counts(ctx.neighbours(e.id, EntityKind.TASK))
         fields |= {"task_count": total, "completed_task_count": done}
@@ -168,11 +173,8 @@ def _light_requirement(e: Entity, ctx: ProjectContext | None) -> dict[str, Any]:
 
 def _light_document(e: Entity, ctx: ProjectContext | None) -> dict[str, Any]:
     d = e.data
-    fields = {"title": d.get("title"), "state_key": d.get("state_key"),
-              "type_key": d.get("type_key"), "created_at": d.get("created_at"),
-              "updated_at": d.get("updated_at"),
-              "description": truncate(d.get("description"), 180),
-              "content": truncate(d.get("content"), 200)}
+    fields = _described(d, 180, name="title") | {
+        "content": truncate(d.get("content"), 200)}
     if ctx is not None:
         fields["direct_edge"] = ctx.is_direct(e.id)
     return fields
@@ -180,10 +182,7 @@ def _light_document(e: Entity, ctx: ProjectContext | None) -> dict[str, Any]:
 
 def _light_output(e: Entity, ctx: ProjectContext | None) -> dict[str, Any]:
     d = e.data
-    fields = {"name": d.get("name"), "state_key": d.get("state_key"),
-              "type_key": d.get("type_key"), "created_at": d.get("created_at"),
-              "updated_at": d.get("updated_at"),
-              "description": truncate(d.get("description"), 160)}
+    fields = _described(d, 160)
     if ctx is not None:
         fields |= {"linked_goal_ids": _ids(ctx.neighbours(e.id, EntityKind.GOAL)),
                    "linked_task_ids": _ids(ctx.neighbours(e.id, EntityKind.TASK)),

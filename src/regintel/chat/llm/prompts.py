@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from regintel.chat.prompts import PROMPT_VERSION as SYSTEM_PROMPT_VERSION
+from regintel.concepts.capture import CAPTURE_CONCEPTS_INSTRUCTIONS, CAPTURE_CONCEPTS_SCHEMA
 from regintel.ports.llm import ToolSpec
 
 LLM_PROMPT_VERSION = f"{SYSTEM_PROMPT_VERSION}+llm.2"
@@ -82,31 +83,9 @@ each statement with the number of the evidence it comes from in square brackets,
 citation shows the exact wording. If the evidence does not answer the question, answer exactly
 "{NO_ANSWER}"
 """
-CAPTURE_INSTRUCTION = """## Concepts
-In addition to answering the user, you must call the `capture_concepts` tool once per turn with
-the important regulatory concepts of the question and your answer (usually 1 to 5; not every
-noun phrase). Use short, human-readable `prefLabel` values and a one-sentence `definition`.
-Never put names, e-mail addresses, account numbers or other personal data in it.
-"""
+CAPTURE_INSTRUCTION = f"## Concepts\n{CAPTURE_CONCEPTS_INSTRUCTIONS}\n"
 # The concept-capture spec's tool (§4.2), offered on the main call of every turn.
-CAPTURE_CONCEPTS_TOOL = ToolSpec(
-    name="capture_concepts",
-    description="Capture SKOS-like regulatory concepts mentioned in this turn.",
-    parameters={
-        "type": "object",
-        "properties": {"concepts": {"type": "array", "items": {
-            "type": "object",
-            "properties": {
-                "domain": {"type": "string"}, "kind": {"type": "string"},
-                "jurisdiction": {"type": "string"}, "prefLabel": {"type": "string"},
-                "altLabels": {"type": "array", "items": {"type": "string"}},
-                "definition": {"type": "string"},
-                "sourceUrls": {"type": "array", "items": {"type": "string", "format": "uri"}},
-            },
-            "required": ["domain", "kind", "jurisdiction", "prefLabel"],
-        }}},
-        "required": ["concepts"],
-    })
+CAPTURE_CONCEPTS_TOOL = ToolSpec.model_validate(CAPTURE_CONCEPTS_SCHEMA)
 INQUIRY_INPUT = """Question: {question}
 
 Evidence:
