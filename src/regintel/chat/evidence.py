@@ -12,6 +12,7 @@ from regintel.domain.documents import ChunkHit
 from regintel.sentences import sentence_spans
 
 _SPACE = re.compile(r"\s+")
+_CONTENT_WORD = re.compile(r"[a-z]{4,}")
 MAX_QUOTE_SENTENCES = 3
 
 
@@ -24,6 +25,12 @@ def verify(quote: str, source_text: str) -> bool:
     """A quote verifies when, whitespace normalised, it is a substring of the stored text."""
     q = normalise(quote)
     return bool(q) and q in normalise(source_text)
+
+
+def content_words(text: str) -> set[str]:
+    """The words a claim and its quote are compared on (``validate_sources``); quotes for a
+    model's claims are chosen on the same measure, so the check and the choice agree."""
+    return set(_CONTENT_WORD.findall(text.lower()))
 
 
 def sentences(text: str) -> list[str]:

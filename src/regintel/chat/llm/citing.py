@@ -15,25 +15,20 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from regintel.chat.evidence import CitationBook, sentences
+from regintel.chat.evidence import CitationBook, content_words, sentences
 from regintel.domain.documents import ChunkHit
 
 _MARKER = re.compile(r"\[(\d{1,2}(?:\s*,\s*\d{1,2})*)\]")
 _OPEN = re.compile(r"\[[\d,\s]{0,12}$")  # a marker that may still be arriving
-_WORD = re.compile(r"[a-z]{4,}")
 _SENTENCE_END = re.compile(r"[.;:!?\n]\s")
-
-
-def _words(text: str) -> set[str]:
-    return set(_WORD.findall(text.lower()))
 
 
 def best_sentence(hit: ChunkHit, claim: str) -> str:
     """The sentence of ``hit`` that shares most content words with ``claim`` (the first one
     on a tie, as regulations state the rule before its detail)."""
-    wanted = _words(claim)
+    wanted = content_words(claim)
     candidates = sentences(hit.text) or [hit.text]
-    return max(candidates, key=lambda s: len(wanted & _words(s)))
+    return max(candidates, key=lambda s: len(wanted & content_words(s)))
 
 
 def claim_before(text: str) -> str:

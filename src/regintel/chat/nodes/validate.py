@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from regintel.chat import concepts
-from regintel.chat.evidence import normalise
+from regintel.chat.evidence import content_words, normalise
 from regintel.chat.nodes.common import Rt, Update, note
 from regintel.chat.prompts import SYSTEM_PROMPT
 from regintel.chat.state import ChatState
@@ -21,7 +21,6 @@ SAFE_FALLBACK = ("Unable to provide this answer: it did not pass the output chec
                  "rephrase the question or contact support.")
 _MARKER = re.compile(r"\[(\d+)\]")
 _URL = re.compile(r"https?://[^\s)\]>\"']+")
-_WORD = re.compile(r"[a-z]{4,}")
 SUPPORT = 0.5  # share of a claim's content words its cited quotes must contain
 
 
@@ -79,9 +78,9 @@ async def validate_sources(state: ChatState, runtime: Rt) -> Update:
             if not numbers:
                 continue
             total += 1
-            words = set(_WORD.findall(_MARKER.sub("", claim).lower()))
-            quoted = set(_WORD.findall(" ".join(
-                citations[n]["quote"] for n in numbers if n in citations).lower()))
+            words = content_words(_MARKER.sub("", claim))
+            quoted = content_words(" ".join(
+                citations[n]["quote"] for n in numbers if n in citations))
             missing = [n for n in numbers if n not in citations]
             if missing:
                 issues.append(f"cites [{missing[0]}], which is not a source of this answer")
