@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 from uuid import UUID
 
 from regintel.chat.engine import ChatEngine, Composed
@@ -21,6 +21,9 @@ from regintel.ports.embedder import Embedder
 from regintel.ports.library import ChunkIndex, DocumentStore
 from regintel.ports.websearch import WebSearch
 from regintel.retrieval.hybrid import HybridRetriever
+
+if TYPE_CHECKING:
+    from regintel.chat.prefetch import Ahead
 
 
 class GuardVerdict(Protocol):
@@ -91,6 +94,7 @@ class TurnDeps:
     project: ProjectContext | None = None          # its context, loaded once per turn
     concepts: ConceptServices | None = None        # None: no concept graph (tests, tools)
     concept_start: TurnStart | None = None         # the conversation's concepts, this turn
+    ahead: Ahead | None = None                     # work started ahead (chat.prefetch)
     limits: ChatLimits = field(default_factory=ChatLimits)
     timings: dict[str, float] = field(default_factory=dict)
     clock: Callable[[], float] = time.perf_counter

@@ -94,6 +94,11 @@ class ChatEngine(Protocol):
         composes all at once may ignore it: the answer is streamed at the end of the turn)."""
         ...
 
+    async def prepare_inquiry(self, question: str, hits: Sequence[ChunkHit]) -> None:
+        """Work ``compose_inquiry`` can do ahead, while the turn's other steps run (the LLM
+        engine redacts the evidence for an external provider); a no-op where there is none."""
+        ...
+
     async def compose_summary(self, documents: Sequence[Document],
                               samples: dict[UUID, list[ChunkHit]],
                               book: CitationBook) -> Composed: ...

@@ -31,6 +31,27 @@ async def test_personal_data_is_redacted_before_the_provider_sees_it(
     assert "mlro.office@falconcrest.ae" not in sent and "123 4567" not in sent
     assert "<EMAIL_ADDRESS>" in sent and "Reports go to the MLRO" in sent
     assert model.redacted >= 2 and model.model_name == inner.model_name
-    assert len(scanned) == 2
+    assert len(scanned) == 3  # the system prompt, then the user message paragraph by paragraph
     await anext(aiter(model.stream(messages)))  # the same prompt again: answered by the memo
-    assert len(scanned) == 2 and inner.calls[1].messages == inner.calls[0].messages
+    assert len(scanned) == 3 and inner.calls[1].messages == inner.calls[0].messages
+
+
+async def test_evidence_scanned_ahead_is_not_scanned_again_when_sent(
+        guardrail: InputGuardrail) -> None:
+    inner = ScriptedChatModel([reply("Answer [1].")])
+    scanned: list[str] = []
+
+    def find_pii(text: str) -> list[tuple[str, int, int]]:
+        scanned.append(text)
+        return guardrail.find_pii(text)
+
+    model = RedactingChatModel(inner, find_pii)
+    await model.prewarm([f"Question: who receives reports?\n\n{EVIDENCE}"])
+    assert scanned == ["Question: who receives reports?", EVIDENCE]
+    # The call carries the same evidence under another system prompt: only that is new.
+    await anext(aiter(model.stream([
+        ChatMessage(role="system", content="You are the copilot.\n\n## User profile"),
+        ChatMessage(role="user", content=f"Question: who receives reports?\n\n{EVIDENCE}")])))
+    assert scanned[2:] == ["You are the copilot.", "## User profile"]
+    sent = inner.calls[0].messages[1].content or ""
+    assert "mlro.office@falconcrest.ae" not in sent and "<EMAIL_ADDRESS>" in sent

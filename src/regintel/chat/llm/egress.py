@@ -45,17 +45,23 @@ class RedactingChatModel:
     """A ``ChatModel`` that redacts personal data from every message before ``inner`` sees
     it. Capability flags and the model name are the inner model's."""
 
-    def __init__(self, inner: ChatModel, find_pii: FindPii, *, memo_size: int = 256) -> None:
+    def __init__(self, inner: ChatModel, find_pii: FindPii, *, memo_size: int = 4096) -> None:
         self._inner = inner
         self._find_pii = find_pii
         self.redacted = 0  # spans redacted over the model's life (for logs and tests)
-        # The static system prompts and repeated evidence come back on every call; scanning
-        # them again costs ~5 ms each for the same answer.
+        # Messages are scanned paragraph by paragraph, each remembered: the static system
+        # prompt and the evidence passages come back call after call, and scanning a 1,000-
+        # character passage again costs ~3 ms for the same answer. A span never crosses a blank
+        # line (an address or a name is written on one line or consecutive ones).
         self._memo: OrderedDict[str, tuple[str, int]] = OrderedDict()
         self._memo_size = memo_size
         self._lock = threading.Lock()
 
     def _redact(self, text: str) -> tuple[str, int]:
+        parts = [self._redact_paragraph(part) for part in text.split("\n\n")]
+        return "\n\n".join(clean for clean, _ in parts), sum(n for _, n in parts)
+
+    def _redact_paragraph(self, text: str) -> tuple[str, int]:
         with self._lock:
             hit = self._memo.get(text)
             if hit is not None:
@@ -67,6 +73,11 @@ class RedactingChatModel:
             if len(self._memo) > self._memo_size:
                 self._memo.popitem(last=False)
         return result
+
+    async def prewarm(self, texts: Sequence[str]) -> None:
+        """Scan ``texts`` now, off the request path (evidence found while the turn's other
+        steps run), so the call that sends them finds every paragraph scanned."""
+        await asyncio.to_thread(lambda: [self._redact(t) for t in texts])
 
     @property
     def model_name(self) -> str:

@@ -42,6 +42,7 @@ from regintel.chat.engine import (
 from regintel.chat.evidence import CitationBook
 from regintel.chat.llm import prompts as p
 from regintel.chat.llm.citing import StreamedCitations
+from regintel.chat.llm.egress import RedactingChatModel
 from regintel.chat.llm.routing import Price, Route, RouteName, TenantRoutes
 from regintel.chat.offline.compose import CAUTION
 from regintel.chat.prompts import SYSTEM_PROMPT
@@ -168,7 +169,7 @@ class LlmEngine:
 
     def _system(self, *parts: str) -> str:
         """Static parts first (cacheable across calls and users), the turn's aspects last."""
-        return "\n".join([SYSTEM_PROMPT, *parts, *self.aspects])
+        return "\n\n".join([SYSTEM_PROMPT, *parts, *self.aspects])
 
     def _fall_back(self, step: Step, reason: str) -> ChatEngine:
         if reason == "delegated":
@@ -255,11 +256,9 @@ class LlmEngine:
                               book: CitationBook, *, caution: bool,
                               stream: AnswerStream | None = None) -> Composed:
         step = Step.COMPOSE_INQUIRY
-        top = sorted(hits, key=lambda h: -h.score)[:MAX_EVIDENCE]
+        top, user = _inquiry_input(question, hits)
         if not top:  # nothing to ground an answer on: the fixed reply needs no model
             return await self._fallback.compose_inquiry(question, hits, book, caution=caution)
-        user = p.INQUIRY_INPUT.format(question=question, evidence="\n\n".join(
-            _evidence_item(n, hit) for n, hit in enumerate(top, 1)))
         kept = book.checkpoint()  # a failed answer's citations are taken back
         try:
             answer, concepts = await self._main_call(step, user, top, book, stream)
@@ -272,6 +271,13 @@ class LlmEngine:
         if caution and answer != p.NO_ANSWER:
             answer += f"\n\n{CAUTION}"
         return Composed(answer=answer, concepts=concepts)
+
+    async def prepare_inquiry(self, question: str, hits: Sequence[ChunkHit]) -> None:
+        """The egress guard's scan of the evidence, done while the turn's other steps run."""
+        top, user = _inquiry_input(question, hits)
+        model = self._routes[ROUTE_OF[Step.COMPOSE_INQUIRY]].model
+        if top and isinstance(model, RedactingChatModel):
+            await model.prewarm([user])
 
     async def _main_call(self, step: Step, user: str, evidence: Sequence[ChunkHit],
                          book: CitationBook, stream: AnswerStream | None
@@ -417,6 +423,13 @@ def _resolution(out: p.ReferencesOutput, explicit: Sequence[Document],
             return ReferenceResolution(True, [], "low", out.reasoning,
                                        unmatched=out.unmatched_name,
                                        unmatched_kind=out.unmatched_kind)
+
+
+def _inquiry_input(question: str, hits: Sequence[ChunkHit]) -> tuple[list[ChunkHit], str]:
+    """The evidence shown to the model (the best hits) and the user message carrying it."""
+    top = sorted(hits, key=lambda h: -h.score)[:MAX_EVIDENCE]
+    return top, p.INQUIRY_INPUT.format(question=question, evidence="\n\n".join(
+        _evidence_item(n, hit) for n, hit in enumerate(top, 1)))
 
 
 def _evidence_item(n: int, hit: ChunkHit) -> str:

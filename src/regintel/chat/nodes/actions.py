@@ -14,7 +14,7 @@ from uuid import UUID
 
 from langgraph.types import interrupt
 
-from regintel.chat import concepts, projects, tools, web
+from regintel.chat import concepts, prefetch, projects, tools, web
 from regintel.chat.evidence import CitationBook
 from regintel.chat.nodes.common import Rt, Update, documents_of, hits_of, note, request_of
 from regintel.chat.nodes.resolve import CONTINUE, TAG, WEB, answer_notice
@@ -94,6 +94,11 @@ async def _screen(hits: list[ChunkHit], runtime: Rt,
     guard = runtime.context.guard
     with runtime.context.timed("guardrails"):
         flags = await asyncio.to_thread(lambda: [guard.scan_passage(h.text) for h in hits])
+    return _withhold(hits, flags, state)
+
+
+def _withhold(hits: list[ChunkHit], flags: list[bool],
+              state: ChatState) -> tuple[list[ChunkHit], Update]:
     kept = [h for h, flagged in zip(hits, flags, strict=True) if not flagged]
     if len(kept) == len(hits):
         return kept, {}
@@ -141,11 +146,9 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
         for _ in range(deps.limits.max_tool_rounds):
             tool_log.append(f"search_knowledge_base({question[:60]!r}, "
                             f"documents={len(documents)})")
-            with deps.timed("retrieval"):
-                found = await tools.search_knowledge_base(
-                    deps, question, [d.id for d in documents],
-                    set_ids=request_of(state).tagged_set_ids)
-            hits, update = await _screen(found, runtime, state)
+            searched = await prefetch.take_search(deps, question, [d.id for d in documents],
+                                           request_of(state).tagged_set_ids)
+            hits, update = _withhold(searched.hits, searched.injected, state)
             if hits or not documents:
                 break
             documents = []  # nothing usable in the tagged documents: widen to the library

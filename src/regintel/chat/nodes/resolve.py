@@ -8,6 +8,7 @@ from typing import Literal
 
 from langgraph.types import interrupt
 
+from regintel.chat import prefetch
 from regintel.chat.nodes.common import Rt, Update, documents_of, request_of, resolution
 from regintel.chat.state import ChatState, DocRef
 from regintel.domain.chat import Action, Inference, InputOption, NeedsInput, ResolvedDocument
@@ -23,7 +24,7 @@ async def resolve_intent(state: ChatState, runtime: Rt) -> Update:
         return {"action": Action.AUDIT.value}
     if request.action is not None:
         return {"action": request.action.value}
-    guess = await runtime.context.engine.classify_intent(state.get("message", ""))
+    guess = await prefetch.take_intent(runtime.context, state.get("message", ""))
     return {"action": guess.action.value}
 
 

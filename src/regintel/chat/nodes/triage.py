@@ -7,6 +7,7 @@ import logging
 import re
 from typing import Any
 
+from regintel.chat import prefetch
 from regintel.chat.deps import GuardVerdict
 from regintel.chat.nodes.common import Rt, Update, note, request_of, triage_of
 from regintel.chat.state import ChatState
@@ -130,4 +131,5 @@ async def triage_intent(state: ChatState, runtime: Rt) -> Update:
 
 
 async def bundle_triage_response(state: ChatState, runtime: Rt) -> Update:
+    await prefetch.cancel(runtime.context)  # triage answered: the intent call is not needed
     return {"answer": triage_of(state).early_response or "", "citations": [], "hits": []}

@@ -76,6 +76,9 @@ class OfflineEngine:
     ) -> ReferenceResolution:
         return references.resolve(message, action, explicit, registry)
 
+    async def prepare_inquiry(self, question: str, hits: Sequence[ChunkHit]) -> None:
+        """Nothing to prepare: composing is local and quick."""
+
     async def compose_inquiry(
         self, question: str, hits: Sequence[ChunkHit], book: CitationBook, *, caution: bool,
         stream: AnswerStream | None = None,
