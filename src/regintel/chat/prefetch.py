@@ -54,9 +54,9 @@ def start(deps: TurnDeps, question: str, document_ids: Sequence[UUID],
           set_ids: Sequence[UUID], *, intent: bool) -> None:
     """The search, and the intent call when the request does not name its action."""
     ahead = Ahead(question, tuple(document_ids), tuple(set_ids))
-    ahead.search = asyncio.create_task(_search_ahead(deps, question, document_ids, set_ids))
-    if intent:
+    if intent:  # first: its request should leave before the search takes the CPU
         ahead.intent = asyncio.create_task(deps.engine.classify_intent(question))
+    ahead.search = asyncio.create_task(_search_ahead(deps, question, document_ids, set_ids))
     deps.ahead = ahead
 
 

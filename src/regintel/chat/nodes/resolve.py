@@ -33,13 +33,19 @@ async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
     request = request_of(state)
     action = Action(state.get("action") or Action.INQUIRE.value)
     explicit = [await deps.documents.get(deps.tenant_id, d) for d in request.tagged_doc_ids]
-    library = await deps.documents.list(deps.tenant_id)
+    # The library is read only when a set is tagged or a reference needs it (most questions
+    # have neither: one query less before the answer).
+    library = await deps.documents.list(deps.tenant_id) if request.tagged_set_ids else None
     for set_id in request.tagged_set_ids:
-        explicit += [d for d in library if d.set and d.set.id == set_id and d not in explicit]
+        explicit += [d for d in library or [] if d.set and d.set.id == set_id
+                     and d not in explicit]
     chosen: list[tuple[Document, str]] = [(d, "explicit") for d in explicit]
     registry = state.get("registry") or []
     found = await deps.engine.resolve_references(state.get("message", ""), action, explicit,
                                                  registry)
+    if library is None and found.inference_confidence != "none":
+        library = await deps.documents.list(deps.tenant_id)
+    library = library or []
     inference = Inference(confidence=found.inference_confidence, reasoning=found.reasoning)
     by_id = {str(d.id): d for d in library}
     update: Update = {"inference": inference.model_dump(mode="json"), "pending": None}
