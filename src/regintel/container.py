@@ -20,6 +20,7 @@ from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
+from regintel import tracing
 from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.adapters.embeddings.openai_compatible import OpenAICompatibleEmbedder
 from regintel.adapters.embeddings.query_cache import QueryCachingEmbedder
@@ -119,6 +120,7 @@ class Container:
     @classmethod
     async def open(cls, settings: Settings, *, embedder: Embedder | None = None) -> Container:
         """``embedder`` lets a caller share one already-loaded model (tests, benchmarks)."""
+        tracing.configure(settings.tracing)  # before any run: off unless asked for
         embedded: EmbeddedStores | None = None
         if settings.database_url is None or settings.graph_url is None:
             embedded = EmbeddedStores(

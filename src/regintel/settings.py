@@ -203,6 +203,13 @@ class ConceptSettings(_Group):
         True, description="Enqueue enrichment jobs for concepts the graph knows little about.")
 
 
+class TracingSettings(_Group):
+    langsmith: bool = Field(
+        False, description="Send traces of each chat run to LangSmith (key from "
+        "LANGSMITH_API_KEY). Off: nothing is traced, even if LANGSMITH_TRACING is set.")
+    project: str = Field("regintel", description="The LangSmith project traces go to.")
+
+
 class Settings(BaseSettings):
     """The whole configuration. Nested groups use ``__``: ``REGINTEL_LLM__BASE_URL``."""
 
@@ -239,6 +246,7 @@ class Settings(BaseSettings):
     web_search: WebSearchSettings = Field(default_factory=WebSearchSettings)
     concepts: ConceptSettings = Field(default_factory=ConceptSettings)
     api: ApiSettings = Field(default_factory=ApiSettings)
+    tracing: TracingSettings = Field(default_factory=TracingSettings)
 
     @field_validator("graph_url")
     @classmethod
