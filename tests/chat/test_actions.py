@@ -44,6 +44,8 @@ async def test_summarize_gives_sections_with_key_obligations(conversation: Conve
     r = await conversation.ask("Summarize", action=Action.SUMMARIZE,
                                tagged_doc_ids=[corpus.policy.id, corpus.aml.id])
     assert r.summary is not None
+    # Both engines write the summary themselves (the LLM one no longer hands it to offline).
+    assert r.engine is not Engine.LLM_FALLBACK, r.context.get("fallbacks")
     assert [s.document_id for s in r.summary.sections] == [corpus.policy.id, corpus.aml.id]
     for section in r.summary.sections:
         assert section.overview and len(section.key_obligations) >= 3
@@ -57,6 +59,7 @@ async def test_compare_focused_builds_a_difference_table(conversation: Conversat
     r = await conversation.ask("Compare the record-keeping periods",
                                tagged_doc_ids=[corpus.policy.id, corpus.aml.id])
     assert r.comparison is not None and r.comparison.mode == "focused"
+    assert r.engine is not Engine.LLM_FALLBACK, r.context.get("fallbacks")
     row = r.comparison.table[0]
     assert len(row.cells) == 2 and all(c.citation for c in row.cells)
     await _all_quotes_verify(container, corpus, r)

@@ -4,9 +4,11 @@
 It speaks the documented wire protocol (``POST /v1/chat/completions``, SSE ``data:`` events,
 streamed tool-call fragments, a final usage chunk) and answers like a well-behaved model
 without being one: structured steps are answered by the offline rules read back from the
-prompt (so the LLM path is exercised with plausible outputs), and the main call copies the
+prompt (so the LLM path is exercised with plausible outputs), summaries and comparisons by
+sentences copied from the numbered evidence with their numbers, and the main call copies the
 first sentence of the first evidence items with their markers, then calls
-``capture_concepts``. It records every request body, so a test can inspect exactly what left
+``capture_concepts``. A test may script any structured step's answer instead
+(``StubBehaviour.answers``). It records every request body, so a test can inspect exactly what left
 our process, and can be told to fail in each of the ways a provider fails.
 """
 
@@ -18,7 +20,7 @@ import re
 import socket
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -45,6 +47,9 @@ class StubBehaviour:
     failure: Failure = "none"
     failures_left: int = 0  # how many requests still fail (then "none" again)
     web_status: int = 200   # the Tavily-compatible /search route's answer (432: plan spent)
+    # Scripted answers by structured step (the response format's name): the user message →
+    # a payload sent as JSON, or a string sent as it is (malformed output).
+    answers: dict[str, Callable[[str], Any]] = field(default_factory=dict)
     requests: list[dict[str, Any]] = field(default_factory=list)
     searches: list[dict[str, Any]] = field(default_factory=list)
     timings: list[CallTiming] = field(default_factory=list)
@@ -54,6 +59,9 @@ _EVIDENCE = re.compile(r"^\[(\d+)\] [^\n]*\n(.*?)(?=\n\n\[\d+\] |\Z)", re.S | re
 _SENTENCE = re.compile(r"(.+?[.;:])(?:\s|$)", re.S)
 _WORDS = re.compile(r"[a-z]{4,}")
 _TOPIC = re.compile(r"\b(?:[A-Z][a-z]+(?: [A-Z][a-z]+)+|[A-Z]{2,6})\b")
+_DOCUMENT = re.compile(r"^### Document ([0-9a-f-]{36}): (.*)$", re.M)
+_DUTY = re.compile(r"\b(?:must|shall|required)\b", re.I)
+_FIGURE = re.compile(r"\d+")
 
 
 def _field(text: str, name: str) -> str:
@@ -82,7 +90,8 @@ def _main_answer(user: str) -> tuple[str, dict[str, Any]]:
         {"concepts": [concept]}
 
 
-def _structured(name: str, user: str) -> dict[str, Any]:
+def structured_answer(name: str, user: str) -> dict[str, Any]:
+    """The stub's own answer to the structured step ``name`` (the response format's name)."""
     from regintel.chat.offline import intent, references
     from regintel.domain.chat import Action
 
@@ -108,7 +117,73 @@ def _structured(name: str, user: str) -> dict[str, Any]:
         return {"summary": "\n".join(lines[-12:])}
     if name == "rewrite_tone":
         return {"appropriate": True, "rewritten": None, "adjustments": []}
+    if name == "compose_summary":
+        return _summary(user)
+    if name == "compose_comparison":
+        return _comparison(user)
     raise ValueError(f"the stub does not know the structured step {name!r}")
+
+
+Numbered = list[tuple[int, str]]  # (evidence number, one sentence of that evidence)
+
+
+def _documents(user: str) -> list[tuple[str, Numbered]]:
+    """Each document block of numbered evidence: its id and its sentences, in order."""
+    heads = list(_DOCUMENT.finditer(user))
+    out = []
+    for i, head in enumerate(heads):
+        block = user[head.end():heads[i + 1].start() if i + 1 < len(heads) else len(user)]
+        sentences = [(int(n), m.group(1)) for n, text in _EVIDENCE.findall(block.strip())
+                     for m in _SENTENCE.finditer(" ".join(text.split()))
+                     if len(m.group(1).split()) >= 6 and len(m.group(1)) <= 400]
+        out.append((head.group(1), sentences))
+    return out
+
+
+def _stated(item: tuple[int, str]) -> dict[str, Any]:
+    return {"text": item[1], "evidence": [item[0]]}
+
+
+def _summary(user: str) -> dict[str, Any]:
+    """Per document: its first sentence that is not a heading or a list item as the
+    overview, its first duties (then other sentences) as the key obligations."""
+    sections = []
+    for doc_id, sentences in _documents(user):
+        overview = next((s for s in sentences if s[1][0].isupper() and "•" not in s[1]),
+                        sentences[0])
+        rest = [s for s in sentences if s != overview]
+        duties = [s for s in rest if _DUTY.search(s[1])]
+        key = (duties + [s for s in rest if s not in duties])[:5]
+        sections.append({"document_id": doc_id, "overview": _stated(overview),
+                         "key_obligations": [_stated(s) for s in key]})
+    return {"documents": sections}
+
+
+def _comparison(user: str) -> dict[str, Any]:
+    """Focused: each document's sentence sharing most words with the topic (figures first on a
+    tie) as its cell. Holistic: each document's first duties as differences and what it
+    alone covers."""
+    documents = _documents(user)
+    topic = _field(user, "Topic")
+    if topic:
+        wanted = set(_WORDS.findall(topic.lower()))
+        chosen = [max(sentences, key=lambda s: (len(wanted & set(_WORDS.findall(s[1].lower()))),
+                                                bool(_FIGURE.search(s[1]))))
+                  for _, sentences in documents]
+        differs = len({tuple(_FIGURE.findall(s)) for _, s in chosen}) > 1
+        row = {"aspect": topic, "differs": differs, "cells": [
+            {"document_id": doc_id, "addressed": True, "text": s, "evidence": [n]}
+            for (doc_id, _), (n, s) in zip(documents, chosen, strict=True)]}
+        return {"rows": [row], "differences": [_stated(s) for s in chosen] if differs else [],
+                "similarities": [] if differs else [_stated(chosen[0])]}
+    duties = [[s for s in sentences if _DUTY.search(s[1])] or sentences
+              for _, sentences in documents]
+    return {"overview": _stated(documents[0][1][0]),
+            "differences": [_stated(d[0]) for d in duties],
+            "similarities": [],
+            "unique": [{"document_id": doc_id, "points": [_stated(s) for s in d[1:3]]}
+                       for (doc_id, _), d in zip(documents, duties, strict=True)],
+            "implications": [_stated(duties[0][-1])]}
 
 
 def _explicit(line: str) -> list[Any]:
@@ -236,8 +311,11 @@ class StubServer:
             await asyncio.sleep(3600)
         fmt = request.get("response_format")
         if fmt is not None:
-            text = "{not json" if failure == "bad_json" else json.dumps(
-                _structured(fmt["json_schema"]["name"], user))
+            name = fmt["json_schema"]["name"]
+            answer = b.answers[name](user) if name in b.answers else \
+                structured_answer(name, user)
+            text = "{not json" if failure == "bad_json" else \
+                answer if isinstance(answer, str) else json.dumps(answer)
             yield _event(_chunk({"role": "assistant", "content": text}))
         else:
             answer, concepts = _main_answer(user)

@@ -5,16 +5,12 @@ from __future__ import annotations
 import pytest
 
 from regintel.chat.engine import ChatEngine
-from regintel.chat.evidence import CitationBook
 from regintel.chat.llm.engine import LlmEngine, Step
 from regintel.chat.llm.fake import ScriptedChatModel, error, json_reply
 from regintel.chat.llm.routing import LlmRouter, Price, Route, RouteName, TenantRoutes
 from regintel.chat.offline.engine import OfflineEngine
-from regintel.domain.documents import ChunkHit
 from regintel.errors import ConfigurationError
 from regintel.ports.llm import Usage
-
-from .conftest import AML_ID, document
 
 INTENT = {"action": "inquire", "confidence": 0.8, "reason": "a question"}
 
@@ -71,17 +67,6 @@ async def test_schema_goes_in_the_prompt_without_json_schema_support(
     await engine.classify_intent("What is CDD?")
     system = model.calls[0].messages[0].content or ""
     assert "must match this JSON Schema" in system and '"confidence"' in system
-
-
-async def test_summary_and_comparison_are_delegated(
-        offline: OfflineEngine, hits: list[ChunkHit]) -> None:
-    model = ScriptedChatModel([])
-    engine = LlmEngine(model, offline)
-    aml = document("Anti-Money Laundering and Sanctions Rules", doc_id=AML_ID)
-    composed = await engine.compose_summary([aml], {AML_ID: hits}, CitationBook())
-    assert composed.summary is not None and model.calls == []
-    assert engine.name == "llm+fallback"
-    assert [(f.step, f.reason) for f in engine.fallbacks] == [(Step.COMPOSE_SUMMARY, "delegated")]
 
 
 async def test_fake_records_and_runs_out() -> None:

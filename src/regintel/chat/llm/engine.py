@@ -12,9 +12,12 @@ The inquiry is the turn's main call: prose streamed to the user as it is generat
 ``capture_concepts`` offered as a tool (when the model supports tools) so concept metadata
 arrives on the side without a second call.
 
-``compose_summary`` and ``compose_comparison`` are delegated to the fallback for now, and the
-audit runs on the offline auditor; a delegated step counts as a fallback (reason
-``"delegated"``), so the response never claims an LLM did it.
+``compose_summary`` and ``compose_comparison`` are one structured call each: the evidence
+numbered under its document's id, the model's statements carrying evidence numbers, mapped to
+verified citations and the typed result in ``reports`` (a holistic comparison runs on the
+``compare_holistic`` route, a focused one on ``compare_focused``). The audit runs on the
+offline auditor; a delegated step counts as a fallback (reason ``"delegated"``), so the
+response never claims an LLM did it.
 """
 
 from __future__ import annotations
@@ -41,8 +44,10 @@ from regintel.chat.engine import (
 )
 from regintel.chat.evidence import CitationBook
 from regintel.chat.llm import prompts as p
+from regintel.chat.llm import reports
 from regintel.chat.llm.citing import StreamedCitations
 from regintel.chat.llm.egress import RedactingChatModel
+from regintel.chat.llm.reports import Numbered, StepFailed
 from regintel.chat.llm.routing import Price, Route, RouteName, TenantRoutes
 from regintel.chat.offline.compose import CAUTION
 from regintel.chat.prompts import SYSTEM_PROMPT
@@ -74,6 +79,11 @@ MAX_EVIDENCE = 8          # hits shown to the model, best first
 MAX_TOOL_ROUNDS = 2       # detail-tool rounds on the main call before it must answer
 MAX_TOOL_RESULT_CHARS = 6000
 DEFAULT_TIMEOUT_S = 30.0  # one whole step, first token to last
+# Evidence per document for the reports: the whole stratified sample of a summary (the spec
+# bounds it at 30), a holistic comparison's first 20, a focused comparison's best 6.
+SUMMARY_EVIDENCE = 30
+HOLISTIC_EVIDENCE = 20
+FOCUSED_EVIDENCE = 6
 _MARKER = re.compile(r"\s*\[(\d+)\]")
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.S)
 
@@ -94,11 +104,7 @@ ROUTE_OF: dict[Step, RouteName] = {
     Step.SUMMARIZE_THREAD: RouteName.STEPS, Step.REWRITE_TONE: RouteName.STEPS,
     Step.COMPOSE_INQUIRY: RouteName.INQUIRE, Step.COMPOSE_SUMMARY: RouteName.SUMMARIZE,
     Step.COMPOSE_COMPARISON: RouteName.COMPARE_FOCUSED, Step.AUDIT: RouteName.AUDIT,
-}
-
-
-class StepFailed(Exception):
-    """The model's answer to one step is unusable; the step runs on the fallback."""
+}  # a holistic comparison names its route (COMPARE_HOLISTIC) on the call
 
 
 @dataclass(frozen=True)
@@ -181,11 +187,13 @@ class LlmEngine:
         return self._fallback
 
     # -- one structured call ------------------------------------------------------------------
-    async def _ask(self, step: Step, task: str, user: str, output: type[Out]) -> Out:
+    async def _ask(self, step: Step, task: str, user: str, output: type[Out], *,
+                   route_name: RouteName | None = None) -> Out:
         """Send ``[system, user]`` and validate the JSON answer as ``output``. Raises
-        ``StepFailed`` (or ``TimeoutError``) when the answer is unusable."""
+        ``StepFailed`` (or ``TimeoutError``) when the answer is unusable. The step's route
+        unless ``route_name`` says otherwise."""
         schema = output.model_json_schema()
-        route = self._routes[ROUTE_OF[step]]
+        route = self._routes[route_name or ROUTE_OF[step]]
         if not route.model.supports_json_schema:
             task += f"\nThe JSON object must match this JSON Schema:\n{json.dumps(schema)}\n"
         system = self._system(task)
@@ -357,14 +365,53 @@ class LlmEngine:
     async def compose_summary(self, documents: Sequence[Document],
                               samples: dict[UUID, list[ChunkHit]],
                               book: CitationBook) -> Composed:
-        fallback = self._fall_back(Step.COMPOSE_SUMMARY, "delegated")
-        return await fallback.compose_summary(documents, samples, book)
+        step = Step.COMPOSE_SUMMARY
+        numbered = Numbered.of(documents, samples, per_document=SUMMARY_EVIDENCE,
+                               best_first=False)
+        if not numbered.hits:  # nothing sampled: the offline placeholders need no model
+            return await self._fallback.compose_summary(documents, samples, book)
+        user = p.SUMMARY_INPUT.format(count=len(numbered.document_ids),
+                                      evidence=_numbered_evidence(documents, numbered))
+        kept = book.checkpoint()  # a rejected answer's citations are taken back
+        try:
+            out = await self._ask(step, p.SUMMARY_TASK, user, p.SummaryOutput)
+            return reports.summary(out, documents, numbered, book)
+        except (StepFailed, TimeoutError) as exc:
+            book.rollback(kept)
+            fallback = self._fall_back(step, _why(exc))
+            return await fallback.compose_summary(documents, samples, book)
 
     async def compose_comparison(self, question: str, documents: Sequence[Document],
                                  evidence: dict[UUID, list[ChunkHit]], topic: str | None,
                                  book: CitationBook) -> Composed:
-        fallback = self._fall_back(Step.COMPOSE_COMPARISON, "delegated")
-        return await fallback.compose_comparison(question, documents, evidence, topic, book)
+        """Focused (a topic): a difference table on the ``compare_focused`` route; holistic:
+        the five-part report on the ``compare_holistic`` route (the larger model)."""
+        step = Step.COMPOSE_COMPARISON
+        numbered = Numbered.of(documents, evidence, best_first=topic is not None,
+                               per_document=FOCUSED_EVIDENCE if topic else HOLISTIC_EVIDENCE)
+        if not numbered.hits:  # nothing to compare: the offline reply needs no model
+            return await self._fallback.compose_comparison(question, documents, evidence,
+                                                           topic, book)
+        shown = _numbered_evidence(documents, numbered)
+        count = len(numbered.document_ids)
+        kept = book.checkpoint()
+        try:
+            if topic:
+                focused = await self._ask(
+                    step, p.COMPARE_FOCUSED_TASK, p.COMPARE_FOCUSED_INPUT.format(
+                        question=question, topic=topic, count=count, evidence=shown),
+                    p.FocusedComparisonOutput, route_name=RouteName.COMPARE_FOCUSED)
+                return reports.focused(focused, documents, numbered, topic, book)
+            holistic = await self._ask(
+                step, p.COMPARE_HOLISTIC_TASK, p.COMPARE_HOLISTIC_INPUT.format(
+                    question=question, count=count, evidence=shown),
+                p.HolisticComparisonOutput, route_name=RouteName.COMPARE_HOLISTIC)
+            return reports.holistic(holistic, documents, numbered, book)
+        except (StepFailed, TimeoutError) as exc:
+            book.rollback(kept)
+            fallback = self._fall_back(step, _why(exc))
+            return await fallback.compose_comparison(question, documents, evidence, topic,
+                                                     book)
 
     async def summarize_thread(self, previous: str, messages: Sequence[StoredMessage]) -> str:
         step = Step.SUMMARIZE_THREAD
@@ -438,6 +485,21 @@ def _evidence_item(n: int, hit: ChunkHit) -> str:
         f"pp. {hit.page_start}-{hit.page_end}"
     return p.EVIDENCE_ITEM.format(n=n, title=hit.document_title, clause=clause,
                                   page=f", {pages}", text=hit.text)
+
+
+def _numbered_evidence(documents: Sequence[Document], numbered: Numbered) -> str:
+    """The numbered evidence under each document's heading (documents without any are left
+    out: the model is asked only about what it is shown)."""
+    blocks: list[str] = []
+    for document in documents:
+        items = numbered.items(document.id)
+        if not items:
+            continue
+        heading = p.DOCUMENT_HEADING.format(
+            id=document.id, title=document.title, doc_type=document.doc_type.value,
+            version=f", {document.version}" if document.version else "")
+        blocks.append("\n\n".join([heading, *(_evidence_item(n, hit) for n, hit in items)]))
+    return "\n\n".join(blocks)
 
 
 def _markers_of(text: str) -> list[str]:

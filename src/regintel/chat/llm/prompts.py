@@ -15,7 +15,7 @@ from regintel.chat.prompts import PROMPT_VERSION as SYSTEM_PROMPT_VERSION
 from regintel.concepts.capture import CAPTURE_CONCEPTS_INSTRUCTIONS, CAPTURE_CONCEPTS_SCHEMA
 from regintel.ports.llm import ToolSpec
 
-LLM_PROMPT_VERSION = f"{SYSTEM_PROMPT_VERSION}+llm.2"
+LLM_PROMPT_VERSION = f"{SYSTEM_PROMPT_VERSION}+llm.3"
 
 # Sentinel the inquiry prompt asks for when the evidence does not answer; tests assert on it.
 NO_ANSWER = "The retrieved provisions do not address this question."
@@ -91,6 +91,121 @@ INQUIRY_INPUT = """Question: {question}
 Evidence:
 {evidence}"""
 EVIDENCE_ITEM = "[{n}] {title}{clause}{page}\n{text}"
+
+
+# -- compose_summary and compose_comparison (one structured call each) ----------------------
+class CitedOutput(_Output):
+    """One statement of a summary or comparison and the evidence numbers it comes from."""
+
+    text: str = Field(min_length=1, max_length=600)
+    evidence: list[int] = Field(description="Numbers of the evidence items that support it.")
+
+
+class SummarySectionOutput(_Output):
+    document_id: str
+    overview: CitedOutput
+    key_obligations: list[CitedOutput] = Field(max_length=8)
+
+
+class SummaryOutput(_Output):
+    documents: list[SummarySectionOutput]
+
+
+# Static rules shared by the summary and both comparisons.
+_STATEMENT_RULES = """Every statement is an object {"text": "...", "evidence": [n, ...]}:
+"text" is one sentence that stays close to the wording of the evidence (never a fact the
+evidence does not state); "evidence" lists the numbers of the evidence items it comes from —
+at least one, and only numbers shown in the evidence. Do not quote at length and do not put
+[n] markers in "text": the citation shows the exact wording. Use document ids exactly as
+given."""
+
+SUMMARY_TASK = f"""## Task: summarise the documents from the numbered evidence
+The evidence is a sample spread over each document, grouped under its document's id. For
+every document return one section:
+- document_id: the document's id;
+- overview: one statement saying what the document is and what it governs;
+- key_obligations: 3 to 6 statements of the main obligations, rules or requirements it sets,
+  in document order, each citing only that document's evidence.
+{_STATEMENT_RULES}
+Return one JSON object only: {{"documents": [{{"document_id": "...", "overview": {{...}},
+"key_obligations": [{{...}}]}}]}}.
+"""
+SUMMARY_INPUT = """Documents to summarise: {count}
+
+{evidence}"""
+DOCUMENT_HEADING = "### Document {id}: {title}{version} ({doc_type})"
+
+
+class ComparisonCellOutput(_Output):
+    document_id: str
+    addressed: bool = Field(description="False when the document's evidence says nothing on "
+                            "this aspect; text and evidence are then ignored.")
+    text: str = Field(max_length=600)
+    evidence: list[int]
+
+
+class ComparisonRowOutput(_Output):
+    aspect: str = Field(min_length=1, max_length=120)
+    cells: list[ComparisonCellOutput]
+    differs: bool
+
+
+class FocusedComparisonOutput(_Output):
+    rows: list[ComparisonRowOutput] = Field(min_length=1, max_length=6)
+    differences: list[CitedOutput] = Field(max_length=6)
+    similarities: list[CitedOutput] = Field(max_length=6)
+
+
+class UniqueOutput(_Output):
+    document_id: str
+    points: list[CitedOutput] = Field(max_length=5)
+
+
+class HolisticComparisonOutput(_Output):
+    overview: CitedOutput
+    differences: list[CitedOutput] = Field(max_length=8)
+    similarities: list[CitedOutput] = Field(max_length=8)
+    unique: list[UniqueOutput]
+    implications: list[CitedOutput] = Field(max_length=5)
+
+
+COMPARE_FOCUSED_TASK = f"""## Task: compare the documents on one topic
+Build a difference table from the numbered evidence, grouped under each document's id:
+- rows: one row per aspect of the topic (the first row is the topic itself; add rows only for
+  distinct sub-points such as a period, a threshold or who is responsible). Each row has one
+  cell per document, in the order the documents are given: what that document requires on
+  the aspect (its figures, periods and modal verbs exactly as stated), with the numbers of
+  that document's evidence; a document that does not address the aspect gets
+  {{"addressed": false, "text": "", "evidence": []}}. "differs" is true when the documents
+  disagree or one of them is silent.
+- differences and similarities: statements across the documents (at least one in all).
+{_STATEMENT_RULES}
+Return one JSON object only: {{"rows": [{{"aspect": "...", "cells": [{{"document_id": "...",
+"addressed": true, "text": "...", "evidence": [1]}}], "differs": true}}], "differences":
+[...], "similarities": [...]}}.
+"""
+COMPARE_FOCUSED_INPUT = """Question: {question}
+Topic: {topic}
+Documents to compare: {count}
+
+{evidence}"""
+
+COMPARE_HOLISTIC_TASK = f"""## Task: compare the documents as a whole
+The evidence is a sample spread over each document, grouped under its document's id. Report:
+- overview: one statement on the purpose of each document;
+- differences: where the documents set different requirements (figures, scope, modal verbs);
+- similarities: the requirements they share (at least one difference or similarity in all);
+- unique: for each document, the provisions only it covers ({{"document_id": "...",
+  "points": [...]}}, each point citing only that document's evidence);
+- implications: what the differences and gaps mean for a firm subject to these documents.
+{_STATEMENT_RULES}
+Return one JSON object only: {{"overview": {{...}}, "differences": [...], "similarities":
+[...], "unique": [...], "implications": [...]}}.
+"""
+COMPARE_HOLISTIC_INPUT = """Question: {question}
+Documents to compare: {count}
+
+{evidence}"""
 
 
 # -- summarize_thread -------------------------------------------------------------------------
