@@ -14,14 +14,17 @@ our process, and can be told to fail in each of the ways a provider fails.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import re
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 from uuid import UUID, uuid4
@@ -32,7 +35,8 @@ Failure = Literal["none", "error_500", "rate_limit", "malformed_tool", "cut", "s
 
 @dataclass
 class CallTiming:
-    """One request as the provider saw it (``time.perf_counter`` of this process)."""
+    """One request as the provider saw it (``time.perf_counter``: the system's monotonic
+    clock on Linux, so a stub in another process stamps on the client's clock too)."""
 
     main: bool           # the turn's main call (tools offered, prose answer)
     arrived: float
@@ -252,6 +256,12 @@ class StubServer:
             time.sleep(0.01)
         return self
 
+    def take_timings(self) -> list[CallTiming]:
+        """The calls since the last take (and forget them)."""
+        taken = list(self.behaviour.timings)
+        self.behaviour.timings.clear()
+        return taken
+
     def __exit__(self, *exc: object) -> None:
         self._server.should_exit = True
         if self._thread is not None:
@@ -264,8 +274,14 @@ class StubServer:
             body += message.get("body", b"")
             if not message.get("more_body"):
                 break
-        request = json.loads(body)
         b = self.behaviour
+        if scope["path"] == "/_timings":  # the bench reads (GET) and clears (DELETE) them
+            payload = [asdict(t) for t in b.timings]
+            if scope["method"] == "DELETE":
+                b.timings.clear()
+            await self._plain(send, 200, {"timings": payload})
+            return
+        request = json.loads(body)
         if scope["path"].endswith("/search"):
             b.searches.append(request)
             await self._plain(send, b.web_status, _web_results(request["query"]) if
@@ -346,3 +362,56 @@ class StubServer:
                       "usage": {"prompt_tokens": prompt, "completion_tokens": 40,
                                 "total_tokens": prompt + 40}})
         yield b"data: [DONE]\n\n"
+
+
+class StubProcess:
+    """The stub in a process of its own, as a provider is: its work never competes with the
+    client for the interpreter lock. Timings come back over ``/_timings``."""
+
+    def __init__(self, first_token_delay_s: float) -> None:
+        self._delay = first_token_delay_s
+        self._process: subprocess.Popen[str] | None = None
+        self.base_url = ""
+
+    def __enter__(self) -> StubProcess:
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "regintel.bench.llm_stub", "--first-token-ms",
+             str(self._delay * 1000)], stdout=subprocess.PIPE, text=True)
+        assert self._process.stdout is not None
+        line = self._process.stdout.readline()  # "port N" once it listens
+        if not line.startswith("port "):
+            self._process.kill()
+            raise RuntimeError("the stub model server did not start")
+        self.base_url = f"http://127.0.0.1:{int(line.split()[1])}/v1"
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._process is not None:
+            self._process.terminate()
+            self._process.wait(timeout=10)
+            if self._process.stdout is not None:
+                self._process.stdout.close()
+
+    def take_timings(self) -> list[CallTiming]:
+        """The calls since the last take (and forget them)."""
+        import httpx
+
+        response = httpx.request("DELETE", f"{self.base_url.removesuffix('/v1')}/_timings")
+        return [CallTiming(**t) for t in response.json()["timings"]]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="The stub model server, in the foreground.")
+    parser.add_argument("--first-token-ms", type=float, default=0.0)
+    args = parser.parse_args()
+    with StubServer(StubBehaviour(first_token_delay_s=args.first_token_ms / 1000)) as server:
+        print(f"port {server.port}", flush=True)
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == "__main__":
+    main()

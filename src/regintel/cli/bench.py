@@ -161,6 +161,9 @@ def bench_llm_overhead(
     local: Annotated[bool, typer.Option(
         "--local", help="Treat the provider as self-hosted (no egress redaction).")] = False,
     rounds: Annotated[int, typer.Option(min=1, help="Passes over the 20 questions.")] = 1,
+    in_process: Annotated[bool, typer.Option(
+        "--in-process", help="Run the stub in a thread of this process instead of its own "
+        "process (its work then counts as overhead).")] = False,
     json_out: JsonOption = False,
 ) -> None:
     """What the pipeline adds to a model's time to first token and to the whole turn."""
@@ -169,7 +172,7 @@ def bench_llm_overhead(
     settings = load_settings()
     figures = run(lambda: llm_overhead.run(settings, open_container, rulebooks,
                                            first_token_ms=first_token_ms, external=not local,
-                                           rounds=rounds))
+                                           rounds=rounds, in_process=in_process))
     typer.echo(render_json(figures) if json_out else render_table(
         f"LLM engine overhead over a stub model ({first_token_ms:.0f} ms to first token; "
         f"{figures['model_calls_per_turn']} calls per turn; ms)",
