@@ -174,3 +174,44 @@ async def test_an_answer_that_cannot_be_mapped_ends_in_the_offline_report(
     assert r.citations == offline.citations
     assert (r.summary, r.comparison) == (offline.summary, offline.comparison)
     await _all_quotes_verify(llm_container, corpus, r)
+
+
+async def _audit(chat: ChatService, corpus: Corpus) -> ChatResponse:
+    return await Conversation(chat, corpus.tenant_id).ask(
+        "Audit @Policy against the AML rules", action=Action.AUDIT,
+        tagged_doc_ids=[corpus.policy.id, corpus.aml.id])
+
+
+async def test_policy_audit_comes_from_the_model_theme_by_theme(
+        llm_chat: ChatService, llm_container: Container, corpus: Corpus,
+        behaviour: StubBehaviour) -> None:
+    r = await _audit(llm_chat, corpus)
+    assert r.engine is Engine.LLM, _fallbacks(r)
+    assert r.audit is not None and r.audit.mode == "policy" and r.audit.findings
+    themes = _calls(behaviour, "extract_themes")
+    findings = _calls(behaviour, "audit_findings")
+    # One call for the themes (steps route), one per theme for its findings (audit route).
+    assert len(themes) == 1 and themes[0]["model"] == "stub-small"
+    assert r.audit.themes_analyzed == len(findings) and findings
+    assert {c["model"] for c in findings} == {"stub-large"}
+    assert all(f.theme and f.target_doc_id == corpus.aml.id for f in r.audit.findings)
+    assert r.audit.overall_status == "Major Violations"  # the stub's first finding is High
+    await _all_quotes_verify(llm_container, corpus, r)
+
+
+async def test_an_audit_citing_a_passage_never_shown_runs_offline(
+        llm_chat: ChatService, offline_chat: ChatService, corpus: Corpus,
+        behaviour: StubBehaviour) -> None:
+    def invented(user: str) -> Payload:
+        answer = structured_answer("audit_findings", user)
+        for finding in answer["findings"]:
+            finding["target_evidence"] = "T99"
+        return answer
+
+    behaviour.answers["audit_findings"] = invented
+    r = await _audit(llm_chat, corpus)
+    assert r.engine is Engine.LLM_FALLBACK
+    assert any(f.startswith("audit:") and "T99" in f for f in _fallbacks(r))
+    offline = await _audit(offline_chat, corpus)
+    assert r.audit is not None and offline.audit is not None
+    assert r.audit.model_dump() == offline.audit.model_dump()

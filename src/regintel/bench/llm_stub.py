@@ -125,6 +125,10 @@ def structured_answer(name: str, user: str) -> dict[str, Any]:
         return _summary(user)
     if name == "compose_comparison":
         return _comparison(user)
+    if name == "extract_themes":
+        return _themes(user)
+    if name == "audit_findings":
+        return _findings(user)
     raise ValueError(f"the stub does not know the structured step {name!r}")
 
 
@@ -188,6 +192,39 @@ def _comparison(user: str) -> dict[str, Any]:
             "unique": [{"document_id": doc_id, "points": [_stated(s) for s in d[1:3]]}
                        for (doc_id, _), d in zip(documents, duties, strict=True)],
             "implications": [_stated(duties[0][-1])]}
+
+
+_PASSAGE = re.compile(r"^\[([ST]\d+)\] [^\n]*\n(.*?)(?=\n\n\[[ST]\d+\] |\n\n### |\n\nTARGET|\Z)",
+                      re.S | re.M)
+_AML_THEMES = ("customer due diligence", "record keeping", "suspicious activity",
+               "money laundering reporting officer", "sanctions", "training", "risk assessment")
+
+
+def _themes(user: str) -> dict[str, Any]:
+    """The themes of a small AML vocabulary the sample mentions (else its first words)."""
+    text = " ".join(user.lower().split())
+    found = [t for t in _AML_THEMES if t in text]
+    return {"themes": found[:4] or [" ".join(_WORDS.findall(text)[:3]) or "general"]}
+
+
+def _findings(user: str) -> dict[str, Any]:
+    """A gap for each of the first target passages that states a duty, against the first
+    source passage: crude, but every id is one that was shown."""
+    passages = {ident: " ".join(text.split()) for ident, text in _PASSAGE.findall(user)}
+    sources = [i for i in passages if i.startswith("S")]
+    findings: list[dict[str, Any]] = []
+    for ident, text in passages.items():
+        duty = next((m.group(1) for m in _SENTENCE.finditer(text) if _DUTY.search(m.group(1))),
+                    None)
+        if ident.startswith("T") and duty:
+            findings.append({"kind": "gap", "severity": "High" if not findings else "Medium",
+                             "target_evidence": ident,
+                             "source_evidence": sources[0] if sources else None,
+                             "requirement": duty[:400],
+                             "consequence": "The policy does not show how it meets this rule.",
+                             "suggestion": "State how the policy meets this requirement.",
+                             "confidence_score": 0.7})
+    return {"findings": findings[:3]}
 
 
 def _explicit(line: str) -> list[Any]:

@@ -7,6 +7,7 @@ the user the answer: every failure is logged and the turn goes on."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -23,18 +24,30 @@ def _identity(deps: TurnDeps) -> ConversationIdentity:
                                 user_id=deps.user_id)
 
 
+def begin_soon(deps: TurnDeps) -> None:
+    """Start loading the turn's concepts now (the conversation is known), so the prompt
+    aspects find them loaded; ``begin`` awaits the same load."""
+    if deps.concepts is not None and deps.concept_loading is None:
+        deps.concept_loading = asyncio.create_task(_load(deps))
+
+
 async def begin(deps: TurnDeps) -> TurnStart | None:
     """The stored context and its prompt paragraph, loaded once per turn."""
     if deps.concepts is None:
         return None
-    if deps.concept_start is None:
-        try:
-            with deps.timed("concepts"):
-                deps.concept_start = await deps.concepts.begin_turn(_identity(deps))
-        except Exception:
-            log.exception("conversation context could not be loaded")
-            return None
-    return deps.concept_start
+    begin_soon(deps)
+    assert deps.concept_loading is not None
+    return await deps.concept_loading
+
+
+async def _load(deps: TurnDeps) -> TurnStart | None:
+    assert deps.concepts is not None
+    try:
+        with deps.timed("concepts"):
+            return await deps.concepts.begin_turn(_identity(deps))
+    except Exception:
+        log.exception("conversation context could not be loaded")
+        return None
 
 
 async def finish(deps: TurnDeps, *, payloads: list[dict[str, Any]] | None, question: str,

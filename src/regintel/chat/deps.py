@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -93,7 +94,8 @@ class TurnDeps:
     project_id: UUID | None = None                 # the thread's compliance project, if any
     project: ProjectContext | None = None          # its context, loaded once per turn
     concepts: ConceptServices | None = None        # None: no concept graph (tests, tools)
-    concept_start: TurnStart | None = None         # the conversation's concepts, this turn
+    # The conversation's concepts, loaded once per turn (chat.concepts.begin).
+    concept_loading: asyncio.Task[TurnStart | None] | None = None
     ahead: Ahead | None = None                     # work started ahead (chat.prefetch)
     limits: ChatLimits = field(default_factory=ChatLimits)
     timings: dict[str, float] = field(default_factory=dict)

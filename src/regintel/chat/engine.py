@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 from uuid import UUID
 
 from regintel.chat.evidence import CitationBook
@@ -15,7 +15,12 @@ from regintel.chat.streaming import AnswerStream
 from regintel.domain.chat import Action, AuditResult, ComparisonResult, SummaryResult
 from regintel.domain.conversations import StoredMessage
 from regintel.domain.documents import ChunkHit, Document
+from regintel.ports.library import ChunkIndex
 from regintel.ports.llm import ToolSpec
+from regintel.retrieval.hybrid import HybridRetriever
+
+if TYPE_CHECKING:
+    from regintel.chat.deps import Auditor
 
 InferenceLevel = Literal["high", "medium", "low", "none"]
 
@@ -76,10 +81,6 @@ class ChatEngine(Protocol):
         ignores them."""
         ...
 
-    def delegated(self, step: str) -> None:
-        """A step done outside the engine (the offline auditor): an LLM engine records it so
-        the response never claims a model did it."""
-        ...
 
     async def classify_intent(self, message: str) -> IntentGuess: ...
 
@@ -106,6 +107,14 @@ class ChatEngine(Protocol):
     async def compose_comparison(self, question: str, documents: Sequence[Document],
                                  evidence: dict[UUID, list[ChunkHit]], topic: str | None,
                                  book: CitationBook) -> Composed: ...
+
+    async def compose_audit(self, auditor: Auditor, *, retriever: HybridRetriever,
+                            index: ChunkIndex, tenant_id: UUID, targets: Sequence[Document],
+                            source_document: Document | None, source_text: str | None,
+                            book: CitationBook) -> Composed:
+        """The audit: ``auditor`` is the offline one (the offline engine's whole audit, the
+        LLM engine's fallback)."""
+        ...
 
     async def summarize_thread(self, previous: str, messages: Sequence[StoredMessage]) -> str: ...
 

@@ -17,7 +17,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Command
 
-from regintel.chat import prefetch
+from regintel.chat import concepts, prefetch
 from regintel.chat.checkpoints import ResilientSaver, turn_failures
 from regintel.chat.deps import TurnDeps
 from regintel.chat.graph import build_graph
@@ -82,6 +82,7 @@ class ChatService:
             conversation_id = conversation.id
             deps.conversation_id = conversation_id
             deps.project_id = conversation.project_id
+            concepts.begin_soon(deps)  # read while memory and triage run
             config: RunnableConfig = {
                 "configurable": {"thread_id": f"{tenant_id}:{conversation_id}"}}
             run_input = await self._input(config, request, screened)
@@ -118,6 +119,8 @@ class ChatService:
         finally:
             turn_failures.reset(token)
             await prefetch.cancel(deps)  # the turn took another path
+            if deps.concept_loading is not None and not deps.concept_loading.done():
+                deps.concept_loading.cancel()  # a turn triage answered never needed them
 
     @staticmethod
     async def _screen(deps: TurnDeps,

@@ -15,9 +15,9 @@ arrives on the side without a second call.
 ``compose_summary`` and ``compose_comparison`` are one structured call each: the evidence
 numbered under its document's id, the model's statements carrying evidence numbers, mapped to
 verified citations and the typed result in ``reports`` (a holistic comparison runs on the
-``compare_holistic`` route, a focused one on ``compare_focused``). The audit runs on the
-offline auditor; a delegated step counts as a fallback (reason ``"delegated"``), so the
-response never claims an LLM did it.
+``compare_holistic`` route, a focused one on ``compare_focused``). The audit (``audit``)
+extracts the policy's themes on the ``steps`` route and asks for each theme's findings on the
+``audit`` route; an audit that cannot be mapped runs whole on the offline auditor.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from uuid import UUID
 
 from pydantic import BaseModel, ValidationError
@@ -45,6 +45,7 @@ from regintel.chat.engine import (
 from regintel.chat.evidence import CitationBook
 from regintel.chat.llm import prompts as p
 from regintel.chat.llm import reports
+from regintel.chat.llm.audit import AuditStep, llm_audit
 from regintel.chat.llm.citing import StreamedCitations
 from regintel.chat.llm.egress import RedactingChatModel
 from regintel.chat.llm.reports import Numbered, StepFailed
@@ -56,6 +57,7 @@ from regintel.chat.streaming import AnswerStream
 from regintel.domain.chat import Action
 from regintel.domain.conversations import StoredMessage
 from regintel.domain.documents import ChunkHit, Document
+from regintel.ports.library import ChunkIndex
 from regintel.ports.llm import (
     ChatMessage,
     ChatModel,
@@ -68,6 +70,10 @@ from regintel.ports.llm import (
     ToolSpec,
     Usage,
 )
+from regintel.retrieval.hybrid import HybridRetriever
+
+if TYPE_CHECKING:
+    from regintel.chat.deps import Auditor
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +103,8 @@ class Step(StrEnum):
     SUMMARIZE_THREAD = "summarize_thread"
     REWRITE_TONE = "rewrite_tone"
     AUDIT = "audit"
+    EXTRACT_THEMES = AuditStep.EXTRACT_THEMES.value
+    AUDIT_FINDINGS = AuditStep.AUDIT_FINDINGS.value
 
 
 ROUTE_OF: dict[Step, RouteName] = {
@@ -104,6 +112,7 @@ ROUTE_OF: dict[Step, RouteName] = {
     Step.SUMMARIZE_THREAD: RouteName.STEPS, Step.REWRITE_TONE: RouteName.STEPS,
     Step.COMPOSE_INQUIRY: RouteName.INQUIRE, Step.COMPOSE_SUMMARY: RouteName.SUMMARIZE,
     Step.COMPOSE_COMPARISON: RouteName.COMPARE_FOCUSED, Step.AUDIT: RouteName.AUDIT,
+    Step.EXTRACT_THEMES: RouteName.STEPS, Step.AUDIT_FINDINGS: RouteName.AUDIT,
 }  # a holistic comparison names its route (COMPARE_HOLISTIC) on the call
 
 
@@ -162,9 +171,6 @@ class LlmEngine:
                           fallbacks=tuple(f"{f.step.value}: {f.reason}"
                                           for f in self._fallbacks))
 
-    def delegated(self, step: str) -> None:
-        self._fall_back(Step(step), "delegated")
-
     def _account(self, route: Route, usage: Usage | None) -> None:
         if route.model_name not in self.models_used:
             self.models_used.append(route.model_name)
@@ -178,10 +184,7 @@ class LlmEngine:
         return "\n\n".join([SYSTEM_PROMPT, *parts, *self.aspects])
 
     def _fall_back(self, step: Step, reason: str) -> ChatEngine:
-        if reason == "delegated":
-            log.debug("engine step %s delegated to %s", step, self._fallback.name)
-        else:
-            log.warning("engine step %s fell back to %s: %s", step, self._fallback.name, reason)
+        log.warning("engine step %s fell back to %s: %s", step, self._fallback.name, reason)
         self._fallbacks.append(Fallback(step, reason))
         self.name = "llm+fallback"
         return self._fallback
@@ -412,6 +415,25 @@ class LlmEngine:
             fallback = self._fall_back(step, _why(exc))
             return await fallback.compose_comparison(question, documents, evidence, topic,
                                                      book)
+
+    async def compose_audit(self, auditor: Auditor, *, retriever: HybridRetriever,
+                            index: ChunkIndex, tenant_id: UUID, targets: Sequence[Document],
+                            source_document: Document | None, source_text: str | None,
+                            book: CitationBook) -> Composed:
+        try:
+            return await llm_audit(self._ask_audit, retriever=retriever, index=index,
+                                   tenant_id=tenant_id, targets=targets,
+                                   source_document=source_document, source_text=source_text,
+                                   book=book)
+        except (StepFailed, TimeoutError) as exc:  # its citations are already taken back
+            self._fall_back(Step.AUDIT, _why(exc))
+        return await auditor(tenant_id=tenant_id, targets=targets,
+                             source_document=source_document, source_text=source_text,
+                             book=book)
+
+    async def _ask_audit(self, step: AuditStep, task: str, user: str,
+                         output: type[Out]) -> Out:
+        return await self._ask(Step(step.value), task, user, output)
 
     async def summarize_thread(self, previous: str, messages: Sequence[StoredMessage]) -> str:
         step = Step.SUMMARIZE_THREAD

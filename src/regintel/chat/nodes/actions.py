@@ -232,11 +232,11 @@ async def audit(state: ChatState, runtime: Rt) -> Update:
     source = documents.get(source_id) if source_id else None
     targets = [d for i, d in documents.items() if i != source_id]
     book = CitationBook()
-    deps.engine.delegated("audit")  # the offline auditor does it, whatever the engine
     with deps.timed("composition"):
-        composed = await deps.auditor(tenant_id=deps.tenant_id, targets=targets,
-                                      source_document=source, source_text=request.source_text,
-                                      book=book)
+        composed = await deps.engine.compose_audit(
+            deps.auditor, retriever=deps.retriever, index=deps.index, tenant_id=deps.tenant_id,
+            targets=targets, source_document=source, source_text=request.source_text,
+            book=book)
     result = composed.audit
     scores = [f.confidence_score for f in result.findings] if result else []
     tier = "high" if result is not None else "low"

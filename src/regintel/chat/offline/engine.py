@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from regintel.chat.engine import Composed, IntentGuess, ReferenceResolution, TurnRecord
@@ -16,7 +16,12 @@ from regintel.domain.chat import Action
 from regintel.domain.conversations import StoredMessage
 from regintel.domain.documents import ChunkHit, Document
 from regintel.ports.embedder import Embedder
+from regintel.ports.library import ChunkIndex
 from regintel.ports.llm import ToolSpec
+from regintel.retrieval.hybrid import HybridRetriever
+
+if TYPE_CHECKING:
+    from regintel.chat.deps import Auditor
 
 SUMMARY_WORDS = 200
 # Casual phrasing → the corporate register of the spec's "Communication Style".
@@ -60,9 +65,6 @@ class OfflineEngine:
     def record(self) -> TurnRecord:
         return TurnRecord()
 
-    def delegated(self, step: str) -> None:
-        """Everything here is offline already."""
-
     def offer_tools(self, tools: Sequence[ToolSpec],
                     run: Callable[[str, dict[str, Any]], Awaitable[Any]]) -> None:
         """The offline engine answers project questions through ``regintel.ontology``'s
@@ -75,6 +77,14 @@ class OfflineEngine:
         self, message: str, action: Action, explicit: Sequence[Document], registry: Sequence[DocRef]
     ) -> ReferenceResolution:
         return references.resolve(message, action, explicit, registry)
+
+    async def compose_audit(self, auditor: Auditor, *, retriever: HybridRetriever,
+                            index: ChunkIndex, tenant_id: UUID, targets: Sequence[Document],
+                            source_document: Document | None, source_text: str | None,
+                            book: CitationBook) -> Composed:
+        return await auditor(tenant_id=tenant_id, targets=targets,
+                             source_document=source_document, source_text=source_text,
+                             book=book)
 
     async def prepare_inquiry(self, question: str, hits: Sequence[ChunkHit]) -> None:
         """Nothing to prepare: composing is local and quick."""
