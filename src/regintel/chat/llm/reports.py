@@ -191,12 +191,7 @@ def focused(out: p.FocusedComparisonOutput, documents: Sequence[Document], numbe
         rows.append(ComparisonRow(aspect=" ".join(row.aspect.split()), cells=cells,
                                   differs=row.differs or silent))
         shown.append(statements)
-    differences = [citer.statement(s, f"difference {j}") for j, s in
-                   enumerate(out.differences, 1)]
-    similarities = [citer.statement(s, f"similarity {j}") for j, s in
-                    enumerate(out.similarities, 1)]
-    if not differences and not similarities:
-        raise StepFailed("neither differences nor similarities")
+    differences, similarities = _contrasts(citer, out.differences, out.similarities)
     lines = [f"Comparison of {topic} across {len(documents)} documents:", ""]
     for table_row, cited_cells in zip(rows, shown, strict=True):
         if len(rows) > 1:
@@ -222,17 +217,22 @@ def focused(out: p.FocusedComparisonOutput, documents: Sequence[Document], numbe
     return Composed(answer="\n".join(lines), comparison=result)
 
 
+def _contrasts(citer: Citer, differences: Sequence[p.CitedOutput],
+               similarities: Sequence[p.CitedOutput]) -> tuple[list[Statement], list[Statement]]:
+    """The comparison's differences and similarities, cited; one of them must say something."""
+    cited = ([citer.statement(s, f"difference {j}") for j, s in enumerate(differences, 1)],
+             [citer.statement(s, f"similarity {j}") for j, s in enumerate(similarities, 1)])
+    if not cited[0] and not cited[1]:
+        raise StepFailed("neither differences nor similarities")
+    return cited
+
+
 def holistic(out: p.HolisticComparisonOutput, documents: Sequence[Document],
              numbered: Numbered, book: CitationBook) -> Composed:
     citer = Citer(numbered, book)
     titles = {d.id: d.title for d in documents}
     overview = citer.statement(out.overview, "overview")
-    differences = [citer.statement(s, f"difference {j}") for j, s in
-                   enumerate(out.differences, 1)]
-    similarities = [citer.statement(s, f"similarity {j}") for j, s in
-                    enumerate(out.similarities, 1)]
-    if not differences and not similarities:
-        raise StepFailed("neither differences nor similarities")
+    differences, similarities = _contrasts(citer, out.differences, out.similarities)
     unique: dict[str, list[Statement]] = {str(d.id): [] for d in documents}
     seen: set[UUID] = set()
     for i, entry in enumerate(out.unique, 1):
