@@ -12,6 +12,7 @@ obligation costs more than a finding to dismiss) on the AML target's findings.
 
     python -m regintel.bench.audit_tuning build   # render oryx_policy.pdf from its source
     python -m regintel.bench.audit_tuning tune    # the grid on Oryx, and the chosen point
+    python -m regintel.bench.audit_tuning dev     # one audit of Oryx: each gap found or not
     python -m regintel.bench.audit_tuning test    # the shipped thresholds on Falcon Crest
 
 Each grid point re-runs the real audit (retrieval, reading, matching, citing); only the
@@ -44,6 +45,7 @@ from regintel.chat.evidence import CitationBook
 from regintel.chat.offline.alignment import SHIPPED, Thresholds
 from regintel.chat.offline.audit import AuditInputs, run_audit
 from regintel.demo.build_policy import Letterhead
+from regintel.domain.chat import AuditResult
 from regintel.ports.embedder import Embedder, Vectors
 from regintel.retrieval.hybrid import HybridRetriever
 
@@ -192,10 +194,11 @@ def choose(points: Sequence[Point]) -> Point:
                                       -p["covered"], -p["topic"], -p["related"]))
 
 
-async def score_on_test_policy(container: Container, corpus: Corpus, gaps: Sequence[PlantedGap],
-                    thresholds: Thresholds = SHIPPED) -> dict[str, Any]:
-    """The figures to report: one audit of the test policy with the given thresholds, with
-    the container's own embedder (nothing cached), after a warm-up of the model."""
+async def _audit_once(container: Container, corpus: Corpus,
+                      thresholds: Thresholds) -> tuple[AuditResult, float, int]:
+    """One audit of the corpus's policy against both rulebooks, with the container's own
+    embedder (nothing cached), after a warm-up of the model; its seconds, and the quotes
+    the citation book refused (a quote that does not verify against its chunk)."""
     container.embedder.embed(["warm-up"])
     book = CitationBook()
     started = time.perf_counter()
@@ -203,13 +206,55 @@ async def score_on_test_policy(container: Container, corpus: Corpus, gaps: Seque
         AuditInputs(corpus.tenant_id, [corpus.aml, corpus.gen], corpus.policy, None),
         retriever=container.retriever, index=container.chunk_index,
         embedder=container.embedder, book=book, thresholds=thresholds)
-    seconds = time.perf_counter() - started
+    return result, time.perf_counter() - started, book.dropped
+
+
+def _figures(result: AuditResult, seconds: float, dropped: int, gaps: Sequence[PlantedGap],
+             corpus: Corpus, thresholds: Thresholds) -> dict[str, Any]:
     scores = evaluate_audit(result, gaps, target_id=corpus.aml.id)
     return {"thresholds": vars(thresholds), "seconds": round(seconds, 2),
+            "quotes_dropped": dropped,
             "findings": len(result.findings), "scores": scores,
             "f2": round(f_beta(scores["recall"], scores["precision"]), 4),
             "precision_all_targets": evaluate_audit(result, gaps)["precision"],
             "summary": format_evaluation(scores)}
+
+
+async def inspect_dev(container: Container, corpus: Corpus, gaps: Sequence[PlantedGap],
+                      thresholds: Thresholds = SHIPPED) -> dict[str, Any]:
+    """One audit of the development policy, gap by gap: the figures, and every finding on
+    the AML target with the planted gaps it finds (for diagnosis - only ever on the
+    development policy, whose gaps the thresholds and rules may be tuned on)."""
+    result, seconds, dropped = await _audit_once(container, corpus, thresholds)
+    figures = _figures(result, seconds, dropped, gaps, corpus, thresholds)
+    aml = [f for f in result.findings if f.target_doc_id == corpus.aml.id]
+    found_by = {i: [gid for gid, hits in figures["scores"]["by_gap"].items() if i in hits]
+                for i in range(len(aml))}
+    figures["aml_findings"] = [
+        {"kind": f.kind, "clause": f.target_clause, "finds": found_by[i],
+         "confidence": f.confidence_score, "rule": f.target_quote, "policy": f.source_quote}
+        for i, f in enumerate(aml)]
+    return figures
+
+
+async def score_on_test_policy(container: Container, corpus: Corpus, gaps: Sequence[PlantedGap],
+                    thresholds: Thresholds = SHIPPED) -> dict[str, Any]:
+    """The figures to report: one audit of the test policy with the given thresholds, with
+    the container's own embedder (nothing cached), after a warm-up of the model."""
+    result, seconds, dropped = await _audit_once(container, corpus, thresholds)
+    return _figures(result, seconds, dropped, gaps, corpus, thresholds)
+
+
+def _dev_report(figures: dict[str, Any]) -> str:
+    lines = [figures["summary"], f"F2 {figures['f2']}, {figures['seconds']} s, "
+             f"{figures['findings']} findings in all, {figures['quotes_dropped']} quotes "
+             f"refused", ""]
+    for f in figures["aml_findings"]:
+        lines.append(f"[{' '.join(f['finds']) or '-'}] {f['kind']} {f['clause']} "
+                     f"({f['confidence']}): {f['rule'][:110]}")
+        if f["policy"]:
+            lines.append(f"      policy: {f['policy'][:110]}")
+    return "\n".join(lines)
 
 
 # -- command line ----------------------------------------------------------------------------
@@ -232,9 +277,11 @@ async def _run(command: str, rulebooks: Path, data_dir: Path) -> dict[str, Any]:
 
     settings = get_settings().model_copy(update={"data_dir": data_dir})
     async with open_container(settings) as container:
-        if command == "tune":
+        if command in ("tune", "dev"):
             corpus = await ingest(container, rulebooks, DEV_PDF, "Oryx Wealth Partners "
                                   "Financial Crime Compliance Manual")
+            if command == "dev":
+                return await inspect_dev(container, corpus, load_gaps(DEV_GAPS))
             return await tune(container, corpus, load_gaps(DEV_GAPS))
         corpus = await ingest(container, rulebooks, TEST_PDF, "Falcon Crest AML Policy")
         return await score_on_test_policy(container, corpus, load_gaps(TEST_GAPS))
@@ -243,7 +290,7 @@ async def _run(command: str, rulebooks: Path, data_dir: Path) -> dict[str, Any]:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m regintel.bench.audit_tuning",
                                      description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("command", choices=["build", "tune", "test"])
+    parser.add_argument("command", choices=["build", "tune", "dev", "test"])
     parser.add_argument("--rulebooks", type=Path,
                         default=Path("../shared/data/obliqa/rulebooks_txt"),
                         help="Directory with the ADGM AML and GEN rulebook text files.")
@@ -262,6 +309,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             shutil.rmtree(data_dir, ignore_errors=True)
     if args.json or args.command == "test":
         print(render_json(figures))
+    elif args.command == "dev":
+        print(_dev_report(figures))
     else:
         print(_table(figures))
     sys.stdout.flush()

@@ -1,7 +1,9 @@
 """The offline audit's general mechanisms, on small made-up texts: annual due dates, facts read
 part by part, conditional permissions as obligations, amounts written currency last, the
 policy's statements of fact looked up across the whole regulation, clauses worded like the
-obligation read for a contradiction, and the findings cap that keeps contradictions."""
+obligation read for a contradiction, the findings cap that keeps contradictions, timing
+written loosely or in hours ("periodically", "within 48 hours", "45 days after"), and more
+headings than themes sharing the evidence instead of being dropped."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from uuid import uuid4
 import numpy as np
 import pytest
 
-from regintel.chat.offline import alignment, facets, matching, obligations
+from regintel.chat.offline import alignment, audit, facets, matching, obligations
 from regintel.chat.offline.segments import Unit
 
 DOC = uuid4()
@@ -129,3 +131,98 @@ def test_a_statement_of_fact() -> None:
     assert matching.states_fact(_unit("may, where the Head of Operations considers it "
                                       "appropriate, be effected"))
     assert not matching.states_fact(_unit("Staff must follow this Manual."))
+
+
+# -- periods, deadlines and frequencies as policies write them ---------------------------------
+@pytest.mark.parametrize(("rule", "policy", "kind", "said"), [
+    ("must review the effectiveness of its AML/TFS policies at least annually",
+     "reviews the effectiveness of its financial crime policies periodically", "frequency",
+     "periodically"),
+    ("must update the business risk assessment at least annually",
+     "updates the business risk assessment from time to time", "frequency",
+     "from time to time"),
+    ("must inform the Regulator in writing immediately",
+     "the MLRO informs the FSRA in writing within 48 hours", "deadline", "within 48 hours"),
+    ("must submit the report within 30 days of the end of the year",
+     "submits the report to the Board 45 days after the year end", "deadline", "45 days"),
+])
+def test_weaker_timing_as_policies_write_it(rule: str, policy: str, kind: facets.Kind,
+                                            said: str) -> None:
+    r, p = facets.read(rule), facets.read(policy)
+    assert kind in facets.comparable(rule, r, p)
+    found = facets.conflict(kind, r, p)
+    assert found is not None and found.policy == said
+
+
+@pytest.mark.parametrize(("rule", "policy", "kind"), [
+    ("must inform the Regulator immediately", "informs the FSRA within twenty-four hours",
+     "deadline"),  # a day still reads as prompt
+    ("must review its policies at least annually",
+     "reviews its policies periodically and at least once a year", "frequency"),
+])
+def test_timing_that_meets_the_rule(rule: str, policy: str, kind: facets.Kind) -> None:
+    r, p = facets.read(rule), facets.read(policy)
+    assert kind in facets.comparable(rule, r, p)
+    assert facets.conflict(kind, r, p) is None
+
+
+def test_an_open_frequency_is_read_only_where_no_interval_is() -> None:
+    assert facets.read("The rating is revisited at each periodic review").frequency_months == ()
+    assert facets.OPEN not in facets.read("reviewed periodically, every two years"
+                                          ).frequency_months
+    assert facets.read("Records are kept for five years after the account is closed"
+                       ).deadline_days == ()  # a retention period, not a deadline
+    assert matching.states_fact(_unit("The Board reviews this Manual from time to time."))
+
+
+# -- themes -------------------------------------------------------------------------------------
+def test_more_headings_share_the_evidence_budget() -> None:
+    assert audit.per_theme(audit.MAX_THEMES) == audit.PER_THEME
+    assert audit.per_theme(audit.MAX_THEMES * 2) == audit.PER_THEME // 2
+    assert audit.per_theme(audit.MAX_QUERIES * 10) == audit.MIN_PER_THEME
+    assert audit.per_theme(3) == audit.PER_THEME
+
+
+# -- a duty softened to an effort ------------------------------------------------------------
+def _modality(rule_text: str, policy_text: str) -> list[alignment.Draft]:
+    rule = _unit(rule_text, clause="8.2.1", section="Timing of CDD")
+    policy = [_unit(policy_text, clause="4.4.1", section="Timing of verification"),
+              _unit("The MLRO reports to the Board.", clause="3.1", section="Governance")]
+    found = [alignment.Candidate(rule, "Timing of verification", 0.8)]
+    vectors = np.array([[1.0, 0.0]], dtype=np.float32)
+    policy_vectors = np.array([[0.8, 0.6], [0.0, 1.0]], dtype=np.float32)
+    return alignment.match(found, vectors, policy, policy_vectors, title="AML",
+                           addressee="Relevant Person")
+
+
+@pytest.mark.parametrize(("policy", "softened"), [
+    ("The Firm endeavours to complete CDD before it undertakes any Transaction for a "
+     "customer.", "endeavours to"),
+    ("Where possible, the Firm completes CDD before it undertakes any Transaction for a "
+     "customer.", "Where possible"),
+])
+def test_a_duty_softened_to_an_effort_is_a_conflict(policy: str, softened: str) -> None:
+    [draft] = _modality("A Relevant Person must complete CDD before it undertakes any "
+                        "Transaction for a customer.", policy)
+    assert draft.kind == "conflict" and draft.policy_focus == softened
+
+
+def test_an_effort_the_rule_allows_is_no_conflict() -> None:
+    assert _modality("A Relevant Person must, where practicable, complete CDD before it "
+                     "undertakes any Transaction for a customer.",
+                     "Where practicable, the Firm completes CDD before it undertakes any "
+                     "Transaction for a customer.") == []
+
+
+def test_an_effort_about_another_act_is_no_conflict() -> None:
+    assert _modality("A Relevant Person must complete CDD before it undertakes any "
+                     "Transaction for a customer.",
+                     "The Firm endeavours to answer client complaints within a week.") == []
+
+
+def test_an_effort_is_told_from_a_judgement() -> None:
+    effort = facets.read("The Firm endeavours to verify the address").discretionary
+    judgement = facets.read("Transfers may, where the Head of Operations considers it "
+                            "appropriate, be effected").discretionary
+    assert effort is not None and facets.is_effort(effort)
+    assert judgement is not None and not facets.is_effort(judgement)

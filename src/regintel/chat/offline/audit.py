@@ -4,9 +4,11 @@ themes, per-theme retrieval in every target - then matches each obligation in th
 evidence, and each obligation worded like one of the policy's statements of fact wherever it
 sits in the target (matching.anchored), to the policy's closest clauses (by vectors, and by
 words): no close clause is a gap, a close clause that says otherwise (a shorter period, a
-later deadline or due date, a rarer review, a higher threshold, "may" for "must", approval
-for independence) is a conflict. Every quote is cut from a stored chunk and
-cited through the turn's CitationBook; a finding whose quotes do not verify is dropped."""
+later deadline or due date, a rarer or open-ended review, a higher threshold, "may" for
+"must", approval for independence) is a conflict; and a rule's list answered by a policy
+list that leaves one of its items out is a gap for that item (lists.omitted). Every quote
+is cut from a stored chunk and cited through the turn's CitationBook; a finding whose
+quotes do not verify is dropped."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from uuid import UUID
 import numpy as np
 
 from regintel.chat.evidence import CitationBook, verify
-from regintel.chat.offline import alignment, matching
+from regintel.chat.offline import alignment, lists, matching
 from regintel.chat.offline import obligations as obligation_rules
 from regintel.chat.offline.claims import text_audit
 from regintel.chat.offline.report import overall_status, summary
@@ -32,11 +34,17 @@ from regintel.retrieval.hybrid import HybridRetriever
 from regintel.retrieval.strategies import by_theme, stratified_sample
 
 MAX_TARGETS = 5
+# The evidence read per target: about MAX_THEMES × PER_THEME chunks. The spec's 2–3 chunks
+# per theme reach too few of a rulebook's obligations for an audit (an omission is found
+# only where evidence was read, see matching.candidates); 24 themes × 6 keeps 2 targets near
+# 300 chunks, and obligations are then capped per target. A policy with more headings than
+# MAX_THEMES has each of them searched (up to MAX_QUERIES) with fewer chunks each, not some
+# of them left out: on the development policy, a budget of 12 themes spread over all its 23
+# headings found more planted gaps than its 12 sampled headings did (see ``per_theme``).
 MAX_THEMES = 24
-# Chunks per theme per target. The spec's 2–3 reach too few of a rulebook's obligations for
-# an audit (an omission is found only where evidence was read, see matching.candidates);
-# 6 keeps 21 themes × 2 targets near 250 chunks, and obligations are then capped per target.
 PER_THEME = 6
+MIN_PER_THEME = 3
+MAX_QUERIES = 48  # bounds the searches (each theme costs one per target)
 MAX_OBLIGATIONS = 350  # per target: bounds the embedding work (and so the audit's time)
 # Per target: at most MAX_GAPS omissions, and MAX_FINDINGS findings in all. A contradiction
 # is read from a fact the policy states (one finding per statement and kind, see
@@ -73,6 +81,14 @@ async def run_audit(inputs: AuditInputs, *, retriever: HybridRetriever, index: C
                          hint="tag a company policy, or paste the text to audit")
 
 
+def per_theme(themes: int) -> int:
+    """Chunks per theme per target: the evidence budget (MAX_THEMES × PER_THEME) shared by
+    the themes, between MIN_PER_THEME and PER_THEME each."""
+    if themes <= MAX_THEMES:
+        return PER_THEME
+    return max(MIN_PER_THEME, min(PER_THEME, round(MAX_THEMES * PER_THEME / themes)))
+
+
 @dataclass
 class _Target:
     document: Document
@@ -93,7 +109,7 @@ async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: Hyb
     # whole ("The Firm will retain the following records for five years …: (a) … (d) …").
     policy_units = matching.policy_clauses(
         group_lists(segment(source.id, policy_pages, max_unit_chars=0)))
-    themes = matching.themes(policy_units, sample, limit=MAX_THEMES)
+    themes = matching.themes(policy_units, sample, limit=MAX_QUERIES)
     if not themes:
         raise InvalidRequest(f"\"{source.title}\" has no text to audit")
     # The policy is embedded while the targets are searched and read.
@@ -101,7 +117,7 @@ async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: Hyb
                                                          for u in policy_units]))
     try:
         evidence = await by_theme(retriever, tenant, themes, [t.id for t in inputs.targets],
-                                  per_theme=PER_THEME)
+                                  per_theme=per_theme(len(themes)))
         policy_text = " ".join(u.text for u in policy_units)
         targets = [await _read_target(index, tenant, document, evidence, policy_text,
                                       policy_units)
@@ -112,15 +128,22 @@ async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: Hyb
     finally:
         if not policy_job.done():
             policy_job.cancel()
+    enumerated = await _enumerations(targets, obligation_vectors, policy_units,
+                                     policy_vectors, embedder=embedder, thresholds=thresholds)
     findings: list[AuditFinding] = []
     offset = 0
-    for target in targets:
+    for target, (enumeration, item_vectors) in zip(targets, enumerated, strict=True):
         n = len(target.obligations)
+        title = target.document.title
+        addressee = obligation_rules.usual_addressee(target.units)
         drafts = alignment.match(target.obligations, obligation_vectors[offset:offset + n],
-                                 policy_units, policy_vectors, title=target.document.title,
-                                 addressee=obligation_rules.usual_addressee(target.units),
-                                 context=target.units, thresholds=thresholds)
+                                 policy_units, policy_vectors, title=title,
+                                 addressee=addressee, context=target.units,
+                                 thresholds=thresholds)
         offset += n
+        drafts += lists.omitted(target.obligations, policy_units, policy_vectors, enumeration,
+                                item_vectors, title=title, addressee=addressee,
+                                skip={d.target_clause or "" for d in drafts})
         findings.extend(_cite(drafts, target, source, policy_chunks, policy_pages, book))
     return AuditResult(mode="policy", overall_status=overall_status(findings),
                        findings=findings, summary=summary(findings, inputs.targets, themes),
@@ -143,6 +166,27 @@ async def _read_target(index: ChunkIndex, tenant: UUID, document: Document,
     obligations += [c for c in matching.anchored(units, policy_units, applies=applies)
                     if (c.unit.page, c.unit.start) not in held]
     return _Target(document, chunks, pages, units, obligations)
+
+
+async def _enumerations(targets: Sequence[_Target], obligation_vectors: Vectors,
+                        policy_units: Sequence[Unit], policy_vectors: Vectors, *,
+                        embedder: Embedder, thresholds: alignment.Thresholds,
+                        ) -> list[tuple[lists.Enumerations, Vectors]]:
+    """Each target's lists to read item by item (lists.omitted), with their items embedded
+    by their own words - in one batch, each text once."""
+    enumerated, offset = [], 0
+    for target in targets:
+        n = len(target.obligations)
+        enumerated.append(lists.enumerations(
+            target.obligations, obligation_vectors[offset:offset + n], policy_units,
+            policy_vectors, related=thresholds.related))
+        offset += n
+    texts = [e.texts(t.obligations) for e, t in zip(enumerated, targets, strict=True)]
+    unique = list(dict.fromkeys(text for batch in texts for text in batch))
+    vectors = await _embed(embedder, unique)
+    at = {text: k for k, text in enumerate(unique)}
+    return [(e, vectors[[at[text] for text in batch]])
+            for e, batch in zip(enumerated, texts, strict=True)]
 
 
 async def _embed(embedder: Embedder, texts: list[str]) -> Vectors:

@@ -10,17 +10,19 @@ from dataclasses import dataclass
 from typing import Literal
 
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-            "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fourteen": 14,
-            "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45,
-            "sixty": 60, "ninety": 90, "a": 1, "an": 1}
+            "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+            "fourteen": 14, "fifteen": 15, "sixteen": 16, "eighteen": 18, "twenty": 20,
+            "twenty-one": 21, "twenty-four": 24, "twenty-eight": 28, "thirty": 30,
+            "thirty-six": 36, "forty": 40, "forty-five": 45, "forty-eight": 48, "sixty": 60,
+            "seventy-two": 72, "ninety": 90, "a": 1, "an": 1}
 _NUM = r"(?P<n>\d+(?:\.\d+)?|" + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + r")"
-_UNIT_DAYS = {"business day": 1.4, "working day": 1.4, "calendar day": 1.0, "day": 1.0,
-              "week": 7.0, "month": 30.0, "year": 365.0}
+_UNIT_DAYS = {"hour": 1 / 24, "business day": 1.4, "working day": 1.4, "calendar day": 1.0,
+              "day": 1.0, "week": 7.0, "month": 30.0, "year": 365.0}
 _PERIOD = re.compile(
     r"(?P<q>at least|not less than|a minimum of|minimum of|within|no later than|not later "
     r"than|up to|not exceeding|no more than|every|each)?\s*(?:a period of\s*)?" + _NUM +
-    r"\s*(?:\(\d+\)\s*)?(?P<u>business days?|working days?|calendar days?|days?|weeks?|"
-    r"months?|years?)\b", re.I)
+    r"\s*(?:\(\d+\)\s*)?(?P<u>hours?|business days?|working days?|calendar days?|days?|"
+    r"weeks?|months?|years?)\b(?P<after>\s+(?:after|following)\b)?", re.I)
 _URGENT = re.compile(r"\b(immediately|without (?:undue )?delay|promptly|forthwith|as soon as "
                      r"(?:possible|practicable|reasonably practicable)|on the same day)\b",
                      re.I)
@@ -34,6 +36,12 @@ _FREQUENCY = [  # (pattern, months between occurrences)
      12.0),
 ]
 _FREQUENCIES = [(re.compile(rf"\b(?:{p})\b", re.I), m) for p, m in _FREQUENCY]
+# A frequency left open ("reviews its policies periodically"): no interval at all, so any
+# interval an obligation sets is missed. Read only where no interval is stated.
+_OPEN_FREQUENCY = re.compile(r"\b(?:periodically|from time to time|on a (?:regular|periodic|"
+                             r"case[- ]by[- ]case) basis|as (?:and when|needed|necessary)|"
+                             r"when(?:ever)? (?:needed|necessary)|ad hoc)\b", re.I)
+OPEN = float("inf")  # the interval, in months, of a frequency left open
 _MONEY = re.compile(r"(?P<cur>USD|US\$|\$|AED|EUR|€|GBP|£)\s?(?P<v>\d{1,3}(?:,\d{3})+|\d+)"
                     r"(?:\.\d+)?\s*(?P<mult>million|m\b|thousand|k\b)?", re.I)
 # The currency after the figure: "15,000 US dollars", "55,000 AED", "1 million dirhams".
@@ -48,12 +56,25 @@ _PERMISSIVE = re.compile(r"\b(may(?! not| only)|can|need not|is not required to|
 # Discretion that empties a duty: "may, where the Relationship Manager considers it
 # necessary, verify …", "at its discretion". A bare "may" is left out (policies say "records
 # may be kept in electronic form" without weakening anything), and so are "is not required
-# to" and "need not", which far more often restate an exemption of the rules themselves.
+# to" and "need not", which far more often restate an exemption of the rules themselves. A
+# rule that itself says "where practicable" is not contradicted by a policy that does.
+_EFFORT = (r"\b(?:endeavou?rs?|tries|aims|seeks|strives) to\b|\b(?:where|if|whenever|as far "
+           r"as) (?:possible|practicable|feasible),?")
 DISCRETIONARY = re.compile(
     r"\bmay,? (?:where|if|when|at|in|as) [^.;]{0,80}?(?:consider|think|deem|discretion|"
     r"necessary|appropriate|sees? fit)\w*(?: (?:it|them) (?:necessary|appropriate|fit))?,?|"
-    r"\bat (?:its|their|the \w+(?: \w+)?'s) (?:sole )?discretion\b|\boptional(?:ly)?\b",
-    re.I)
+    r"\bat (?:its|their|the \w+(?: \w+)?'s) (?:sole )?discretion\b|\boptional(?:ly)?\b|"
+    # A duty softened to an effort: "endeavours to complete CDD", "where possible, verifies".
+    + _EFFORT, re.I)
+_EFFORT_ONLY = re.compile(_EFFORT, re.I)
+
+
+def is_effort(phrase: str) -> bool:
+    """Whether a discretionary phrase softens a duty to an effort ("endeavours to") rather
+    than leaving it to someone's judgement ("may, where … considers it necessary")."""
+    return _EFFORT_ONLY.fullmatch(phrase.strip()) is not None
+
+
 URGENT_DAYS = 1.5  # "within one business day" still reads as prompt
 _INDEPENDENT = re.compile(r"\bindependent(?:ly)?\b.*\bnot (?:be )?subject to\b|\bnot (?:be )?"
                           r"subject to the (?:consent|approval)", re.I)
@@ -101,20 +122,27 @@ def read(text: str) -> Facets:
     for m in _PERIOD.finditer(text):
         days = _days(m)
         q = (m["q"] or "").lower()
+        said = m[0][:m.start("after") - m.start()] if m["after"] else m[0]
         if q in ("every", "each"):
             frequency.append(days / 30.0)
-            phrases.setdefault("frequency", m[0].strip())
+            phrases.setdefault("frequency", said.strip())
         elif q in ("within", "no later than", "not later than", "up to", "not exceeding",
                    "no more than"):
             deadline.append(days)
-            phrases.setdefault("deadline", m[0].strip())
+            phrases.setdefault("deadline", said.strip())
         elif q or _RETENTION.search(text):
             minimum.append(days)
-            phrases.setdefault("period", m[0].strip())
+            phrases.setdefault("period", said.strip())
+        elif m["after"]:  # "submits it 45 days after the year end"
+            deadline.append(days)
+            phrases.setdefault("deadline", said.strip())
     for pattern, months in _FREQUENCIES:
         if fm := pattern.search(text):
             frequency.append(months)
             phrases.setdefault("frequency", fm[0])
+    if not frequency and (om := _OPEN_FREQUENCY.search(text)):
+        frequency.append(OPEN)
+        phrases["frequency"] = om[0]
     urgent = _URGENT.search(text)
     amounts = []
     for m in [*_MONEY.finditer(text), *_MONEY_AFTER.finditer(text)]:
@@ -201,7 +229,8 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
             kinds.add("amount")
         if rule.percents and policy.percents:
             kinds.add("percent")
-    if rule.mandatory and not rule.permissive and policy.discretionary:
+    if rule.mandatory and not rule.permissive and not rule.discretionary and \
+            policy.discretionary:
         kinds.add("modality")
     if rule.independent and policy.approval:
         kinds.add("independence")

@@ -23,9 +23,10 @@ STOP = frozenset(_STOP_WORDS.split())
 
 
 def stem(word: str) -> str:
+    """A crude suffix stripper; "complete", "completes" and "completed" are one stem."""
     word = word.lower()
     for suffix in ("ications", "ication", "ations", "ation", "ments", "ment", "ings", "ing",
-                   "ies", "ied", "ers", "er", "es", "ed", "ly", "s", "y"):
+                   "ies", "ied", "ers", "er", "es", "ed", "ly", "s", "y", "e"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[:-len(suffix)]
     return word

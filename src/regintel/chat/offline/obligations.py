@@ -155,6 +155,15 @@ def conflict_suggestion(ref: str, policy_clause: str | None, found: Conflict) ->
     return f"Align {where} with {ref}."  # pragma: no cover - every kind is handled above
 
 
+def item_suggestion(ref: str, unit: Unit, policy_clause: str | None) -> str:
+    """For an item a policy's list leaves out: where it belongs, and what it asks."""
+    where = f"the list in clause {policy_clause}" if policy_clause else "the policy's list"
+    requirement = unit.body if len(unit.body) <= 220 else \
+        unit.body[:217].rsplit(" ", 1)[0] + "…"
+    return (f"{where[0].upper()}{where[1:]} restates the other items of this rule but leaves "
+            f"out {ref}; add: \"{requirement}\"")
+
+
 def gap_suggestion(ref: str, unit: Unit, section: str | None) -> str:
     where = f"section \"{section}\"" if section else "the policy"
     requirement = " ".join(f"{unit.stem} {unit.body}".split()) if unit.stem else unit.body
