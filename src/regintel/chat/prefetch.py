@@ -26,8 +26,10 @@ from regintel.chat import tools
 from regintel.chat.deps import TurnDeps
 from regintel.chat.engine import IntentGuess
 from regintel.domain.documents import ChunkHit
+from regintel.ports.llm import request_sent
 
 log = logging.getLogger(__name__)
+SEND_WAIT_S = 0.05
 
 
 @dataclass(frozen=True)
@@ -50,14 +52,27 @@ class Ahead:
             self.question, self.document_ids, self.set_ids)
 
 
-def start(deps: TurnDeps, question: str, document_ids: Sequence[UUID],
-          set_ids: Sequence[UUID], *, intent: bool) -> None:
-    """The search, and the intent call when the request does not name its action."""
+async def start(deps: TurnDeps, question: str, document_ids: Sequence[UUID],
+                set_ids: Sequence[UUID], *, intent: bool) -> None:
+    """The intent call (when the request does not name its action), then the search. The
+    intent request leaves first, alone: the turn waits until the provider has it (or no call
+    was needed, or ``SEND_WAIT_S`` passed) before starting work that would compete with it
+    for the interpreter; that wait is spent inside the model's latency, not added to it."""
     ahead = Ahead(question, tuple(document_ids), tuple(set_ids))
-    if intent:  # first: its request should leave before the search takes the CPU
-        ahead.intent = asyncio.create_task(deps.engine.classify_intent(question))
-    ahead.search = asyncio.create_task(_search_ahead(deps, question, document_ids, set_ids))
     deps.ahead = ahead
+    if intent:
+        sent = asyncio.Event()
+        ahead.intent = asyncio.create_task(_classify(deps, question, sent))
+        waiting = asyncio.create_task(sent.wait())
+        await asyncio.wait([ahead.intent, waiting], timeout=SEND_WAIT_S,
+                           return_when=asyncio.FIRST_COMPLETED)
+        waiting.cancel()
+    ahead.search = asyncio.create_task(_search_ahead(deps, question, document_ids, set_ids))
+
+
+async def _classify(deps: TurnDeps, question: str, sent: asyncio.Event) -> IntentGuess:
+    request_sent.set(sent)  # this task's own context: only its request signals
+    return await deps.engine.classify_intent(question)
 
 
 async def search(deps: TurnDeps, question: str, document_ids: Sequence[UUID],

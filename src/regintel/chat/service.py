@@ -73,7 +73,7 @@ class ChatService:
         deps = self._deps(tenant_id, user_id, request.thread_id or uuid4())
         request, screened = await self._screen(deps, request)
         if _plain_question(request, screened):
-            prefetch.start(deps, request.message.strip(), request.tagged_doc_ids,
+            await prefetch.start(deps, request.message.strip(), request.tagged_doc_ids,
                            request.tagged_set_ids, intent=request.action is None)
         failures: list[str] = []
         token = turn_failures.set(failures)

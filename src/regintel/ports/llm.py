@@ -27,7 +27,9 @@ is released at once rather than when the generator is garbage-collected::
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncGenerator, Sequence
+from contextvars import ContextVar
 from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -120,6 +122,12 @@ class DoneChunk(_Frozen):
 LlmStreamChunk = Annotated[
     TextChunk | ToolChunk | ErrorChunk | DoneChunk, Field(discriminator="type")
 ]
+
+
+# A caller that wants to know when a provider has its request sets an event here; adapters
+# set it once the provider answers (its response headers). ``chat.prefetch`` lets an intent
+# request leave before the turn's other work competes with it for the interpreter.
+request_sent: ContextVar[asyncio.Event | None] = ContextVar("request_sent", default=None)
 
 
 class ChatModel(Protocol):

@@ -28,6 +28,7 @@ from regintel.ports.llm import (
     ToolChunk,
     ToolSpec,
     Usage,
+    request_sent,
 )
 
 TRANSCRIPTS = Path(__file__).parents[2] / "data" / "llm_transcripts"
@@ -397,3 +398,17 @@ async def test_cancelling_the_consumer_task_closes_the_response() -> None:
 def test_inconsistent_messages_are_refused(fields: dict[str, Any]) -> None:
     with pytest.raises(ValidationError):
         ChatMessage.model_validate(fields)
+
+
+async def test_a_caller_waiting_for_the_request_to_leave_is_told_once_the_provider_answers(
+        ) -> None:
+    sent = asyncio.Event()
+
+    async def call() -> list[LlmStreamChunk]:
+        request_sent.set(sent)  # this task's context only
+        return await collect(Server(Sse("text_deltas.sse")).model())
+
+    assert not sent.is_set()
+    chunks = await asyncio.create_task(call())
+    assert sent.is_set() and texts(chunks)[0] == "Under"
+    assert request_sent.get() is None  # the caller's own context is untouched

@@ -47,6 +47,7 @@ from regintel.ports.llm import (
     ToolChunk,
     ToolSpec,
     Usage,
+    request_sent,
 )
 
 log = logging.getLogger(__name__)
@@ -167,6 +168,8 @@ class OpenAICompatibleChatModel:
         try:
             async with self._client.stream("POST", self._url, json=body, headers=self._headers,
                                            timeout=timeouts) as response:
+                if (sent := request_sent.get()) is not None:
+                    sent.set()
                 if not response.is_success:
                     yield await _http_error(response)
                     return
