@@ -2,14 +2,15 @@
 question and the tagged scope, both known once the input guardrail has run: the intent call
 and the first knowledge-base search (with its passage screening and the engine's preparation
 of the evidence). The graph's other early steps (the conversation, memory, triage, document
-resolution, the prompt aspects) do not change them, so the turn starts both right away and
-lets them run while those steps do — and while the model answers the intent call.
+resolution, the prompt aspects) do not change them, so the turn starts both at once — the
+intent request first, alone — and lets them run while those steps do, and while the model
+answers the intent call.
 
 A node takes the result when its own question and scope are the same, or does the work anew
 when they are not (implicit references widened the scope; a resumed turn). A turn that ends on
 another path (triage answered, another action) cancels what is left, triage as soon as it
 answers: an intent call cancelled then has cost a few hundred input tokens, on a minority of
-messages, for ~40 ms less before every other answer's first word.
+messages, for all of that work leaving the path to every other answer's first word.
 
 Nothing here runs before the guardrail has masked the question."""
 
