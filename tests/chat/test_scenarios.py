@@ -83,6 +83,24 @@ async def test_implicit_low_asks_instead_of_guessing(conversation: Conversation,
     assert tagged.answer == "Please tag the documents to use with @ and ask again."
 
 
+async def test_a_verb_or_a_generic_plural_is_not_a_document_name(
+        conversation: Conversation) -> None:
+    # "file" is what a Relevant Person does here; "the AML policies of a firm" are anyone's.
+    for question in ("When must a Relevant Person file a Suspicious Activity Report?",
+                     "Who must approve the AML policies of a Relevant Person?"):
+        r = await conversation.ask(question)
+        assert r.inference.confidence == "none" and r.needs_input is None, question
+        assert r.citations and not r.resolved_documents
+
+
+async def test_a_document_named_by_its_acronym_is_found_in_the_library(
+        conversation: Conversation, corpus: Corpus) -> None:
+    r = await conversation.ask("What do the AML rules say about the MLRO's annual report?")
+    assert r.needs_input is None and r.inference.confidence == "high"
+    assert [(d.id, d.how) for d in r.resolved_documents] == [(corpus.aml.id, "search")]
+    assert r.citations and {c.document_id for c in r.citations} == {corpus.aml.id}
+
+
 async def test_missing_documents_are_asked_for_and_taken_from_the_answer(
         conversation: Conversation, corpus: Corpus) -> None:
     r = await conversation.ask("Compare this regulation", tagged_doc_ids=[corpus.aml.id])

@@ -10,6 +10,7 @@ from langgraph.types import interrupt
 
 from regintel.chat import prefetch
 from regintel.chat.nodes.common import Rt, Update, documents_of, request_of, resolution
+from regintel.chat.offline import references
 from regintel.chat.state import ChatState, DocRef
 from regintel.domain.chat import Action, Inference, InputOption, NeedsInput, ResolvedDocument
 from regintel.domain.documents import DocStatus, DocType, Document
@@ -90,12 +91,10 @@ def _doing(action: Action) -> str:
 
 
 def _library_match(name: str, kind: str | None, library: list[Document]) -> Document | None:
-    """The one ready library document whose title has every word of ``name`` (and is of the
-    kind the message's noun implies: "the AML rules" is a regulation, not a policy)."""
-    words = [w.lower() for w in re.findall(r"\w+", name)]
+    """The one ready library document ``name`` names (every word in its title, or an acronym
+    of it) of the kind the message's noun implies ("the AML rules" is a regulation)."""
     ready = [d for d in library if d.status == DocStatus.READY
-             and (kind is None or d.doc_type.value == kind) and all(
-        re.search(rf"\b{re.escape(w)}", d.title.lower()) for w in words)]
+             and (kind is None or d.doc_type.value == kind) and references.names(name, d.title)]
     return ready[0] if len(ready) == 1 else None
 
 

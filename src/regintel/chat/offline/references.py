@@ -32,9 +32,12 @@ _PRONOUN = re.compile(
     r"against|with|from|under|of)\s+(?:it|them|both|these|those)\b(?!\s+(?:who|which|that)\b)",
     re.I)
 # A named document: "the FSA guidelines", "the GDPR", "AML Rules" — a capitalised name next
-# to a document noun, or an all-caps acronym.
+# to a document noun, or an all-caps acronym. Not a noun used as a verb ("a Relevant Person
+# file a report", "the Firm acts as"), nor a generic plural ("the AML policies of a firm").
 _NAMED = re.compile(
-    rf"\b(?:the\s+)?(?P<name>(?:[A-Z][\w&'-]*\s+){{0,3}}[A-Z][\w&'-]*)\s+(?:{_NOUN})\b")
+    rf"\b(?:the\s+)?(?P<name>(?:[A-Z][\w&'-]*\s+){{0,3}}[A-Z][\w&'-]*)\s+(?:{_NOUN})\b"
+    r"(?!\s+(?:a|an|the|as|its|their|his|her|any|every|all|each)\b"
+    r"|\s+of\s+(?:a|an|any|each|every)\b)")
 _ACRONYM = re.compile(r"\b[A-Z]{2,}[A-Z0-9]*\b")
 _STOP_NAMES = {"I", "The", "What", "Which", "Does", "Do", "Is", "Are", "Please", "Our", "My",
                "Summarize", "Summarise", "Compare", "Audit", "How", "Can", "Could", "And"}
@@ -77,13 +80,16 @@ def _clean(name: str) -> str:
 
 
 def _matches(name: str, ref: DocRef) -> bool:
+    return names(name, ref["title"])
+
+
+def names(name: str, title: str) -> bool:
     """Every word of the name is in the title, or the name is an acronym of title words
     ("AML" for "Anti-Money Laundering and Sanctions Rules")."""
     words = [w.lower() for w in re.findall(r"\w+", name) if w not in _STOP_NAMES]
-    title = ref["title"].lower()
-    if words and all(re.search(rf"\b{re.escape(w)}", title) for w in words):
+    if words and all(re.search(rf"\b{re.escape(w)}", title.lower()) for w in words):
         return True
-    initials = "".join(w[0] for w in re.findall(r"[A-Z][A-Za-z]*", ref["title"]))
+    initials = "".join(w[0] for w in re.findall(r"[A-Z][A-Za-z]*", title))
     return name.isupper() and len(name) >= 2 and name in initials
 
 
