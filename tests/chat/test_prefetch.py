@@ -41,6 +41,14 @@ async def test_a_plain_question_is_searched_once_ahead_of_its_node(
     assert searches == [()]
 
 
+async def test_a_document_the_first_question_names_is_the_scope_searched_ahead(
+        chat: ChatService, corpus: Corpus, searches: list[tuple[UUID, ...]]) -> None:
+    response = await chat.ask(corpus.tenant_id, ChatRequest(
+        message="What do the AML rules say about the MLRO's annual report?"))
+    assert [(d.id, d.how) for d in response.resolved_documents] == [(corpus.aml.id, "search")]
+    assert searches == [(corpus.aml.id,)] and response.citations
+
+
 async def test_a_scope_resolved_later_is_searched_again(
         conversation: Conversation, corpus: Corpus,
         searches: list[tuple[UUID, ...]]) -> None:

@@ -26,6 +26,8 @@ from uuid import UUID
 from regintel.chat import tools
 from regintel.chat.deps import TurnDeps
 from regintel.chat.engine import IntentGuess
+from regintel.chat.offline import references
+from regintel.domain.chat import Action
 from regintel.domain.documents import ChunkHit
 from regintel.ports.llm import request_sent
 
@@ -54,7 +56,7 @@ class Ahead:
 
 
 async def start(deps: TurnDeps, question: str, document_ids: Sequence[UUID],
-                set_ids: Sequence[UUID], *, intent: bool) -> None:
+                set_ids: Sequence[UUID], *, intent: bool, new_thread: bool) -> None:
     """The intent call (when the request does not name its action), then the search. The
     intent request leaves first, alone: the turn waits until the provider has it (or no call
     was needed, or ``SEND_WAIT_S`` passed) before starting work that would compete with it
@@ -68,7 +70,7 @@ async def start(deps: TurnDeps, question: str, document_ids: Sequence[UUID],
         await asyncio.wait([ahead.intent, waiting], timeout=SEND_WAIT_S,
                            return_when=asyncio.FIRST_COMPLETED)
         waiting.cancel()
-    ahead.search = asyncio.create_task(_search_ahead(deps, question, document_ids, set_ids))
+    ahead.search = asyncio.create_task(_search_ahead(deps, ahead, new_thread=new_thread))
 
 
 async def _classify(deps: TurnDeps, question: str, sent: asyncio.Event) -> IntentGuess:
@@ -87,32 +89,44 @@ async def search(deps: TurnDeps, question: str, document_ids: Sequence[UUID],
     return Searched(found, flags)
 
 
-async def _search_ahead(deps: TurnDeps, question: str, document_ids: Sequence[UUID],
-                        set_ids: Sequence[UUID]) -> Searched:
-    searched = await search(deps, question, document_ids, set_ids)
+async def _search_ahead(deps: TurnDeps, ahead: Ahead, *, new_thread: bool) -> Searched:
+    if new_thread and not ahead.document_ids and not ahead.set_ids:
+        ahead.document_ids = await _named_scope(deps, ahead.question)
+    searched = await search(deps, ahead.question, ahead.document_ids, ahead.set_ids)
     kept = [h for h, injected in zip(searched.hits, searched.injected, strict=True)
             if not injected]
-    await deps.engine.prepare_inquiry(question, kept)
+    await deps.engine.prepare_inquiry(ahead.question, kept)
     return searched
+
+
+async def _named_scope(deps: TurnDeps, question: str) -> tuple[UUID, ...]:
+    """A new conversation has no documents in play, so resolution can only find a document
+    the question names in the library ("under the AML rules"); search that one, as
+    ``resolve_documents`` will decide."""
+    found = references.resolve(question, Action.INQUIRE, [], [])
+    if found.inference_confidence != "low" or not found.unmatched:
+        return ()
+    named = references.library_match(found.unmatched, found.unmatched_kind,
+                                      await deps.documents.list(deps.tenant_id))
+    return (named.id,) if named is not None else ()
 
 
 async def take_search(deps: TurnDeps, question: str, document_ids: Sequence[UUID],
                       set_ids: Sequence[UUID]) -> Searched:
-    """The search started ahead when it was for this question and scope, else a new one. One
-    that failed is searched again, so its error (an invalid scope) surfaces here, in the node,
-    like any other."""
+    """The search started ahead when it was for this question and scope (known once it is
+    done: it may have narrowed its scope to a named document), else a new one. One that
+    failed is searched again, so its error (an invalid scope) surfaces here, in the node."""
     ahead = deps.ahead
-    task, same = (ahead.search, ahead.same_search(question, document_ids, set_ids)) \
-        if ahead is not None else (None, False)
-    if ahead is not None:
+    task = ahead.search if ahead is not None else None
+    if ahead is not None and task is not None:
         ahead.search = None
-    if task is not None and same:
         try:
-            return await task
+            searched = await task
         except Exception:
             log.debug("the search started ahead failed; searching again", exc_info=True)
-    else:
-        await _cancel(task)
+        else:
+            if ahead.same_search(question, document_ids, set_ids):
+                return searched
     return await search(deps, question, document_ids, set_ids)
 
 

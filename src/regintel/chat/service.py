@@ -74,7 +74,8 @@ class ChatService:
         request, screened = await self._screen(deps, request)
         if _plain_question(request, screened):
             await prefetch.start(deps, request.message.strip(), request.tagged_doc_ids,
-                           request.tagged_set_ids, intent=request.action is None)
+                                 request.tagged_set_ids, intent=request.action is None,
+                                 new_thread=request.thread_id is None)
         failures: list[str] = []
         token = turn_failures.set(failures)
         try:

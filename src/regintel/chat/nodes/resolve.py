@@ -62,7 +62,7 @@ async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
             message=f"{_doing(action)}. Please confirm which document you are referring to.",
         ).model_dump(mode="json")
     elif found.inference_confidence == "low":
-        named = _library_match(found.unmatched, found.unmatched_kind, library) \
+        named = references.library_match(found.unmatched, found.unmatched_kind, library) \
             if found.unmatched else None
         if named is not None:
             chosen.append((named, "search"))
@@ -88,14 +88,6 @@ def _doing(action: Action) -> str:
     return {Action.AUDIT: "I will proceed with the audit", Action.COMPARE:
             "I will proceed with the comparison", Action.SUMMARIZE:
             "I will proceed with the summary"}.get(action, "I will proceed with the analysis")
-
-
-def _library_match(name: str, kind: str | None, library: list[Document]) -> Document | None:
-    """The one ready library document ``name`` names (every word in its title, or an acronym
-    of it) of the kind the message's noun implies ("the AML rules" is a regulation)."""
-    ready = [d for d in library if d.status == DocStatus.READY
-             and (kind is None or d.doc_type.value == kind) and references.names(name, d.title)]
-    return ready[0] if len(ready) == 1 else None
 
 
 async def validate_inputs(state: ChatState, runtime: Rt) -> Update:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from regintel.chat.engine import ReferenceResolution
 from regintel.chat.state import DocRef
 from regintel.domain.chat import Action
-from regintel.domain.documents import Document
+from regintel.domain.documents import DocStatus, Document
 
 _REGULATION_NOUNS = r"regulations?|rules?|rulebooks?|guidelines?|guidance|laws?|acts?|directives?"
 _POLICY_NOUNS = r"polic(?:y|ies)|procedures?|manuals?"
@@ -91,6 +91,14 @@ def names(name: str, title: str) -> bool:
         return True
     initials = "".join(w[0] for w in re.findall(r"[A-Z][A-Za-z]*", title))
     return name.isupper() and len(name) >= 2 and name in initials
+
+
+def library_match(name: str, kind: str | None, library: Sequence[Document]) -> Document | None:
+    """The one ready library document ``name`` names (every word in its title, or an acronym
+    of it) of the kind the message's noun implies ("the AML rules" is a regulation)."""
+    ready = [d for d in library if d.status == DocStatus.READY
+             and (kind is None or d.doc_type.value == kind) and names(name, d.title)]
+    return ready[0] if len(ready) == 1 else None
 
 
 def resolve(message: str, action: Action, explicit: Sequence[Document],
