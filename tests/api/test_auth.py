@@ -6,7 +6,9 @@ import httpx
 from fastapi import FastAPI
 from sqlalchemy import text
 
+from regintel.api import errors, security
 from regintel.container import Container
+from regintel.settings import Settings
 from tests.api.conftest import PASSWORD, User, client_for, new_email, sign_up
 
 
@@ -166,6 +168,26 @@ async def test_security_headers_on_every_response(anon: httpx.AsyncClient) -> No
         assert headers["x-content-type-options"] == "nosniff"
         assert headers["referrer-policy"] == "same-origin"
     assert (await anon.get("/api/me")).headers["cache-control"] == "no-store"
+
+
+async def test_an_unexpected_error_is_a_plain_500_with_the_security_headers(
+        api_settings: Settings) -> None:
+    app = FastAPI()
+    errors.install(app)
+    security.install(app, api_settings.api)
+
+    @app.get("/api/boom")
+    async def boom() -> None:
+        raise RuntimeError("database password is hunter2")
+
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        response = await client.get("/api/boom")
+    assert response.status_code == 500
+    assert response.json()["code"] == "internal_error" and "hunter2" not in response.text
+    assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert response.headers["cache-control"] == "no-store"
 
 
 async def test_cors_closed_by_default(anon: httpx.AsyncClient) -> None:

@@ -126,7 +126,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
-        # The details stay in the log; the caller learns only that it was our fault.
         log.exception("unhandled error", exc_info=exc)
-        return problem(500, "internal_error", "an unexpected error occurred",
-                       "try again; if it persists, report it with the time of the request")
+        return unexpected()
+
+
+def unexpected() -> JSONResponse:
+    """The answer to an unexpected error: the details stay in the log; the caller learns only
+    that it was our fault."""
+    return problem(500, "internal_error", "an unexpected error occurred",
+                   "try again; if it persists, report it with the time of the request")

@@ -5,11 +5,14 @@ interactive API docs load Swagger UI from its CDN and get a looser policy of the
 
 from __future__ import annotations
 
+import logging
+
 from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from regintel.api.deps import CSRF_HEADER
+from regintel.api.errors import unexpected
 from regintel.settings import ApiSettings
 
 APP_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -19,6 +22,7 @@ DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.j
             "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
             "img-src 'self' data: https://fastapi.tiangolo.com; object-src 'none'; "
             "frame-ancestors 'none'")
+log = logging.getLogger(__name__)
 _DOCS_PATHS = ("/docs", "/redoc")
 _COMMON = (
     (b"x-content-type-options", b"nosniff"),
@@ -41,9 +45,12 @@ class SecurityHeaders:
             return
         path: str = scope.get("path", "")
         csp = DOCS_CSP if path.startswith(_DOCS_PATHS) else APP_CSP
+        started = False
 
         async def with_headers(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 headers = list(message.get("headers", []))
                 present = {name.lower() for name, _ in headers}
                 extra = [*_COMMON, (b"content-security-policy", csp.encode())]
@@ -54,7 +61,15 @@ class SecurityHeaders:
                 message["headers"] = headers
             await send(message)
 
-        await self.app(scope, receive, with_headers)
+        try:
+            await self.app(scope, receive, with_headers)
+        except Exception:
+            # An unexpected error would otherwise be answered by Starlette's outermost
+            # handler, outside this middleware: a 500 without these headers.
+            if started:
+                raise
+            log.exception("unhandled error on %s %s", scope.get("method"), path)
+            await unexpected()(scope, receive, with_headers)
 
 
 def install(app: FastAPI, settings: ApiSettings) -> None:
