@@ -3,6 +3,9 @@ policy, each ending in the right state with the right message (offline engine)."
 
 from __future__ import annotations
 
+import pytest
+
+from regintel.chat.service import ChatService
 from regintel.container import Container
 from regintel.domain.chat import Action
 from tests.chat.conftest import Conversation, Corpus
@@ -93,9 +96,12 @@ async def test_a_verb_or_a_generic_plural_is_not_a_document_name(
         assert r.citations and not r.resolved_documents
 
 
+@pytest.mark.parametrize("question", [
+    "What do the AML rules say about the MLRO's annual report?",
+    "What does the AML Rulebook say about the MLRO's annual report?"])
 async def test_a_document_named_by_its_acronym_is_found_in_the_library(
-        conversation: Conversation, corpus: Corpus) -> None:
-    r = await conversation.ask("What do the AML rules say about the MLRO's annual report?")
+        chat: ChatService, corpus: Corpus, question: str) -> None:
+    r = await Conversation(chat, corpus.tenant_id).ask(question)
     assert r.needs_input is None and r.inference.confidence == "high"
     assert [(d.id, d.how) for d in r.resolved_documents] == [(corpus.aml.id, "search")]
     assert r.citations and {c.document_id for c in r.citations} == {corpus.aml.id}

@@ -35,7 +35,7 @@ _PRONOUN = re.compile(
 # to a document noun, or an all-caps acronym. Not a noun used as a verb ("a Relevant Person
 # file a report", "the Firm acts as"), nor a generic plural ("the AML policies of a firm").
 _NAMED = re.compile(
-    rf"\b(?:the\s+)?(?P<name>(?:[A-Z][\w&'-]*\s+){{0,3}}[A-Z][\w&'-]*)\s+(?:{_NOUN})\b"
+    rf"\b(?:the\s+)?(?P<name>(?:[A-Z][\w&'-]*\s+){{0,3}}[A-Z][\w&'-]*)\s+(?i:{_NOUN})\b"
     r"(?!\s+(?:a|an|the|as|its|their|his|her|any|every|all|each)\b"
     r"|\s+of\s+(?:a|an|any|each|every)\b)")
 _ACRONYM = re.compile(r"\b[A-Z]{2,}[A-Z0-9]*\b")
@@ -110,7 +110,7 @@ def resolve(message: str, action: Action, explicit: Sequence[Document],
 
     # 1. A document named in the message.
     for name, as_document in _names(text):
-        noun = re.search(rf"{re.escape(name)}\s+(?P<noun>{_NOUN})\b", text)
+        noun = re.search(rf"{re.escape(name)}\s+(?P<noun>(?i:{_NOUN}))\b", text)
         kind = _kind(noun.group("noun")) if noun else None
         if any(_matches(name, _ref(d)) for d in explicit) or (
                 kind and not any(r["doc_type"] == kind for r in in_play)
