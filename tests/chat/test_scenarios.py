@@ -1,5 +1,5 @@
 """The spec's document-resolution scenarios on real ingested ADGM rulebooks and the demo
-policy, each ending in the right state with the right message (offline engine)."""
+policy, each ending in the right state with the right message (both engines)."""
 
 from __future__ import annotations
 
