@@ -151,13 +151,14 @@ async def test_finding_becomes_a_task_in_the_next_snapshot(
             "original_filename, mime_type, size_bytes) VALUES (:d, :t, 'AML Rulebook', "
             "'regulation', 'h', 'f', 'f.pdf', 'application/pdf', 1)"),
             {"d": regulation, "t": tenant_id})
+    # The target is the regulation the policy (the source) is audited against.
     finding = AuditFinding(
-        target_doc_id=uuid.uuid4(), target_doc_title="Falcon Crest AML Policy",
+        target_doc_id=regulation, target_doc_title="AML Rulebook",
         theme="Record keeping", kind="gap", severity="High",
         consequence="The policy keeps CDD records for three years, not six.",
-        source_quote="records must be kept for at least six years",
-        target_quote="Records are kept for three years.", suggestion="Keep records six years.",
-        confidence_score=0.8, citations=[2])
+        source_quote="Records are kept for three years.",
+        target_quote="records must be kept for at least six years",
+        suggestion="Keep records six years.", confidence_score=0.8, citations=[2])
     citations = [
         Citation(n=1, title="Other", quote="x", document_id=uuid.uuid4()),
         Citation(n=2, document_id=regulation, chunk_id=chunk, title="AML Rulebook", page=12,
@@ -175,6 +176,9 @@ async def test_finding_becomes_a_task_in_the_next_snapshot(
     # A second finding on the same regulation reuses the document entry.
     risk = await service.work_from_finding(tenant_id, project_id, finding, citations, "risk")
     assert risk.data["impact"] == "high"
+    assert ('AML Rulebook: "records must be kept for at least six years"' in
+            risk.data["content"])
+    assert 'Policy says: "Records are kept for three years."' in risk.data["content"]
     ctx = await service.loader.load(tenant_id, project_id, now=NOW)
     assert sum(1 for d in ctx.members[K.DOCUMENT] if d.data["document_id"] == regulation) == 1
 

@@ -50,8 +50,11 @@ def _fields(kind: WorkKind, finding: AuditFinding, props: dict[str, Any]) -> dic
                     "type_key": "requirement.regulatory", "props": props}
         case WorkKind.RISK:
             return {"title": _short(f"{what}: {finding.consequence}"),
-                    "content": f"{finding.consequence}\n\nPolicy says: \"{finding.target_quote}\""
-                               f"\n\nSuggested fix: {finding.suggestion}",
+                    "content": f"{finding.consequence}\n\n{finding.target_doc_title}: "
+                               f"\"{finding.target_quote}\""
+                               + (f"\n\nPolicy says: \"{finding.source_quote}\""
+                                  if finding.source_quote else "")
+                               + f"\n\nSuggested fix: {finding.suggestion}",
                     "impact": _IMPACT[finding.severity], "type_key": "risk.compliance",
                     "props": props}
         case WorkKind.TASK:
