@@ -132,12 +132,11 @@ async def take_search(deps: TurnDeps, question: str, document_ids: Sequence[UUID
 
 async def take_intent(deps: TurnDeps, question: str) -> IntentGuess:
     ahead = deps.ahead
-    task = ahead.intent if ahead is not None and ahead.question == question else None
-    if ahead is not None:
-        await _cancel(ahead.intent if task is None else None)
-        ahead.intent = None
-    if task is not None:
-        return await task  # the engine turns a model failure into its fallback's guess
+    if ahead is not None and ahead.intent is not None:
+        task, ahead.intent = ahead.intent, None
+        if ahead.question == question:
+            return await task  # the engine turns a model failure into its fallback's guess
+        await _cancel(task)
     return await deps.engine.classify_intent(question)
 
 
