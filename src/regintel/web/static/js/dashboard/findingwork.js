@@ -2,6 +2,7 @@
 // project (POST /api/projects/{id}/work-from-finding), linked to the regulation it cites.
 import { get, post } from '../api.js';
 import { clear, h } from '../dom.js';
+import { onSubmit, problemText } from '../screens/common.js';
 
 const KINDS = [['task', 'Task'], ['risk', 'Risk'], ['requirement', 'Requirement']];
 
@@ -12,11 +13,6 @@ function citesDocument(finding, citations) {
     const c = byN.get(n);
     return c && c.source_type !== 'web' && c.document_id;
   });
-}
-
-function problem(error) {
-  const hint = error && error.hint ? ` — ${error.hint}` : '';
-  return `${(error && error.message) || 'Something went wrong'}${hint}`;
 }
 
 /** The button (and, once opened, the small form) under one finding; null when not possible. */
@@ -31,7 +27,7 @@ export function findingWork(finding, citations) {
       try {
         projects = (await get('/api/projects')).data;
       } catch (error) {
-        box.append(h('p', { class: 'form-error' }, problem(error)));
+        box.append(h('p', { class: 'form-error' }, problemText(error)));
         open.disabled = false;
         return;
       }
@@ -44,24 +40,16 @@ export function findingWork(finding, citations) {
       const project = h('select', { 'aria-label': 'Project' }, projects.map((p) => h('option', { value: p.id }, p.name)));
       const kind = h('select', { 'aria-label': 'Create as' }, KINDS.map(([v, label]) => h('option', { value: v }, label)));
       const error = h('p', { class: 'form-error', role: 'alert', hidden: true });
-      const form = h('form', {
-        class: 'finding-work-form', 'aria-label': 'Turn the finding into work',
-        onsubmit: async (event) => {
-          event.preventDefault();
-          error.hidden = true;
-          try {
-            const created = await post(`/api/projects/${encodeURIComponent(project.value)}/work-from-finding`, {
-              finding, citations, kind: kind.value,
-            });
-            const name = project.options[project.selectedIndex].text;
-            clear(box).append(h('p', { class: 'finding-work-done' }, `✓ ${KINDS.find(([v]) => v === created.kind)[1]} created in `,
-              h('a', { href: `/projects?project=${encodeURIComponent(project.value)}`, 'data-nav': true }, name)));
-          } catch (e) {
-            error.textContent = problem(e);
-            error.hidden = false;
-          }
-        },
-      }, project, kind, h('button', { type: 'submit', class: 'btn small primary' }, 'Create'), error);
+      const form = h('form', { class: 'finding-work-form', 'aria-label': 'Turn the finding into work' },
+        project, kind, h('button', { type: 'submit', class: 'btn small primary' }, 'Create'), error);
+      onSubmit(form, error, async () => {
+        const created = await post(`/api/projects/${encodeURIComponent(project.value)}/work-from-finding`, {
+          finding, citations, kind: kind.value,
+        });
+        const name = project.options[project.selectedIndex].text;
+        clear(box).append(h('p', { class: 'finding-work-done' }, `✓ ${KINDS.find(([v]) => v === created.kind)[1]} created in `,
+          h('a', { href: `/projects?project=${encodeURIComponent(project.value)}`, 'data-nav': true }, name)));
+      });
       box.append(form);
     },
   }, 'Turn into task');

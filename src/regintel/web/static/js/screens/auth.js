@@ -1,7 +1,7 @@
 import { post } from '../api.js';
 import { h } from '../dom.js';
 import { navigate } from '../main.js';
-import { field, problemText } from './common.js';
+import { field, onSubmit } from './common.js';
 
 export function authScreen(mode) {
   const signup = mode === 'signup';
@@ -22,25 +22,15 @@ export function authScreen(mode) {
     error, submit,
     h('p', { class: 'switch' }, signup ? 'Already have an account? ' : 'New here? ',
       h('a', { href: signup ? '/auth/login' : '/auth/signup', 'data-nav': true }, signup ? 'Log in' : 'Create an account')));
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    error.hidden = true;
-    submit.disabled = true;
+  onSubmit(form, error, async () => {
     const body = { email: inputs.email.value, password: inputs.password.value };
     if (signup) {
       body.display_name = inputs.display_name.value;
       body.organisation = inputs.organisation.value;
     }
-    try {
-      await post(signup ? '/api/auth/signup' : '/api/auth/login', body);
-      navigate('/dashboard');
-    } catch (err) {
-      error.textContent = problemText(err);
-      error.hidden = false;
-    } finally {
-      submit.disabled = false;
-    }
-  });
+    await post(signup ? '/api/auth/signup' : '/api/auth/login', body);
+    navigate('/dashboard');
+  }, submit);
   const element = h('div', { class: 'auth split' },
     h('aside', { class: 'brand-panel' },
       h('a', { class: 'brand', href: '/', 'data-nav': true }, h('span', { class: 'logo', 'aria-hidden': 'true' }, '§'), 'RegIntel Copilot'),

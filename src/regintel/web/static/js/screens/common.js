@@ -23,6 +23,26 @@ export function problemText(error) {
   return `${(error && error.message) || 'Something went wrong'}${hint}`;
 }
 
+/**
+ * Runs ``action`` when ``form`` is submitted: the error line hidden, the button (if any)
+ * disabled meanwhile, and a failure shown in ``error`` as the API's problem text.
+ */
+export function onSubmit(form, error, action, button = null) {
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    error.hidden = true;
+    if (button) button.disabled = true;
+    try {
+      await action();
+    } catch (err) {
+      error.textContent = problemText(err);
+      error.hidden = false;
+    } finally {
+      if (button) button.disabled = false;
+    }
+  });
+}
+
 export function field(label, input, help) {
   const id = input.id || `f-${Math.random().toString(36).slice(2, 9)}`;
   input.id = id;

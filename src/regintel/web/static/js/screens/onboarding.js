@@ -1,7 +1,7 @@
 import { put } from '../api.js';
 import { h } from '../dom.js';
 import { navigate } from '../main.js';
-import { field, problemText } from './common.js';
+import { field, onSubmit } from './common.js';
 
 const INDUSTRIES = ['Banking', 'Insurance', 'Asset management', 'Payments & fintech', 'Virtual assets', 'Healthcare', 'Technology', 'Energy', 'Public sector', 'Other'];
 
@@ -21,20 +21,10 @@ export function onboardingScreen(me) {
     h('datalist', { id: 'industries' }, INDUSTRIES.map((i) => h('option', { value: i }))),
     field('Description (optional)', description, 'What your company does, which regulators you answer to…'),
     error, submit);
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    error.hidden = true;
-    submit.disabled = true;
-    try {
-      await put('/api/me/profile', { company: company.value, country: country.value, industry: industry.value, description: description.value });
-      navigate('/dashboard');
-    } catch (err) {
-      error.textContent = problemText(err);
-      error.hidden = false;
-    } finally {
-      submit.disabled = false;
-    }
-  });
+  onSubmit(form, error, async () => {
+    await put('/api/me/profile', { company: company.value, country: country.value, industry: industry.value, description: description.value });
+    navigate('/dashboard');
+  }, submit);
   const element = h('div', { class: 'onboarding' }, h('main', { id: 'main' }, form));
   return { element, title: 'Onboarding' };
 }

@@ -3,7 +3,7 @@
 // per kind, forms to add entities and links, and a preview of the context the chat gets.
 import { del, get, post } from '../api.js';
 import { append, clear, formatDate, h } from '../dom.js';
-import { field, problemText } from './common.js';
+import { field, onSubmit, problemText } from './common.js';
 import { pageFrame } from './page.js';
 import { drawGraph } from './svggraph.js';
 import { navigate } from '../main.js';
@@ -34,23 +34,15 @@ function projectList(me) {
   const error = h('p', { class: 'form-error', role: 'alert', hidden: true });
   const name = h('input', { name: 'name', required: true, maxlength: 200, placeholder: 'e.g. AML programme 2026' });
   const description = h('textarea', { name: 'description', rows: 2, maxlength: 2000, placeholder: 'What the programme must achieve' });
-  const form = h('form', {
-    class: 'glass card project-create',
-    onsubmit: async (event) => {
-      event.preventDefault();
-      error.hidden = true;
-      try {
-        const body = { name: name.value };
-        if (description.value.trim()) body.description = description.value.trim();
-        const created = await post('/api/projects', body);
-        navigate(`/projects?project=${encodeURIComponent(created.id)}`);
-      } catch (e) {
-        error.textContent = problemText(e);
-        error.hidden = false;
-      }
-    },
-  }, h('h2', {}, 'New project'), field('Project name', name), field('Description (optional)', description), error,
-  h('button', { type: 'submit', class: 'btn primary' }, 'Create project'));
+  const form = h('form', { class: 'glass card project-create' },
+    h('h2', {}, 'New project'), field('Project name', name), field('Description (optional)', description), error,
+    h('button', { type: 'submit', class: 'btn primary' }, 'Create project'));
+  onSubmit(form, error, async () => {
+    const body = { name: name.value };
+    if (description.value.trim()) body.description = description.value.trim();
+    const created = await post('/api/projects', body);
+    navigate(`/projects?project=${encodeURIComponent(created.id)}`);
+  });
 
   const { element } = pageFrame(me, '/projects',
     h('h1', {}, 'Projects'),
@@ -109,26 +101,18 @@ function projectPage(me, projectId) {
   const entityError = h('p', { class: 'form-error', role: 'alert', hidden: true });
   kindSelect.addEventListener('change', () => { impactField.hidden = kindSelect.value !== 'risk'; });
   impactField.hidden = true;
-  const entityForm = h('form', {
-    class: 'glass card', 'aria-label': 'Add to the project',
-    onsubmit: async (event) => {
-      event.preventDefault();
-      entityError.hidden = true;
-      const kind = kindSelect.value;
-      const fields = { [LABEL_FIELD[kind]]: nameInput.value.trim() };
-      if (kind === 'risk' && impact.value) fields.impact = impact.value;
-      try {
-        await post(`${base}/entities/${kind}`, { fields });
-        nameInput.value = '';
-        await load();
-        nameInput.focus();
-      } catch (e) {
-        entityError.textContent = problemText(e);
-        entityError.hidden = false;
-      }
-    },
-  }, h('h2', {}, 'Add to the project'), field('Kind', kindSelect), field('Title', nameInput), impactField, entityError,
-  h('button', { type: 'submit', class: 'btn primary' }, 'Add'));
+  const entityForm = h('form', { class: 'glass card', 'aria-label': 'Add to the project' },
+    h('h2', {}, 'Add to the project'), field('Kind', kindSelect), field('Title', nameInput), impactField, entityError,
+    h('button', { type: 'submit', class: 'btn primary' }, 'Add'));
+  onSubmit(entityForm, entityError, async () => {
+    const kind = kindSelect.value;
+    const fields = { [LABEL_FIELD[kind]]: nameInput.value.trim() };
+    if (kind === 'risk' && impact.value) fields.impact = impact.value;
+    await post(`${base}/entities/${kind}`, { fields });
+    nameInput.value = '';
+    await load();
+    nameInput.focus();
+  });
 
   // -- link two entities
   const fromSelect = h('select', { name: 'src' });
@@ -145,21 +129,13 @@ function projectPage(me, projectId) {
   }
   fromSelect.addEventListener('change', fillRelations);
   toSelect.addEventListener('change', fillRelations);
-  const linkForm = h('form', {
-    class: 'glass card', 'aria-label': 'Link two entities',
-    onsubmit: async (event) => {
-      event.preventDefault();
-      linkError.hidden = true;
-      try {
-        await post(`${base}/links`, { src_id: fromSelect.value, rel: relSelect.value, dst_id: toSelect.value });
-        await load();
-      } catch (e) {
-        linkError.textContent = problemText(e);
-        linkError.hidden = false;
-      }
-    },
-  }, h('h2', {}, 'Link two entities'), field('From', fromSelect), field('Relation', relSelect), field('To', toSelect), linkError,
-  h('button', { type: 'submit', class: 'btn primary' }, 'Link'));
+  const linkForm = h('form', { class: 'glass card', 'aria-label': 'Link two entities' },
+    h('h2', {}, 'Link two entities'), field('From', fromSelect), field('Relation', relSelect), field('To', toSelect), linkError,
+    h('button', { type: 'submit', class: 'btn primary' }, 'Link'));
+  onSubmit(linkForm, linkError, async () => {
+    await post(`${base}/links`, { src_id: fromSelect.value, rel: relSelect.value, dst_id: toSelect.value });
+    await load();
+  });
 
   const previewBtn = h('button', {
     type: 'button', class: 'btn small',
