@@ -26,10 +26,7 @@ from regintel.adapters.postgres.chunk_index import PostgresChunkIndex
 from regintel.adapters.postgres.database import Database
 from regintel.bench.audit import evaluate_audit, finds, format_evaluation, load_gaps
 from regintel.bench.audit_tuning import (
-    DEV_GAPS,
-    DEV_PDF,
-    DEV_SOURCE,
-    ORYX,
+    DEV_POLICIES,
     MemoEmbedder,
     Point,
     choose,
@@ -208,8 +205,9 @@ async def test_an_audit_needs_a_source_and_at_most_five_targets(audit: Audit,
 # -- the planted gaps are real ---------------------------------------------------------------
 @pytest.mark.parametrize(("gaps_file", "source_file", "pdf_file"), [
     (GAPS, POLICY_SOURCE, POLICY_PDF),  # the test set: the demo policy
-    (DEV_GAPS, DEV_SOURCE, DEV_PDF),  # the development set the thresholds are tuned on
-], ids=["falcon-crest", "oryx-dev"])
+    # the development sets the engine is built and tuned on
+    *[(d.gaps, d.source, d.pdf) for d in DEV_POLICIES.values()],
+], ids=["falcon-crest", *[f"{name}-dev" for name in DEV_POLICIES]])
 def test_planted_gaps_quote_the_rulebook_and_the_policy(gaps_file: Path, source_file: Path,
                                                         pdf_file: Path) -> None:
     rulebook = (RULEBOOKS / "AML_VER09.211223.txt").read_text(encoding="utf-8")
@@ -237,23 +235,29 @@ def test_planted_gaps_quote_the_rulebook_and_the_policy(gaps_file: Path, source_
 def test_the_development_set_is_apart_from_the_test_set() -> None:
     """Tuning on Oryx says nothing about Falcon Crest only if they share no planted rule and
     no sentence (of ten words or more: a glossary line may well coincide)."""
-    test, dev = load_gaps(GAPS), load_gaps(DEV_GAPS)
-    assert not {g["rule"] for g in test} & {g["rule"] for g in dev}
+    test = load_gaps(GAPS)
+    sets = [load_gaps(d.gaps) for d in DEV_POLICIES.values()]
+    for dev in sets:
+        assert not {g["rule"] for g in test} & {g["rule"] for g in dev}
+    assert not {g["rule"] for g in sets[0]} & {g["rule"] for g in sets[1]}
 
     def sentences(path: Path) -> set[str]:
         parts = re.split(r"(?<=[.;:])\s", path.read_text(encoding="utf-8"))
         return {normalise(p) for p in parts if len(p.split()) >= 10}
 
-    assert not sentences(POLICY_SOURCE) & sentences(DEV_SOURCE)
+    for dev_policy in DEV_POLICIES.values():
+        assert not sentences(POLICY_SOURCE) & sentences(dev_policy.source)
 
 
 def test_the_development_policy_pdf_is_built_from_its_source() -> None:
     from regintel.demo.build_policy import render
 
-    assert render(DEV_SOURCE.read_text(encoding="utf-8"), ORYX) == DEV_PDF.read_bytes()
-    with pymupdf.open(DEV_PDF) as pdf:
-        assert 8 <= pdf.page_count <= 14
-        assert pdf.metadata is not None and pdf.metadata["author"] == ORYX.author
+    for dev in DEV_POLICIES.values():
+        assert render(dev.source.read_text(encoding="utf-8"), dev.letterhead) == \
+            dev.pdf.read_bytes()
+        with pymupdf.open(dev.pdf) as pdf:
+            assert 8 <= pdf.page_count <= 16
+            assert pdf.metadata is not None and pdf.metadata["author"] == dev.letterhead.author
 
 
 def test_the_policy_pdf_is_built_from_its_source() -> None:
@@ -356,7 +360,8 @@ async def test_demo_corpus_loads_once(database: Database, embedder: LocalEmbedde
         await load_demo_corpus(library.ingestion, tenant, tmp_path / "nowhere")
 
 
-@pytest.mark.parametrize("gaps_file", [GAPS, DEV_GAPS], ids=["falcon-crest", "oryx-dev"])
+@pytest.mark.parametrize("gaps_file", [GAPS, *[d.gaps for d in DEV_POLICIES.values()]],
+                         ids=["falcon-crest", *[f"{name}-dev" for name in DEV_POLICIES]])
 def test_gaps_json_is_valid(gaps_file: Path) -> None:
     rows = json.loads(gaps_file.read_text(encoding="utf-8"))
     assert all(set(r) == {"id", "kind", "rule", "obligation", "policy_clause", "policy_text",

@@ -2,17 +2,20 @@
 development policy and then scored once on the test policy.
 
 The project reports the audit's recall on the demo policy (Falcon Crest,
-tests/data/aml_policy_gaps.json), so the thresholds must not be chosen on it. The
-development set is a second sample policy written separately, with other wording, another
-structure and gaps planted against other rules: Oryx Wealth Partners
-(src/regintel/demo/dev/oryx_policy.md, gaps in tests/data/oryx_policy_gaps.json). ``tune``
-audits it against the ADGM AML and General rulebooks at every point of ``grid()`` and keeps
+tests/data/aml_policy_gaps.json), so neither the thresholds nor the engine's rules may be
+chosen on it. Two development policies are written apart from it, with other wording,
+other structures and gaps planted against other rules: Oryx Wealth Partners
+(src/regintel/demo/dev/oryx_policy.md, tests/data/oryx_policy_gaps.json), on which the
+thresholds were tuned, and Sandgrouse Capital Markets (sandgrouse_policy.md,
+sandgrouse_policy_gaps.json), written later by someone who never read the engine, which
+showed how far Oryx had shaped it (2 of 14 found at first). ``tune`` audits a development
+policy against the ADGM AML and General rulebooks at every point of ``grid()`` and keeps
 the point with the best F2 (recall counts four times as much as precision: a missed
 obligation costs more than a finding to dismiss) on the AML target's findings.
 
-    python -m regintel.bench.audit_tuning build   # render oryx_policy.pdf from its source
-    python -m regintel.bench.audit_tuning tune    # the grid on Oryx, and the chosen point
-    python -m regintel.bench.audit_tuning dev     # one audit of Oryx: each gap found or not
+    python -m regintel.bench.audit_tuning build [--policy NAME]  # render the PDF from its source
+    python -m regintel.bench.audit_tuning tune [--policy NAME]   # the grid, and the chosen point
+    python -m regintel.bench.audit_tuning dev [--policy NAME]    # one audit: each gap found or not
     python -m regintel.bench.audit_tuning test    # the shipped thresholds on Falcon Crest
 
 Each grid point re-runs the real audit (retrieval, reading, matching, citing); only the
@@ -31,6 +34,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -52,12 +56,28 @@ from regintel.retrieval.hybrid import HybridRetriever
 if TYPE_CHECKING:
     from regintel.container import Container
 
-DEV_SOURCE = Path(__file__).parents[1] / "demo" / "dev" / "oryx_policy.md"
-DEV_PDF = DEV_SOURCE.with_suffix(".pdf")
-TEST_PDF = Path(__file__).parents[1] / "demo" / "data" / "falcon_crest_aml_policy.pdf"
 _DATA = Path(__file__).resolve().parents[3] / "tests" / "data"  # a source checkout's
-DEV_GAPS = _DATA / "oryx_policy_gaps.json"
+_DEV = Path(__file__).parents[1] / "demo" / "dev"
+TEST_PDF = Path(__file__).parents[1] / "demo" / "data" / "falcon_crest_aml_policy.pdf"
 TEST_GAPS = _DATA / "aml_policy_gaps.json"
+
+
+@dataclass(frozen=True)
+class DevPolicy:
+    """A development policy: its markdown source, the PDF rendered from it, its planted
+    gaps and how it presents itself."""
+
+    name: str
+    source: Path
+    gaps: Path
+    letterhead: Letterhead
+    title: str
+
+    @property
+    def pdf(self) -> Path:
+        return self.source.with_suffix(".pdf")
+
+
 ORYX = Letterhead(
     title="Oryx Wealth Partners Ltd — Financial Crime Compliance Manual",
     author="Oryx Wealth Partners Ltd",
@@ -65,6 +85,19 @@ ORYX = Letterhead(
     footer="Oryx Wealth Partners Ltd · Financial Crime Compliance Manual · Version 2026.2 · "
            "Restricted",
     date="D:20260218100000+04'00'")
+SANDGROUSE = Letterhead(
+    title="Sandgrouse Capital Markets Ltd — AML, CTF and Sanctions Policy",
+    author="Sandgrouse Capital Markets Ltd",
+    subject="AML, CTF and Sanctions Policy, version 3.1",
+    footer="Sandgrouse Capital Markets Ltd · AML, CTF and Sanctions Policy · Version 3.1 · "
+           "Internal",
+    date="D:20260305090000+04'00'")
+DEV_POLICIES = {p.name: p for p in (
+    DevPolicy("oryx", _DEV / "oryx_policy.md", _DATA / "oryx_policy_gaps.json", ORYX,
+              "Oryx Wealth Partners Financial Crime Compliance Manual"),
+    DevPolicy("sandgrouse", _DEV / "sandgrouse_policy.md", _DATA / "sandgrouse_policy_gaps.json",
+              SANDGROUSE, "Sandgrouse Capital Markets AML, CTF and Sanctions Policy"),
+)}
 TENANT = "bench-audit-tuning"
 
 # The grid spans the hand-read values (0.62/0.45/0.55) and the ObliQA calibration
@@ -84,12 +117,12 @@ def grid() -> list[Thresholds]:
             if t < c and r < c]
 
 
-def build_dev_policy() -> Path:
-    """Render the development policy's PDF from its source (byte-for-byte reproducible)."""
+def build_dev_policy(policy: DevPolicy) -> Path:
+    """Render a development policy's PDF from its source (byte-for-byte reproducible)."""
     from regintel.demo.build_policy import render
 
-    DEV_PDF.write_bytes(render(DEV_SOURCE.read_text(encoding="utf-8"), ORYX))
-    return DEV_PDF
+    policy.pdf.write_bytes(render(policy.source.read_text(encoding="utf-8"), policy.letterhead))
+    return policy.pdf
 
 
 class MemoEmbedder(WrappedEmbedder):
@@ -271,18 +304,18 @@ def _table(figures: dict[str, Any]) -> str:
               f"{best['precision']})")
 
 
-async def _run(command: str, rulebooks: Path, data_dir: Path) -> dict[str, Any]:
+async def _run(command: str, policy: DevPolicy, rulebooks: Path,
+               data_dir: Path) -> dict[str, Any]:
     from regintel.cli.app import open_container
     from regintel.settings import get_settings
 
     settings = get_settings().model_copy(update={"data_dir": data_dir})
     async with open_container(settings) as container:
         if command in ("tune", "dev"):
-            corpus = await ingest(container, rulebooks, DEV_PDF, "Oryx Wealth Partners "
-                                  "Financial Crime Compliance Manual")
+            corpus = await ingest(container, rulebooks, policy.pdf, policy.title)
             if command == "dev":
-                return await inspect_dev(container, corpus, load_gaps(DEV_GAPS))
-            return await tune(container, corpus, load_gaps(DEV_GAPS))
+                return await inspect_dev(container, corpus, load_gaps(policy.gaps))
+            return await tune(container, corpus, load_gaps(policy.gaps))
         corpus = await ingest(container, rulebooks, TEST_PDF, "Falcon Crest AML Policy")
         return await score_on_test_policy(container, corpus, load_gaps(TEST_GAPS))
 
@@ -291,6 +324,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m regintel.bench.audit_tuning",
                                      description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("command", choices=["build", "tune", "dev", "test"])
+    parser.add_argument("--policy", choices=sorted(DEV_POLICIES), default="oryx",
+                        help="The development policy of build, tune and dev.")
     parser.add_argument("--rulebooks", type=Path,
                         default=Path("../shared/data/obliqa/rulebooks_txt"),
                         help="Directory with the ADGM AML and GEN rulebook text files.")
@@ -299,11 +334,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--json", action="store_true", help="Print JSON figures.")
     args = parser.parse_args(argv)
     if args.command == "build":
-        print(f"wrote {build_dev_policy()}")
+        print(f"wrote {build_dev_policy(DEV_POLICIES[args.policy])}")
         return
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="regintel-tuning-"))
     try:
-        figures = asyncio.run(_run(args.command, args.rulebooks, data_dir))
+        figures = asyncio.run(_run(args.command, DEV_POLICIES[args.policy], args.rulebooks,
+                                   data_dir))
     finally:
         if args.data_dir is None:
             shutil.rmtree(data_dir, ignore_errors=True)

@@ -207,7 +207,8 @@ async def compare(state: ChatState, runtime: Rt) -> Update:
 
 _COMPARE_WORDS = re.compile(
     r"\b(?:compare|comparison|contrast|differences?|difference|differ|similarit\w*|versus|vs|"
-    r"between|across|among|these|those|the|two|both|documents?|docs?|regulations?|policies|"
+    r"between|across|among|these|those|this|that|the|two|both|documents?|docs?|regulations?|"
+    r"policies|"
     r"policy|rules?|what|are|is|key|main|in|on|of|for|regarding|about|and|with|how|do|does|"
     r"they|them|please|their|all|three|it|its|to|a|an|changes?|changed|from|each|other|"
     r"summari[sz]e|overall|holistic|general|generally|overview)\b", re.I)

@@ -9,6 +9,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from regintel.chat.offline import acts
+from regintel.chat.offline.lexical import terms
+
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
             "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
             "fourteen": 14, "fifteen": 15, "sixteen": 16, "eighteen": 18, "twenty": 20,
@@ -94,7 +97,7 @@ _AT_LEAST = re.compile(r"\b(or more|or above|or greater|equal to or (?:more|grea
                        r"above|over)\b", re.I)
 
 Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality",
-               "independence", "date"]
+               "independence", "date", "order", "prohibition", "waiver"]
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,14 @@ class Facets:
     approval: bool  # mentions an approval or consent
     phrases: dict[str, str]  # kind → the phrase as written, for messages
     due_dates: tuple[int, ...] = ()  # annual due dates, as days of the year ("by 30 June")
+    # Acts (see acts.py): before / after a relationship starts, forbidden (act, objects,
+    # phrase), allowed with a bare "may" (act, phrase), a required measure made replaceable.
+    before_start: str | None = None
+    after_start: str | None = None
+    forbids: tuple[tuple[str, frozenset[str], str], ...] = ()
+    allows: tuple[tuple[str, str], ...] = ()
+    substitutes: tuple[frozenset[str], str] | None = None
+    text: str = ""
 
 
 def read(text: str) -> Facets:
@@ -172,7 +183,9 @@ def read(text: str) -> Facets:
                   tuple(frequency), tuple(amounts), tuple(percents), bool(mandatory),
                   permissive[0] if permissive else None,
                   discretionary[0].rstrip(", ") if discretionary else None,
-                  bool(_INDEPENDENT.search(text)), bool(approval), phrases, tuple(due))
+                  bool(_INDEPENDENT.search(text)), bool(approval), phrases, tuple(due),
+                  acts.before_start(text), acts.after_start(text), acts.forbidden(text),
+                  acts.allowed(text), acts.substitute(text), text)
 
 
 def _day_of_year(m: re.Match[str]) -> int:
@@ -236,6 +249,16 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
         kinds.add("independence")
     if rule.due_dates and policy.due_dates:
         kinds.add("date")
+    if rule.before_start and not rule.after_start and policy.after_start and \
+            not policy.before_start:
+        kinds.add("order")
+    forbidden = {verb for verb, _, _ in rule.forbids}
+    if forbidden & {verb for verb, _ in policy.allows} or \
+            any(acts.does(policy.text, verb, objects) for verb, objects, _ in rule.forbids):
+        kinds.add("prohibition")
+    if rule.mandatory and not rule.permissive and policy.substitutes and \
+            policy.substitutes[0] and policy.substitutes[0] <= set(terms(rule_text)):
+        kinds.add("waiver")
     return kinds
 
 
@@ -258,6 +281,12 @@ def mentions(kind: Kind, facts: Facets) -> bool:
             return facts.approval or facts.independent
         case "date":
             return bool(facts.due_dates)
+        case "order":
+            return bool(facts.before_start or facts.after_start)
+        case "prohibition":
+            return bool(facts.forbids or facts.allows)
+        case "waiver":
+            return facts.substitutes is not None
     return False  # pragma: no cover - every kind is handled above
 
 
@@ -295,4 +324,26 @@ def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
         case "date":
             if min(policy.due_dates) > max(rule.due_dates):
                 return Conflict(kind, r["date"], p["date"])
+        case "order":
+            if rule.before_start and policy.after_start:
+                return Conflict(kind, rule.before_start, policy.after_start)
+        case "prohibition":
+            return _prohibition(rule, policy)
+        case "waiver":
+            if policy.substitutes:
+                return Conflict(kind, r.get("mandatory", ""), policy.substitutes[1])
+    return None
+
+
+def _prohibition(rule: Facets, policy: Facets) -> Conflict | None:
+    """A forbidden act the policy allows ("may continue" what must not be continued; "may
+    execute" what must not be carried out until …) or says it does ("charging … a fee")."""
+    policy_terms = set(terms(policy.text))
+    for verb, objects, phrase in rule.forbids:
+        for allowed, said in policy.allows:
+            if allowed == verb and (objects & policy_terms or
+                                    (acts.timed(rule.text) and acts.timed(policy.text))):
+                return Conflict("prohibition", phrase, said)
+        if (word := acts.does(policy.text, verb, objects)):
+            return Conflict("prohibition", phrase, word)
     return None

@@ -152,6 +152,15 @@ def conflict_suggestion(ref: str, policy_clause: str | None, found: Conflict) ->
         case "independence":
             return (f"Amend {where} so that this decision is taken independently and is not "
                     f"subject to anyone's consent or approval, as {ref} requires.")
+        case "order":
+            return (f"Amend {where} so that this is done {found.rule}, as {ref} requires, "
+                    f"not {found.policy}.")
+        case "prohibition":
+            return (f"Amend {where}: {ref} forbids this (\"{found.rule}\"), and the policy "
+                    f"allows or does it (\"{found.policy}\").")
+        case "waiver":
+            return (f"Amend {where} so that the measure {ref} requires is always applied "
+                    f"(\"{found.rule}\"), instead of allowing \"{found.policy}\".")
     return f"Align {where} with {ref}."  # pragma: no cover - every kind is handled above
 
 

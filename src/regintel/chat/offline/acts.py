@@ -1,0 +1,104 @@
+"""What a text says about acts rather than quantities: when an act must happen relative to
+the start of a business relationship ("prior to establishing a business relationship" /
+"within ten days after the account has been opened"), which acts it forbids ("must not
+charge B a fee", "does not enter into, or continue, a … relationship"), which it allows
+("the desk may execute the order"), and what it lets staff put in place of a required
+measure ("may apply standard CDD instead of Enhanced CDD"). facets.read records them; facets
+compares them."""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+from regintel.chat.offline.lexical import STOP, stem
+
+_BEFORE = re.compile(r"\b(?:prior to|before)\s+((?:[\w'’-]+[,\s]+){0,7}[\w'’-]+)", re.I)
+_AFTER = re.compile(r"\b(?:after|following|once)\s+((?:[\w'’-]+[,\s]+){0,7}[\w'’-]+)", re.I)
+# The start of a relationship, however a policy words it: "establishing a business
+# relationship", "the account has been opened", "begins dealing with them".
+_START_VERB = re.compile(r"\b(?:establish|open|begin|began|begun|start|commenc|enter|onboard)",
+                         re.I)
+_START_NOUN = re.compile(r"\b(?:business relationships?|relationships?|accounts?|dealing|"
+                         r"trading)\b", re.I)
+_FORBIDS = re.compile(r"\b(?:must not|shall not|may not|does not|do not|will not|is not "
+                      r"permitted to|are not permitted to|(?:is|are) prohibited from)\s+"
+                      r"((?:[\w'’-]+[,\s]+){0,6}[\w'’-]+)", re.I)
+_ALLOWS = re.compile(r"\bmay\s+(?:(?:still|nevertheless|then|also|nonetheless)\s+)?"
+                     r"([a-z]+)\b(?!\s+not)", re.I)
+_NEGATION = re.compile(r"\b(?:not|never|no|neither|nor|prohibit\w*|refus\w*|without)\b", re.I)
+_TIMING = re.compile(r"\b(?:until|before|prior to|pending)\b", re.I)
+_SUBSTITUTE = re.compile(r"\bmay\b[^.;]{0,80}?\b(?:instead of|rather than|in place of)\s+"
+                         r"((?:[\w'’-]+\s+){0,2}[\w'’-]+)", re.I)
+# Verbs that name one act: a desk "executes" or "processes" what a rule says a firm must not
+# "carry out".
+_SAME_ACT = {"execut": "carr", "effect": "carr", "process": "carr", "proce": "carr",
+             "perform": "carr", "carry": "carr", "carri": "carr"}
+
+
+def _is_start(window: str) -> bool:
+    return bool(_START_VERB.search(window) and _START_NOUN.search(window))
+
+
+def before_start(text: str) -> str | None:
+    """The phrase requiring something before a relationship starts, if the text has one."""
+    return next((m[0] for m in _BEFORE.finditer(text) if _is_start(m[1])), None)
+
+
+def after_start(text: str) -> str | None:
+    """The phrase putting something after a relationship has started, if the text has one."""
+    return next((m[0] for m in _AFTER.finditer(text) if _is_start(m[1])), None)
+
+
+def act(word: str) -> str:
+    """A verb as the act it names (stemmed, with synonyms folded together)."""
+    s = stem(word)
+    return _SAME_ACT.get(s, s)
+
+
+def _content(words: list[str]) -> set[str]:
+    return {stem(w) for w in words if len(w) > 2 and w.lower() not in STOP}
+
+
+def forbidden(text: str) -> tuple[tuple[str, frozenset[str], str], ...]:
+    """The acts ``text`` forbids: (act, the stems of what it is done to, the phrase)."""
+    found = []
+    for m in _FORBIDS.finditer(text):
+        words = re.findall(r"[\w'’-]+", m[1])
+        if not words:
+            continue
+        verbs = [words[0]] + [b for a, b in pairwise(words)
+                              if a.lower() in ("or", "nor")]
+        objects = _content([w for w in words[1:] if w not in verbs])
+        found += [(act(v), frozenset(objects), m[0].rstrip(", ")) for v in verbs]
+    return tuple(found)
+
+
+def allowed(text: str) -> tuple[tuple[str, str], ...]:
+    """The acts ``text`` allows with a bare "may": (act, the phrase)."""
+    return tuple((act(m[1]), m[0]) for m in _ALLOWS.finditer(text))
+
+
+def does(text: str, verb: str, objects: frozenset[str]) -> str | None:
+    """The word with which ``text`` affirms doing the forbidden act to its object
+    ("charging the requesting firm an administration fee"), if it does, with no negation
+    anywhere in it."""
+    if _NEGATION.search(text):
+        return None
+    words = re.findall(r"[A-Za-z][\w'’-]*", text)
+    if not _content(words) & objects:
+        return None
+    return next((w for w in words if act(w) == verb), None)
+
+
+def timed(text: str) -> bool:
+    """Whether ``text`` speaks of an act's timing ("until", "before", "pending")."""
+    return bool(_TIMING.search(text))
+
+
+def substitute(text: str) -> tuple[frozenset[str], str] | None:
+    """What a "may … instead of X" lets staff replace: the stems of X, and the phrase."""
+    m = _SUBSTITUTE.search(text)
+    if m is None:
+        return None
+    return frozenset(_content(re.findall(r"[\w'’-]+", m[1]))), m[0]

@@ -1,0 +1,72 @@
+"""Contradictions about acts rather than quantities: done after the relationship starts
+instead of before, allowed or done when forbidden, replaced when required."""
+
+from __future__ import annotations
+
+import pytest
+
+from regintel.chat.offline import facets
+
+
+def _conflict(rule: str, policy: str) -> facets.Conflict | None:
+    r, p = facets.read(rule), facets.read(policy)
+    for kind in sorted(facets.comparable(rule, r, p)):
+        if (found := facets.conflict(kind, r, p)) is not None:
+            return found
+    return None
+
+
+@pytest.mark.parametrize(("rule", "policy", "kind"), [
+    ("A Relevant Person must undertake a risk-based assessment of every customer prior to "
+     "establishing a business relationship with a customer;",
+     "The Onboarding Committee confirms the final risk rating within ten business days after "
+     "the customer's account has been opened.", "order"),
+    ("Prior to establishing the business relationship, a Relevant Person must establish and "
+     "verify the identity of its business partners.",
+     "Brokers are identified and verified within 30 days after the Firm begins dealing with "
+     "them.", "order"),
+    ("A Relevant Person must ensure that it does not enter into, or continue a corresponding "
+     "banking relationship with, a bank which is known to permit its accounts to be used by "
+     "Shell Banks.",
+     "If a respondent bank permits its accounts to be used by Shell Banks, the relationship "
+     "may continue until the next annual review.", "prohibition"),
+    ("A Relevant Person must not carry out Transactions that it suspects to be related to "
+     "money laundering until it has informed the FIU.",
+     "The dealing desk may execute the order before the SAR has been filed.", "prohibition"),
+    ("Relevant Person A must not charge B a fee for the provision of Customer Due Diligence "
+     "information.",
+     "The Firm recovers its costs by charging the requesting firm an administration fee of "
+     "USD 200 for each customer file provided.", "prohibition"),
+    ("A Relevant Person must undertake Enhanced CDD for each of its customers assigned a "
+     "high-risk rating.",
+     "For other customers rated high, the Committee may decide to apply standard CDD instead "
+     "of Enhanced CDD where the risk is mitigated.", "waiver"),
+])
+def test_an_act_against_the_rule_is_a_conflict(rule: str, policy: str, kind: str) -> None:
+    found = _conflict(rule, policy)
+    assert found is not None and found.kind == kind
+    assert found.rule in rule and found.policy in policy  # both sides can be quoted
+
+
+@pytest.mark.parametrize(("rule", "policy"), [
+    # Done before the relationship starts, as required.
+    ("A Relevant Person must verify the identity of a customer prior to establishing a "
+     "business relationship.",
+     "The Firm verifies the identity of each customer before the account is opened."),
+    # The forbidden act, refused.
+    ("A Relevant Person must not carry out Transactions that it suspects to be related to "
+     "money laundering until it has informed the FIU.",
+     "The Firm does not carry out a Transaction it suspects until the FIU has been informed."),
+    ("Relevant Person A must not charge B a fee for the provision of Customer Due Diligence "
+     "information.",
+     "The Firm provides customer files to other firms free of charge and does not charge a "
+     "fee."),
+    # A "may" about another act.
+    ("A Relevant Person must not carry out Transactions that it suspects to be related to "
+     "money laundering until it has informed the FIU.",
+     "No Employee may tell a customer that a report has been made."),
+    ("A Relevant Person must keep records for at least six years.",
+     "Records may be kept in electronic form."),
+])
+def test_an_act_in_line_with_the_rule_is_no_conflict(rule: str, policy: str) -> None:
+    assert _conflict(rule, policy) is None
