@@ -140,9 +140,9 @@ class RetrievalSettings(_Group):
     hnsw_ef_search: int = Field(100, ge=10, le=1000, description="pgvector hnsw.ef_search.")
     max_scope_documents: int = Field(5, ge=1, le=50,
                                      description="Most documents one question may target.")
-    high_threshold: float = Field(0.39, ge=0, le=1,
+    high_threshold: float = Field(0.337, ge=0, le=1,
                                   description="Top score at or above this is `high` confidence.")
-    medium_threshold: float = Field(0.1, ge=0, le=1,
+    medium_threshold: float = Field(0.095, ge=0, le=1,
                                     description="Top score at or above this is `medium`.")
     adaptive_threshold: float = Field(0.3, ge=0, le=1,
                                       description="Adaptive-k keeps chunks scoring at least this.")

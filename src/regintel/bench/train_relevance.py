@@ -26,7 +26,7 @@ from regintel.retrieval.relevance import RelevanceModel, apply_adapter
 FEATURES = ("rrf", "dense_sim", "dense_missing", "lexical_norm", "lexical_missing",
             "inv_dense_rank", "inv_lexical_rank", "log_len", "short", "overlap", "title_mention",
             "pairs", "clause_mention", "long", "has_tab", "brief", "has_list", "doc_best",
-            "doc_share", "section_share")
+            "doc_share", "section_share", "idf_coverage", "coverage_len")
 Matrix = npt.NDArray[np.float64]
 
 

@@ -1,7 +1,10 @@
-"""Documents, their parsed pages and their chunks (pydantic models only)."""
+"""Documents, their parsed pages and their chunks (pydantic models, and one plain dataclass
+for how much of a question each search candidate holds)."""
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from uuid import UUID
@@ -127,6 +130,30 @@ class Document(DocumentPublic):
 class StoredChunk(ChunkSpan):
     id: UUID
     document_id: UUID
+
+
+@dataclass(frozen=True)
+class TermCoverage:
+    """How much of a question's wording one chunk holds: the idf mass and number of the
+    question's lexemes it contains, against the question's totals (a lexeme the library
+    never uses counts at the highest idf, so an off-topic question stays uncovered)."""
+
+    matched_idf: float = 0.0
+    matched_terms: int = 0
+    query_idf: float = 0.0
+    query_terms: int = 0
+
+    @property
+    def idf_share(self) -> float:
+        return self.matched_idf / self.query_idf if self.query_idf else 0.0
+
+    @property
+    def weighted_share(self) -> float:
+        """The share of the question's lexemes held, weighted up by how many (research
+        REPORT §3 ``qcov_len``)."""
+        if not self.query_terms:
+            return 0.0
+        return self.matched_terms / self.query_terms * math.log1p(self.matched_terms)
 
 
 class ChunkHit(ChunkSpan):

@@ -15,6 +15,7 @@ from regintel.domain.documents import (
     NewDocument,
     SearchScope,
     StoredChunk,
+    TermCoverage,
 )
 from regintel.ports.embedder import Vectors
 
@@ -76,6 +77,10 @@ class ChunkIndex(Protocol):
     async def lexical(self, tenant_id: UUID, query: str, k: int,
                       scope: SearchScope) -> list[tuple[UUID, float]]:
         """Chunks by BM25 over the english lexemes of ``query``."""
+
+    async def coverage(self, tenant_id: UUID, query: str,
+                       chunk_ids: Sequence[UUID]) -> dict[UUID, TermCoverage]:
+        """How much of the english lexemes of ``query`` each of ``chunk_ids`` holds."""
 
     async def fetch(self, tenant_id: UUID,
                     chunk_ids: Sequence[UUID]) -> dict[UUID, tuple[StoredChunk, Document]]: ...

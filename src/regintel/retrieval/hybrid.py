@@ -48,9 +48,11 @@ class HybridRetriever:
             self._index.dense(tenant_id, vector, pool, scope),
             self._index.lexical(tenant_id, query, pool, scope))
         merged = merge(dense, lexical)
-        fetched = await self._index.fetch(tenant_id, [c.chunk_id for c in merged])
+        ids = [c.chunk_id for c in merged]
+        fetched, coverage = await asyncio.gather(
+            self._index.fetch(tenant_id, ids), self._index.coverage(tenant_id, query, ids))
         merged = [c for c in merged if c.chunk_id in fetched]  # deleted meanwhile
-        return merged, fetched, features(query, merged, fetched)
+        return merged, fetched, features(query, merged, fetched, coverage)
 
     async def search(self, tenant_id: UUID, query: str, *, k: int = 10,
                      scope: SearchScope | None = None,

@@ -22,11 +22,12 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, Field
 
-from regintel.domain.documents import Document, StoredChunk
+from regintel.domain.documents import Document, StoredChunk, TermCoverage
 from regintel.retrieval.candidates import Candidate
 
 RRF_K = 60
 _WORD = re.compile(r"[a-z0-9]+")
+_UNCOVERED = TermCoverage()
 _CLAUSE_NUMBER = re.compile(r"\b\d+(?:\.\d+[a-z]?)+\b")
 # Words too common to make an adjacent pair informative.
 _STOP = frozenset((
@@ -132,9 +133,12 @@ def _context(candidates: Sequence[Candidate],
 
 
 def features(query: str, candidates: Sequence[Candidate],
-             fetched: Mapping[Any, tuple[StoredChunk, Document]]) -> list[dict[str, float]]:
+             fetched: Mapping[Any, tuple[StoredChunk, Document]],
+             coverage: Mapping[Any, TermCoverage] | None = None) -> list[dict[str, float]]:
     """One feature dict per candidate (same order). Scores are normalised within the query so
-    the model transfers across corpora of different size."""
+    the model transfers across corpora of different size; the coverage of the question's
+    wording is absolute, which keeps an off-topic question's best passage improbable."""
+    coverage = coverage or {}
     max_lex = max((c.lexical_score or 0.0 for c in candidates), default=0.0) or 1.0
     max_rrf = max((c.rrf(RRF_K) for c in candidates), default=0.0) or 1.0
     best_by_doc, doc_counts, section_counts = _context(candidates, fetched)
@@ -145,6 +149,7 @@ def features(query: str, candidates: Sequence[Candidate],
     rows = []
     for c in candidates:
         chunk, document = fetched[c.chunk_id]
+        held = coverage.get(c.chunk_id, _UNCOVERED)
         chunk_words = _words(chunk.text)
         clause = (chunk.clause or "").lower().rstrip(".)")
         title_words = _words(document.title) - {"and", "of", "the", "rules", "guidance"}
@@ -170,5 +175,7 @@ def features(query: str, candidates: Sequence[Candidate],
             "doc_best": best_by_doc[document.id] / max_rrf,
             "doc_share": doc_counts.get(document.id, 0) / 20,
             "section_share": section_counts.get((document.id, _section(chunk.clause)), 0) / 20,
+            "idf_coverage": held.idf_share,
+            "coverage_len": held.weighted_share,
         })
     return rows

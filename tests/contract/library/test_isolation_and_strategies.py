@@ -35,6 +35,34 @@ async def test_a_tenant_never_retrieves_another_tenants_chunks(
     assert (await library.documents.get(other_tenant, theirs.id)).chunk_count > 0
 
 
+async def test_term_coverage_counts_the_question_within_its_tenant(
+    library: Library, tenant: UUID, other_tenant: UUID, tmp_path: Path,
+) -> None:
+    """How much of a question each chunk holds: the idf mass of its lexemes found in the
+    chunk, a word the library never uses counting in the total; never across tenants."""
+    body = "\n\n".join(f"Rule 1.{n} {sentence} " * 8 for n, sentence in enumerate([
+        "A firm must keep records of each transaction for six years.",
+        "Records may be kept in electronic form if they can be retrieved quickly.",
+        "The board approves the firm's risk appetite every year.",
+    ], start=1))
+    ours = await library.add(tenant, make_text(tmp_path / "a.txt", body))
+    theirs = await library.add(other_tenant, make_text(tmp_path / "b.txt", body))
+    chunks = await library.index.document_chunks(tenant, ours.id)
+    assert len(chunks) == 3
+    ids = [c.id for c in chunks]
+    held = await library.index.coverage(tenant, "transaction records", ids)
+    assert held[ids[0]].matched_terms == 2 and held[ids[0]].idf_share == pytest.approx(1.0)
+    board = await library.index.coverage(tenant, "board appetite", ids)
+    assert board[ids[0]].matched_terms == 0 and board[ids[0]].idf_share == 0
+    assert board[ids[2]].matched_terms == 2 and board[ids[2]].idf_share == pytest.approx(1.0)
+    # "restaurants" is in no chunk: it stays in the total, so nothing covers the question.
+    off_topic = await library.index.coverage(tenant, "transaction records of restaurants", ids)
+    assert off_topic[ids[0]].query_terms == 3
+    assert off_topic[ids[0]].idf_share < held[ids[0]].idf_share
+    others = [c.id for c in await library.index.document_chunks(other_tenant, theirs.id)]
+    assert await library.index.coverage(tenant, "transaction records", others) == {}
+
+
 async def test_search_finds_the_clause_that_answers(library: Library, tenant: UUID,
                                                     tmp_path: Path) -> None:
     await library.add(tenant, make_pdf(tmp_path / "rules.pdf"))

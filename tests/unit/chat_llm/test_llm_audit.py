@@ -26,7 +26,13 @@ from regintel.chat.llm.fake import Item, Pause, ScriptedChatModel, json_reply, r
 from regintel.chat.llm.reports import StepFailed
 from regintel.chat.offline.engine import OfflineEngine
 from regintel.domain.chat import AuditResult
-from regintel.domain.documents import DocType, Document, SearchScope, StoredChunk
+from regintel.domain.documents import (
+    DocType,
+    Document,
+    SearchScope,
+    StoredChunk,
+    TermCoverage,
+)
 from regintel.errors import InvalidRequest
 from regintel.ports.llm import ChatMessage
 from regintel.retrieval.hybrid import HybridRetriever
@@ -92,6 +98,16 @@ class MemoryIndex:
             r"[a-z]{3,}", self._chunks[self._ids[row]][0].text.lower())))))
             for row in self._scoped(tenant_id, scope)]
         return sorted([s for s in scored if s[1] > 0], key=lambda s: -s[1])[:k]
+
+    async def coverage(self, tenant_id: UUID, query: str,
+                       chunk_ids: Sequence[UUID]) -> dict[UUID, TermCoverage]:
+        if tenant_id != TENANT:
+            return {}
+        wanted = set(re.findall(r"[a-z]{3,}", query.lower()))
+        held = {i: len(wanted & set(re.findall(r"[a-z]{3,}", self._chunks[i][0].text.lower())))
+                for i in chunk_ids if i in self._chunks}
+        return {i: TermCoverage(float(n), n, float(len(wanted)), len(wanted))
+                for i, n in held.items()}
 
     async def fetch(self, tenant_id: UUID, chunk_ids: Sequence[UUID]
                     ) -> dict[UUID, tuple[StoredChunk, Document]]:

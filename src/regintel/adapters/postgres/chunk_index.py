@@ -12,7 +12,7 @@ from sqlalchemy import select, text
 from regintel.adapters.postgres import tables as t
 from regintel.adapters.postgres.database import Database
 from regintel.adapters.postgres.documents_repo import document_from_row, select_documents
-from regintel.domain.documents import Document, SearchScope, StoredChunk
+from regintel.domain.documents import Document, SearchScope, StoredChunk, TermCoverage
 
 _CHUNK_FIELDS = ("id", "document_id", "ordinal", "text", "page_start", "page_end", "clause",
                  "char_start", "char_end")
@@ -102,6 +102,41 @@ class PostgresChunkIndex:
         async with self._db.tenant_session(tenant_id) as s:
             rows = (await s.execute(sql, params)).all()
         return [(r[0], float(r[1])) for r in rows]
+
+    async def coverage(self, tenant_id: UUID, query: str,
+                       chunk_ids: Sequence[UUID]) -> dict[UUID, TermCoverage]:
+        if not chunk_ids:
+            return {}
+        params: dict[str, Any] = {"t": tenant_id, "q": query, "ids": list(chunk_ids)}
+        # Postings of the question's lexemes, read for the candidates only (the primary key
+        # (chunk_id, term) serves it); a lexeme no chunk uses still counts in the totals, at
+        # the highest idf.
+        sql = text("""
+            WITH q AS MATERIALIZED (
+                SELECT lexeme AS term FROM unnest(to_tsvector('english', :q))
+            ), stats AS MATERIALIZED (
+                SELECT greatest(sum(chunk_count), 1)::float8 AS n
+                FROM documents d WHERE d.tenant_id = :t AND d.status = 'ready'
+            ), idf AS MATERIALIZED (
+                SELECT q.term, ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5)) AS idf
+                FROM q CROSS JOIN stats s CROSS JOIN LATERAL (
+                    SELECT count(*)::float8 AS df FROM chunk_terms ct
+                    WHERE ct.tenant_id = :t AND ct.term = q.term) f
+            ), held AS (
+                SELECT ct.chunk_id, sum(idf.idf) AS matched_idf, count(*) AS matched
+                FROM idf JOIN chunk_terms ct ON ct.tenant_id = :t AND ct.term = idf.term
+                WHERE ct.chunk_id = ANY(:ids)
+                GROUP BY ct.chunk_id
+            )
+            SELECT c.id, coalesce(h.matched_idf, 0), coalesce(h.matched, 0),
+                   (SELECT coalesce(sum(idf), 0) FROM idf), (SELECT count(*) FROM idf)
+            FROM chunks c LEFT JOIN held h ON h.chunk_id = c.id
+            WHERE c.tenant_id = :t AND c.id = ANY(:ids)
+            """)
+        async with self._db.tenant_session(tenant_id) as s:
+            rows = (await s.execute(sql, params)).all()
+        return {r[0]: TermCoverage(float(r[1]), int(r[2]), float(r[3]), int(r[4]))
+                for r in rows}
 
     async def fetch(self, tenant_id: UUID,
                     chunk_ids: Sequence[UUID]) -> dict[UUID, tuple[StoredChunk, Document]]:
