@@ -106,6 +106,8 @@ class LlmSettings(_Group):
     external: bool = Field(True, description="The default endpoint is outside our control "
                            "(personal data is redacted before anything is sent).")
     timeout_s: float = Field(60.0, gt=0, description="Per-request timeout (default endpoint).")
+    audit_timeout_s: float = Field(180.0, gt=0, description="The model's whole audit; past "
+                                   "it the offline audit answers instead.")
     providers: dict[str, LlmProvider] = Field(
         default_factory=dict, description="Further named endpoints, used by `models`.")
     models: dict[str, LlmModel] = Field(

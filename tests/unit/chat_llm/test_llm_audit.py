@@ -17,7 +17,7 @@ import pytest
 from pydantic import BaseModel
 
 from regintel.adapters.embeddings.local import LocalEmbedder
-from regintel.chat.auditing import render
+from regintel.chat.auditing import OfflineAuditor, render
 from regintel.chat.evidence import CitationBook, verify
 from regintel.chat.llm.audit import Ask, AuditStep, AuditUnusable, llm_audit
 from regintel.chat.llm.audit_prompts import FINDINGS_TASK, MAX_FINDINGS_PER_CALL, THEMES_TASK
@@ -359,3 +359,26 @@ async def test_themes_without_substance_reject_and_bad_requests_refuse(
                         tenant_id=TENANT, targets=[], source_document=corpus.policy,
                         source_text=None, book=CitationBook())
     assert model.calls == []
+
+
+async def test_a_model_audit_past_its_time_bound_is_answered_offline(
+        corpus: Corpus, offline: OfflineEngine, embedder: LocalEmbedder) -> None:
+    """Each call is within its own bound, but the whole audit is not: the offline auditor
+    answers at once, and the turn is marked as fallen back for the time."""
+    def slow(messages: Sequence[ChatMessage]) -> list[Item]:
+        return [Pause(5), *json_reply({"themes": ["Record keeping"]})]
+    model = ScriptedChatModel([slow])
+    engine = LlmEngine(model, offline, timeout_s=30, audit_timeout_s=0.3)
+    book = CitationBook()
+    started = time.perf_counter()
+    composed = await engine.compose_audit(
+        OfflineAuditor(corpus.retriever, corpus.index, embedder), retriever=corpus.retriever,
+        index=corpus.index, tenant_id=TENANT, targets=[corpus.aml], source_document=None,
+        source_text="We guarantee returns and open accounts without identity checks.",
+        book=book)
+    assert time.perf_counter() - started < 4
+    assert engine.fell_back and [f.reason for f in engine.fallbacks] == ["timeout"]
+    assert composed.audit is not None and composed.audit.mode == "text"
+    assert {n for f in composed.audit.findings for n in f.citations} == \
+        {c.n for c in book.citations}
+    assert model.closed == len(model.calls)  # the slow stream was closed, not left open

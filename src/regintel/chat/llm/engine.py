@@ -85,6 +85,10 @@ MAX_EVIDENCE = 8          # hits shown to the model, best first
 MAX_TOOL_ROUNDS = 2       # detail-tool rounds on the main call before it must answer
 MAX_TOOL_RESULT_CHARS = 6000
 DEFAULT_TIMEOUT_S = 30.0  # one whole step, first token to last
+# The model's whole audit (themes, then one call per theme, some concurrent): each call has
+# its own bound, but a policy with many themes on a slow model could still keep the user
+# waiting minutes; past this, the offline auditor answers instead.
+DEFAULT_AUDIT_TIMEOUT_S = 180.0
 # Evidence per document for the reports: the whole stratified sample of a summary (the spec
 # bounds it at 30), a holistic comparison's first 20, a focused comparison's best 6.
 SUMMARY_EVIDENCE = 30
@@ -128,7 +132,9 @@ class LlmEngine:
     project context), placed after the static prompt so its prefix stays cacheable."""
 
     def __init__(self, routes: TenantRoutes | ChatModel, fallback: ChatEngine, *,
-                 timeout_s: float = DEFAULT_TIMEOUT_S, aspects: Sequence[str] = ()) -> None:
+                 timeout_s: float = DEFAULT_TIMEOUT_S,
+                 audit_timeout_s: float = DEFAULT_AUDIT_TIMEOUT_S,
+                 aspects: Sequence[str] = ()) -> None:
         self.name = "llm"
         if not isinstance(routes, TenantRoutes):
             one = Route(alias="default", model=routes, price=Price())
@@ -136,6 +142,7 @@ class LlmEngine:
         self._routes = routes
         self._fallback = fallback
         self._timeout_s = timeout_s
+        self._audit_timeout_s = audit_timeout_s
         self.aspects = list(aspects)
         self._fallbacks: list[Fallback] = []
         self._input_tokens = 0
@@ -421,10 +428,11 @@ class LlmEngine:
                             source_document: Document | None, source_text: str | None,
                             book: CitationBook) -> Composed:
         try:
-            return await llm_audit(self._ask_audit, retriever=retriever, index=index,
-                                   tenant_id=tenant_id, targets=targets,
-                                   source_document=source_document, source_text=source_text,
-                                   book=book)
+            async with asyncio.timeout(self._audit_timeout_s):
+                return await llm_audit(self._ask_audit, retriever=retriever, index=index,
+                                       tenant_id=tenant_id, targets=targets,
+                                       source_document=source_document,
+                                       source_text=source_text, book=book)
         except (StepFailed, TimeoutError) as exc:  # its citations are already taken back
             self._fall_back(Step.AUDIT, _why(exc))
         return await auditor(tenant_id=tenant_id, targets=targets,
