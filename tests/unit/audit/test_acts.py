@@ -67,6 +67,13 @@ def test_an_act_against_the_rule_is_a_conflict(rule: str, policy: str, kind: str
      "No Employee may tell a customer that a report has been made."),
     ("A Relevant Person must keep records for at least six years.",
      "Records may be kept in electronic form."),
+    # The forbidden verb in a time or condition clause, not the act done.
+    ("A Relevant Person must not establish or maintain a business relationship with a Shell "
+     "Bank.",
+     "Before establishing a business relationship, the Firm verifies the customer's identity."),
+    ("A Relevant Person must not establish or maintain a business relationship with a Shell "
+     "Bank.",
+     "The Firm establishes a business relationship only after the Committee approves it."),
 ])
 def test_an_act_in_line_with_the_rule_is_no_conflict(rule: str, policy: str) -> None:
     assert _conflict(rule, policy) is None

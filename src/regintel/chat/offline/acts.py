@@ -26,7 +26,14 @@ _FORBIDS = re.compile(r"\b(?:must not|shall not|may not|does not|do not|will not
                       r"((?:[\w'’-]+[,\s]+){0,6}[\w'’-]+)", re.I)
 _ALLOWS = re.compile(r"\bmay\s+(?:(?:still|nevertheless|then|also|nonetheless)\s+)?"
                      r"([a-z]+)\b(?!\s+not)", re.I)
-_NEGATION = re.compile(r"\b(?:not|never|no|neither|nor|prohibit\w*|refus\w*|without)\b", re.I)
+# What keeps a clause from affirming the act: a negation, or a condition ("only after the
+# Committee approves", "only if").
+_NEGATION = re.compile(r"\b(?:not|never|no|neither|nor|prohibit\w*|refus\w*|without|only)\b",
+                       re.I)
+# A verb in a time or condition clause is not the act done: "Before establishing a business
+# relationship, the Firm verifies …" does not establish one with a Shell Bank.
+_CIRCUMSTANCE = frozenset({"before", "after", "when", "whenever", "upon", "on", "while",
+                           "until", "once", "if", "unless", "prior"})
 _TIMING = re.compile(r"\b(?:until|before|prior to|pending)\b", re.I)
 _SUBSTITUTE = re.compile(r"\bmay\b[^.;]{0,80}?\b(?:instead of|rather than|in place of)\s+"
                          r"((?:[\w'’-]+\s+){0,2}[\w'’-]+)", re.I)
@@ -88,7 +95,8 @@ def does(text: str, verb: str, objects: frozenset[str]) -> str | None:
     words = re.findall(r"[A-Za-z][\w'’-]*", text)
     if not _content(words) & objects:
         return None
-    return next((w for w in words if act(w) == verb), None)
+    return next((w for k, w in enumerate(words) if act(w) == verb and
+                 not {x.lower() for x in words[max(0, k - 2):k]} & _CIRCUMSTANCE), None)
 
 
 def timed(text: str) -> bool:
