@@ -62,7 +62,9 @@ POLICY_SOURCE = POLICY_PDF.parents[1] / "aml_policy.md"
 # forbidden act allowed or done, a required measure made replaceable; developed on a second
 # development policy, Sandgrouse, 2/14 → 8/14, Oryx unchanged at 12/13): 10 of 14, precision
 # 0.417 (10/24), 7.1 s; and once more after the retrieval model gained its coverage features
-# (a change made for ObliQA, not for the audit): 10 of 14, precision 0.40 (10/25), 7.2 s.
+# (a change made for ObliQA, not for the audit): 10 of 14, precision 0.40 (10/25), 7.2 s;
+# and once after a guard against false prohibitions (a verb in a time or condition clause):
+# the same 10 of 14, precision 0.40.
 # The same four missed each time: the dev gains did not carry over to this policy's gaps. This
 # floor, just below the measured 0.714, only guards against regressions; raising it needs a
 # better engine, not thresholds or rules fitted to Falcon.
