@@ -30,3 +30,15 @@ async def test_load_bench_drives_users_and_reports(api_app: FastAPI,
     assert figures["turns"] >= 2 and figures["first_event_p95_ms"] is not None
     assert figures["throughput_turns_per_s"] > 0
     assert [row[0] for row in load.table_rows(figures)][:3] == ["users", "seconds", "turns"]
+
+
+async def test_a_rate_limited_turn_is_waited_out_not_counted_as_an_error() -> None:
+    def limited(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(429, headers={"Retry-After": "2"},
+                              json={"code": "rate_limited"})
+
+    tally = load._Tally()
+    async with httpx.AsyncClient(base_url="http://test",
+                                 transport=httpx.MockTransport(limited)) as client:
+        wait = await load._turn(client, "token", "doc", "How long are records kept?", tally)
+    assert wait == 2.0 and tally.throttled == 1 and tally.errors == []

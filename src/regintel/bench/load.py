@@ -4,10 +4,11 @@ Set-up goes through the public API only, as a team's client would: an owner sign
 a small policy and waits until it is ready, then invites the other users, who join the same
 organisation with bearer tokens (one account each, so per-user rate limits apply as they would
 in production). Each user then asks questions about the policy back to back for the given
-time. Reported: errors (non-200 answers, `error` events, streams without `meta`), time to the
-first SSE event (what a user waits before seeing progress; the API's `accepted` status when
-the pipeline is slow to start), time to the pipeline's own first event, whole-turn time and
-throughput."""
+time. Reported: errors (non-200 answers other than 429, `error` events, streams without
+`meta`); 429s apart (the per-user rate limit: each is waited out for its Retry-After, as a
+client should); time to the first SSE event (what a user waits before seeing progress; the
+API's `accepted` status when the pipeline is slow to start), time to the pipeline's own
+first event, whole-turn time and throughput."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ class _Tally:
     first_step_s: list[float] = field(default_factory=list)
     turn_s: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    throttled: int = 0  # 429 answers, waited out as a client should (not errors)
 
 
 async def _setup(client: httpx.AsyncClient, users: int) -> tuple[list[str], str]:
@@ -73,7 +75,8 @@ async def _setup(client: httpx.AsyncClient, users: int) -> tuple[list[str], str]
 
 
 async def _turn(client: httpx.AsyncClient, token: str, doc_id: str, question: str,
-                tally: _Tally) -> None:
+                tally: _Tally) -> float:
+    """One chat turn; the seconds to wait before the next (a 429's Retry-After)."""
     started = time.perf_counter()
     first: float | None = None
     step: float | None = None
@@ -81,9 +84,12 @@ async def _turn(client: httpx.AsyncClient, token: str, doc_id: str, question: st
     async with client.stream("POST", "/api/chat", headers={
             "Authorization": f"Bearer {token}"}, json={
             "message": question, "tagged_doc_ids": [doc_id], "use_memory": False}) as response:
+        if response.status_code == 429:  # the per-user limit: wait as told, as a client would
+            tally.throttled += 1
+            return float(response.headers.get("Retry-After", "1"))
         if response.status_code != 200:
             tally.errors.append(f"HTTP {response.status_code}: {(await response.aread())[:200]!r}")
-            return
+            return 0.0
         kind = ""
         async for line in response.aiter_lines():
             if line.startswith("data: ") and kind and step is None and not (
@@ -98,22 +104,26 @@ async def _turn(client: httpx.AsyncClient, token: str, doc_id: str, question: st
             saw_meta = saw_meta or kind == "meta"
     if not saw_meta:
         tally.errors.append("stream ended without meta")
-        return
+        return 0.0
     assert first is not None and step is not None
     tally.first_event_s.append(first)
     tally.first_step_s.append(step)
     tally.turn_s.append(time.perf_counter() - started)
+    return 0.0
 
 
 async def _user(client: httpx.AsyncClient, token: str, doc_id: str, deadline: float,
                 offset: int, tally: _Tally) -> None:
     n = offset
     while time.perf_counter() < deadline:
+        wait = 0.0
         try:
-            await _turn(client, token, doc_id, QUESTIONS[n % len(QUESTIONS)], tally)
+            wait = await _turn(client, token, doc_id, QUESTIONS[n % len(QUESTIONS)], tally)
         except httpx.HTTPError as exc:
             tally.errors.append(f"{type(exc).__name__}: {exc}")
         n += 1
+        if wait:
+            await asyncio.sleep(min(wait, max(0.0, deadline - time.perf_counter())))
 
 
 async def run(base_url: str, *, users: int, seconds: float,
@@ -135,6 +145,7 @@ async def run(base_url: str, *, users: int, seconds: float,
     return {
         "users": users, "seconds": round(elapsed, 1), "turns": turns,
         "errors": len(tally.errors), "error_samples": sorted(set(tally.errors))[:5],
+        "throttled": tally.throttled,
         "throughput_turns_per_s": round(turns / elapsed, 2) if elapsed else 0.0,
         "first_event_p50_ms": round(percentile(tally.first_event_s, 50) * ms, 1)
         if turns else None,
@@ -149,7 +160,7 @@ async def run(base_url: str, *, users: int, seconds: float,
 
 
 def table_rows(figures: dict[str, Any]) -> list[list[Any]]:
-    keys = ("users", "seconds", "turns", "errors", "throughput_turns_per_s",
+    keys = ("users", "seconds", "turns", "errors", "throttled", "throughput_turns_per_s",
             "first_event_p50_ms", "first_event_p95_ms", "first_step_p95_ms", "turn_p50_ms",
             "turn_p95_ms")
     return [[key, figures[key]] for key in keys]
