@@ -9,6 +9,7 @@ Run with ``-s`` to see the measured recall, precision and time."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import time
@@ -242,11 +243,9 @@ def test_planted_gaps_quote_the_rulebook_and_the_policy(gaps_file: Path, source_
 def test_the_development_set_is_apart_from_the_test_set() -> None:
     """Tuning on Oryx says nothing about Falcon Crest only if they share no planted rule and
     no sentence (of ten words or more: a glossary line may well coincide)."""
-    test = load_gaps(GAPS)
-    sets = [load_gaps(d.gaps) for d in DEV_POLICIES.values()]
-    for dev in sets:
-        assert not {g["rule"] for g in test} & {g["rule"] for g in dev}
-    assert not {g["rule"] for g in sets[0]} & {g["rule"] for g in sets[1]}
+    rules = [{g["rule"] for g in load_gaps(path)}
+             for path in (GAPS, *[d.gaps for d in DEV_POLICIES.values()])]
+    assert all(not a & b for a, b in itertools.combinations(rules, 2))
 
     def sentences(path: Path) -> set[str]:
         parts = re.split(r"(?<=[.;:])\s", path.read_text(encoding="utf-8"))

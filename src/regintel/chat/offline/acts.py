@@ -11,10 +11,12 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from regintel.chat.offline.lexical import STOP, stem
+from regintel.chat.offline.lexical import stem, terms
 
-_BEFORE = re.compile(r"\b(?:prior to|before)\s+((?:[\w'’-]+[,\s]+){0,7}[\w'’-]+)", re.I)
-_AFTER = re.compile(r"\b(?:after|following|once)\s+((?:[\w'’-]+[,\s]+){0,7}[\w'’-]+)", re.I)
+_WORD = r"[\w'’-]+"
+_WINDOW = rf"((?:{_WORD}[,\s]+){{0,7}}{_WORD})"  # the next few words
+_BEFORE = re.compile(r"\b(?:prior to|before)\s+" + _WINDOW, re.I)
+_AFTER = re.compile(r"\b(?:after|following|once)\s+" + _WINDOW, re.I)
 # The start of a relationship, however a policy words it: "establishing a business
 # relationship", "the account has been opened", "begins dealing with them".
 _START_VERB = re.compile(r"\b(?:establish|open|begin|began|begun|start|commenc|enter|onboard)",
@@ -23,7 +25,7 @@ _START_NOUN = re.compile(r"\b(?:business relationships?|relationships?|accounts?
                          r"trading)\b", re.I)
 _FORBIDS = re.compile(r"\b(?:must not|shall not|may not|does not|do not|will not|is not "
                       r"permitted to|are not permitted to|(?:is|are) prohibited from)\s+"
-                      r"((?:[\w'’-]+[,\s]+){0,6}[\w'’-]+)", re.I)
+                      rf"((?:{_WORD}[,\s]+){{0,6}}{_WORD})", re.I)
 _ALLOWS = re.compile(r"\bmay\s+(?:(?:still|nevertheless|then|also|nonetheless)\s+)?"
                      r"([a-z]+)\b(?!\s+not)", re.I)
 # What keeps a clause from affirming the act: a negation, or a condition ("only after the
@@ -36,7 +38,7 @@ _CIRCUMSTANCE = frozenset({"before", "after", "when", "whenever", "upon", "on", 
                            "until", "once", "if", "unless", "prior"})
 _TIMING = re.compile(r"\b(?:until|before|prior to|pending)\b", re.I)
 _SUBSTITUTE = re.compile(r"\bmay\b[^.;]{0,80}?\b(?:instead of|rather than|in place of)\s+"
-                         r"((?:[\w'’-]+\s+){0,2}[\w'’-]+)", re.I)
+                         rf"((?:{_WORD}\s+){{0,2}}{_WORD})", re.I)
 # Verbs that name one act: a desk "executes" or "processes" what a rule says a firm must not
 # "carry out".
 _SAME_ACT = {"execut": "carr", "effect": "carr", "process": "carr", "proce": "carr",
@@ -63,20 +65,16 @@ def act(word: str) -> str:
     return _SAME_ACT.get(s, s)
 
 
-def _content(words: list[str]) -> set[str]:
-    return {stem(w) for w in words if len(w) > 2 and w.lower() not in STOP}
-
-
 def forbidden(text: str) -> tuple[tuple[str, frozenset[str], str], ...]:
     """The acts ``text`` forbids: (act, the stems of what it is done to, the phrase)."""
     found = []
     for m in _FORBIDS.finditer(text):
-        words = re.findall(r"[\w'’-]+", m[1])
+        words = re.findall(_WORD, m[1])
         if not words:
             continue
         verbs = [words[0]] + [b for a, b in pairwise(words)
                               if a.lower() in ("or", "nor")]
-        objects = _content([w for w in words[1:] if w not in verbs])
+        objects = terms(" ".join(w for w in words[1:] if w not in verbs))
         found += [(act(v), frozenset(objects), m[0].rstrip(", ")) for v in verbs]
     return tuple(found)
 
@@ -90,11 +88,9 @@ def does(text: str, verb: str, objects: frozenset[str]) -> str | None:
     """The word with which ``text`` affirms doing the forbidden act to its object
     ("charging the requesting firm an administration fee"), if it does, with no negation
     anywhere in it."""
-    if _NEGATION.search(text):
+    if _NEGATION.search(text) or not objects.intersection(terms(text)):
         return None
-    words = re.findall(r"[A-Za-z][\w'’-]*", text)
-    if not _content(words) & objects:
-        return None
+    words = re.findall(_WORD, text)
     return next((w for k, w in enumerate(words) if act(w) == verb and
                  not {x.lower() for x in words[max(0, k - 2):k]} & _CIRCUMSTANCE), None)
 
@@ -109,4 +105,4 @@ def substitute(text: str) -> tuple[frozenset[str], str] | None:
     m = _SUBSTITUTE.search(text)
     if m is None:
         return None
-    return frozenset(_content(re.findall(r"[\w'’-]+", m[1]))), m[0]
+    return frozenset(terms(m[1])), m[0]

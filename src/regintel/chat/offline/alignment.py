@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import numpy.typing as npt
 
-from regintel.chat.offline import acts, facets, obligations
+from regintel.chat.offline import facets, obligations
 from regintel.chat.offline.lexical import terms, tfidf
 from regintel.chat.offline.segments import Unit, part_saying
 from regintel.domain.chat import Severity
@@ -136,19 +136,18 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
     # dealing begins") is read on every clause about the subject: the two are worded apart
     # by design, and vectors rate them lower than clauses that merely share the topic.
     after_start = [j for j, f in enumerate(policy_facets) if f.whole.after_start]
-    timed = [acts.before_start(f"{c.unit.stem} {c.unit.body}") is not None
-             for c in found]
+    rules = [facets.read(f"{c.unit.stem} {c.unit.body}") for c in found]
     drafts: list[Draft] = []
     at = 0
     for i, (row, candidate) in enumerate(zip(similarity, found, strict=True)):
         order = np.argsort(-row)[:TOP_CLAUSES]
         closest = [(j, float(row[j])) for j in order]
         reading = _near(row, worded[i], thresholds)
-        if timed[i]:  # a clause that puts the act after the start, if about the subject
+        if rules[i].before_start:  # a clause putting the act after the start, on the subject
             reading += [(j, float(row[j])) for j in after_start if row[j] >= thresholds.topic
                         and j not in {k for k, _ in reading}]
-        draft = _conflict(i, candidate, reading, policy, policy_facets, mutual, title, weigh,
-                          lead_ins, thresholds)
+        draft = _conflict(i, candidate, rules[i], reading, policy, policy_facets, mutual,
+                          title, weigh, lead_ins, thresholds)
         best = closest[0][1]
         n = len(pieces[i])
         if draft is None and thresholds.topic <= best < thresholds.covered and \
@@ -228,7 +227,8 @@ class _Stated:
         return chosen if kind in facets.comparable(rule_text, rule, chosen) else None
 
 
-def _conflict(i: int, candidate: Candidate, closest: list[tuple[int, float]],
+def _conflict(i: int, candidate: Candidate, rule: facets.Facets,
+              closest: list[tuple[int, float]],
               policy: Sequence[Unit], policy_facets: Sequence[_Stated],
               mutual: npt.NDArray[np.intp], title: str, weigh: Weights,
               lead_ins: dict[tuple[str | None, str], Unit],
@@ -239,7 +239,6 @@ def _conflict(i: int, candidate: Candidate, closest: list[tuple[int, float]],
     another subject ("… records for five years")."""
     unit = candidate.unit
     rule_text = f"{unit.stem} {unit.body}"
-    rule = facets.read(rule_text)
     rule_terms = set(terms(rule_text))  # for the shared-words test
     decided: set[facets.Kind] = set()
     for j, sim in closest:
