@@ -126,6 +126,23 @@ def test_statements_of_fact_are_looked_up_across_the_regulation() -> None:
     assert matching.anchored(rules, policy[1:], applies=lambda u: True) == []  # no fact
 
 
+def test_a_rule_left_out_is_reported_on_the_item_the_policy_comes_least_close_to() -> None:
+    lead = "A Relevant Person must:"
+    items = [_unit("identify where secrecy or data protection legislation might restrict "
+                   "access without delay to its records;", clause="4.5.6(a)", stem=lead),
+             _unit("where such legislation exists, obtain certified copies of the relevant "
+                   "records and keep them in the ADGM.", clause="4.5.6(b)", stem=lead,
+                   start=200)]
+    policy = [_unit("The Financial Crime Officer reports to the Board twice a year.",
+                    clause="2.3.1", section="Reporting")]
+    found = [alignment.Candidate(item, "Record keeping", 0.8) for item in items]
+    # Both between TOPIC and COVERED: both left out; item (a) further from the policy.
+    vectors = np.array([[0.47, 0.88], [0.54, 0.84]], dtype=np.float32)
+    drafts = alignment.match(found, vectors, policy, np.array([[1.0, 0.0]], dtype=np.float32),
+                             title="AML", addressee="Relevant Person")
+    assert [(d.kind, d.target_clause) for d in drafts] == [("gap", "4.5.6(a)")]
+
+
 def test_a_statement_of_fact() -> None:
     assert matching.states_fact(_unit("retained for three years"))
     assert matching.states_fact(_unit("may, where the Head of Operations considers it "
