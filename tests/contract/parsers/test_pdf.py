@@ -74,6 +74,24 @@ def test_multi_page_pdf_keeps_text_per_page(tmp_path: Path, parser: AutoParser) 
     assert parser.detect(path.read_bytes(), path.name) == "application/pdf"
 
 
+def test_typeset_ligatures_are_spelled_out(parser: AutoParser) -> None:
+    # A font with ligature glyphs, as typeset regulations use; "ﬁ" as one character would
+    # not match "financial" in search.
+    font = Path("/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf")
+    if not font.exists():
+        pytest.skip("needs the Liberation fonts (Debian fonts-liberation)")
+    mu = _mupdf()
+    doc = mu.open()
+    doc.new_page().insert_text((72, 72), "The \ufb01nancial \ufb02ows of each client "
+                               "are monitored by the compliance function.",
+                               fontfile=str(font), fontname="LiberationSans")
+    data: bytes = doc.tobytes()
+    doc.close()
+    text = " ".join(parser.parse(data, "x.pdf").pages[0].text.split())
+    assert "The financial flows of each client" in text
+    assert not set(text) & {"\ufb01", "\ufb02"}
+
+
 def test_pdf_without_title_metadata_has_no_title(parser: AutoParser) -> None:
     assert parser.parse(make_pdf(title=None), "x.pdf").title is None
 

@@ -45,7 +45,9 @@ def _parse(data: bytes) -> ParsedDocument:
     except (RuntimeError, ValueError) as exc:  # FileDataError is a RuntimeError
         raise unreadable() from exc
     try:
-        return _extract(doc)
+        # MuPDF's default keeps typeset ligatures as single characters ("ﬁnancial"), which
+        # neither full-text search nor the embedding model reads as the word: spell them out.
+        return _extract(doc, pymupdf.TEXTFLAGS_TEXT & ~pymupdf.TEXT_PRESERVE_LIGATURES)
     except (RuntimeError, ValueError) as exc:  # even page_count raises on a broken page tree
         raise unreadable() from exc
     finally:
@@ -54,7 +56,7 @@ def _parse(data: bytes) -> ParsedDocument:
         pymupdf.TOOLS.reset_mupdf_warnings()
 
 
-def _extract(doc: Any) -> ParsedDocument:
+def _extract(doc: Any, flags: int) -> ParsedDocument:
     if doc.needs_pass:
         raise DocumentRejected(
             "the PDF is password-protected",
@@ -62,7 +64,7 @@ def _extract(doc: Any) -> ParsedDocument:
         )
     if doc.page_count == 0:
         raise unreadable("it has no pages")
-    texts = [normalise_newlines(page.get_text("text")) for page in doc]
+    texts = [normalise_newlines(page.get_text("text", flags=flags)) for page in doc]
     _check_text(texts, repaired=bool(doc.is_repaired))
     title = str((doc.metadata or {}).get("title") or "").strip()
     pages = tuple(ParsedPage(number=i, text=t) for i, t in enumerate(texts, start=1))
