@@ -1,5 +1,6 @@
 """Clause and section markers at the start of a line, e.g. ``5.13A.5.1``, ``Article 6``,
-``PART 5.12.12``, ``2.1.3.Guidance.1`` or a Markdown heading. Only the start of a line counts:
+``PART 5.12.12``, ``2.1.3.Guidance.1``, ``7.1.3.Guidance on high-risk customers.2``,
+``Appendix A.`` or a Markdown heading. Only the start of a line counts:
 a reference in running text ("under Rule 8.2 a Person…") is not where a clause begins."""
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ _KEYWORD = (r"(?i:article|rule|regulation|section|chapter|part|schedule|annex|ap
             rf"[ \t]+(?:\d{{1,4}}[A-Za-z]{{0,2}}|[IVXLCDM]{{1,7}}|[A-Z]){_PART}*")
 # Numbers start with 1-3 digits, so "2019. The year…" is no clause; a bare number needs a tab
 # after it ("1<TAB>INTRODUCTION"), which keeps "100 Main Street" out.
-_NUMBERED = (rf"\d{{1,3}}{_PART}+\.?"  # 1.1  1.1.  5.13A.5.1  2.1.3.Guidance.1  1.(1)
+_NUMBERED = (r"\d{1,3}(?:\.[0-9A-Z]{1,4})*\.Guidance[ ][^\t\n.]{1,120}(?:\.\d{1,3}\.?)?"
+             r"(?=\t|[ ]*$)"
+             # ADGM guidance with a title: "7.1.3.Guidance on high-risk customers.2."
+             rf"|\d{{1,3}}{_PART}+\.?"  # 1.1  1.1.  5.13A.5.1  2.1.3.Guidance.1  1.(1)
              r"|\d{1,3}\."  # 2. Scope
              r"|\d{1,3}(?=\t)"  # 1<TAB>INTRODUCTION
              r"|\d{1,3}\)"  # 1) INTRODUCTION
@@ -25,7 +29,8 @@ _NUMBERED = (rf"\d{{1,3}}{_PART}+\.?"  # 1.1  1.1.  5.13A.5.1  2.1.3.Guidance.1 
 # opening bracket or quote follows. "Rule 8.2 applies…" (lower case) stays prose.
 _HEADING_END = r"""(?=[ \t]*$|\t|[ ]*[-–—:](?:[ \t]|$)|[ ]+[A-Z\[(“"‘'])"""
 _MARKER = re.compile(
-    rf"^[ ]{{0,3}}(?:(?P<kw>{_KEYWORD})|(?P<num>{_NUMBERED})){_HEADING_END}"
+    # "Appendix A. Title": a keyword marker may end with a full stop.
+    rf"^[ ]{{0,3}}(?:(?P<kw>{_KEYWORD})\.?|(?P<num>{_NUMBERED})){_HEADING_END}"
     r"|^#{1,6}[ \t]+(?P<md>[^\n]*?)[ \t#]*$",
     re.MULTILINE,
 )

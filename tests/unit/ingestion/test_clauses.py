@@ -18,6 +18,12 @@ from regintel.ingestion import find_clauses
     ("1.(1)\tPurpose. The purpose", "1.(1)"),
     ("2.1.3.Guidance", "2.1.3.Guidance"),
     ("2.1.3.Guidance.1\tThe Regulated Activity", "2.1.3.Guidance.1"),
+    ("7.1.3.Guidance on the customer risk assessment\t",
+     "7.1.3.Guidance on the customer risk assessment"),
+    ("7.1.3.Guidance on high-risk customers .2.\tA Relevant Person should",
+     "7.1.3.Guidance on high-risk customers .2"),
+    ("Appendix A. Red flags", "Appendix A"),
+    ("ANNEX 2. FORMS", "ANNEX 2"),
     ("Part 1.Chapter 1.1.(1)\tThe Regulator has", "Part 1.Chapter 1.1.(1)"),
     ("PART 5.12.12\tDelegation and outsourcing", "PART 5.12.12"),
     ("Article 6", "Article 6"),
@@ -44,6 +50,7 @@ def test_markers_and_labels(line: str, label: str) -> None:
     "Rule 8.2 applies to every Authorised Person.",  # a reference, not a heading
     "Schedule 1 of FSMR sets out the activities.",
     "2019. The year the rules changed.",  # a year
+    "7.1.3.Guidance on the customer risk assessment applies to every customer.",  # prose
     "100 Main Street",
     "1.5 million dirhams",
     "  see 5.13A.5.1 Above",  # not at the start of the line
