@@ -77,3 +77,26 @@ async def test_change_detector_reports_adds_updates_and_removals(
     ids = [(p.op, p.id) for p in streamed]
     assert len(ids) == len(set(ids))  # the inclusive cursor never repeats a patch
     assert ("remove", "section:aml:14.1") in ids
+
+
+async def test_a_full_batch_of_one_kind_holds_back_later_changes_of_the_others(
+        build: Build, graph: FalkorGraphStore) -> None:
+    # Nodes fill the batch; the edge written after them must not move the cursor past the
+    # nodes the batch left out, or a stream would never send them.
+    services = build()
+    detector = GraphChangeDetector(graph, poll_interval_s=0.01, batch=2)
+    await services.handler.handle({"concepts": [{"domain": "AML", "kind": "SAR",
+                                                 "jurisdiction": "ADGM",
+                                                 "prefLabel": "Suspicious Activity Report"}]})
+    keys = ["concept:AML:SAR:ADGM"] + [f"section:aml:{n}" for n in ("14.1", "14.2", "14.3")]
+    for key in keys[1:]:
+        await asyncio.sleep(0.005)
+        await services.writer.upsert_node("Section", key, {"document": "AML"})
+    await asyncio.sleep(0.005)
+    await services.writer.link(CONCEPT, keys[0], "DEFINED_IN", "Section", keys[1])
+
+    first = await detector.patches_since(0)
+    assert [(p.kind, p.id) for p in first] == [("node", keys[0]), ("node", keys[1])]
+    streamed = [p async for p in detector.stream(0, max_polls=5)]  # one new node a poll
+    assert {p.id for p in streamed if p.kind == "node"} == set(keys)
+    assert [p.kind for p in streamed].count("edge") == 1

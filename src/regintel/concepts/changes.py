@@ -33,8 +33,18 @@ class GraphChangeDetector:
         self.batch = batch
 
     async def patches_since(self, since_ms: int) -> list[GraphPatch]:
-        """Every change at or after ``since_ms``, oldest first."""
+        """Every change at or after ``since_ms``, oldest first - up to the time where a kind
+        of change (nodes, edges, removals) filled its batch. Beyond that time the full kind
+        has more to give, and a later patch of another kind would move a caller's cursor past
+        what it has not read yet."""
         changes = await self.store.changes_since(since_ms, limit=self.batch)
+        # Each write stamps its own millisecond, so a full batch never sits in one: the
+        # horizon is always past ``since_ms`` and the next call makes progress.
+        horizon = min((max(times) for times in (
+            [_ms(n.properties.get("updated_at")) for n in changes.nodes],
+            [_ms(e.properties.get("updated_at")) for e in changes.edges],
+            [t.deleted_at for t in changes.tombstones]) if len(times) >= self.batch),
+            default=None)
         out: list[GraphPatch] = []
         for n in changes.nodes:
             at = _ms(n.properties.get("updated_at"))
@@ -51,6 +61,8 @@ class GraphChangeDetector:
             out.append(GraphPatch(op="remove", kind="node" if t.kind == "node" else "edge",
                                   id=t.ref, at=t.deleted_at, labels=list(t.labels),
                                   source=t.src_key, target=t.dst_key, rel=t.rel))
+        if horizon is not None:
+            out = [p for p in out if p.at <= horizon]
         return sorted(out, key=lambda p: (p.at, p.kind != "node"))
 
     async def stream(self, since_ms: int = 0, *,
