@@ -162,6 +162,12 @@ def test_a_statement_of_fact() -> None:
      "the MLRO informs the FSRA in writing within 48 hours", "deadline", "within 48 hours"),
     ("must submit the report within 30 days of the end of the year",
      "submits the report to the Board 45 days after the year end", "deadline", "45 days"),
+    ("must promptly notify the Regulator of any change in its legal status",
+     "changes to its legal status are notified to the FSRA with the annual licence renewal",
+     "cycle", "annual"),
+    ("must immediately notify the Regulator in writing of the breach",
+     "breaches are reported to the FSRA in the quarterly compliance return", "cycle",
+     "quarterly"),
 ])
 def test_weaker_timing_as_policies_write_it(rule: str, policy: str, kind: facets.Kind,
                                             said: str) -> None:
@@ -181,6 +187,16 @@ def test_timing_that_meets_the_rule(rule: str, policy: str, kind: facets.Kind) -
     r, p = facets.read(rule), facets.read(policy)
     assert kind in facets.comparable(rule, r, p)
     assert facets.conflict(kind, r, p) is None
+
+
+@pytest.mark.parametrize(("rule", "policy"), [
+    ("must promptly notify the Regulator of any change",
+     "notifies the FSRA of each change immediately and confirms it in the annual return"),
+    ("must report semi-annually to the Board", "reports to the Board each year"),  # frequency
+    ("must promptly notify the Regulator", "notifies the FSRA within two days of the change"),
+])
+def test_a_cycle_is_only_read_against_a_bare_promptness(rule: str, policy: str) -> None:
+    assert "cycle" not in facets.comparable(rule, facets.read(rule), facets.read(policy))
 
 
 def test_an_open_frequency_is_read_only_where_no_interval_is() -> None:

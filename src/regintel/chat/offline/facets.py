@@ -97,7 +97,7 @@ _AT_LEAST = re.compile(r"\b(or more|or above|or greater|equal to or (?:more|grea
                        r"above|over)\b", re.I)
 
 Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality",
-               "independence", "date", "order", "prohibition", "waiver"]
+               "independence", "date", "order", "prohibition", "waiver", "cycle"]
 
 
 @dataclass(frozen=True)
@@ -237,6 +237,9 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
         kinds.add("deadline")
     if rule.frequency_months and policy.frequency_months:
         kinds.add("frequency")
+    if _prompt_only(rule) and policy.frequency_months and not policy.urgent and \
+            not policy.deadline_days:
+        kinds.add("cycle")
     if _AT_LEAST.search(rule_text):
         if {c for c, _ in rule.amounts} & {c for c, _ in policy.amounts}:
             kinds.add("amount")
@@ -287,6 +290,8 @@ def mentions(kind: Kind, facts: Facets) -> bool:
             return bool(facts.forbids or facts.allows)
         case "waiver":
             return facts.substitutes is not None
+        case "cycle":
+            return bool(facts.urgent or facts.frequency_months)
     return False  # pragma: no cover - every kind is handled above
 
 
@@ -332,7 +337,17 @@ def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
         case "waiver":
             if policy.substitutes:
                 return Conflict(kind, r.get("mandatory", ""), policy.substitutes[1])
+        case "cycle":  # comparable only when the policy names a cycle and no promptness
+            return Conflict(kind, rule.urgent or "", p["frequency"])
     return None
+
+
+def _prompt_only(rule: Facets) -> bool:
+    """A duty to act promptly ("must promptly notify", "immediately"), with no period or
+    cycle of its own: a policy that waits for its annual (or quarterly) round to do it
+    does not act promptly."""
+    return bool(rule.urgent) and rule.mandatory and not rule.deadline_days and \
+        not rule.frequency_months
 
 
 def _prohibition(rule: Facets, policy: Facets) -> Conflict | None:

@@ -161,6 +161,9 @@ def conflict_suggestion(ref: str, policy_clause: str | None, found: Conflict) ->
         case "waiver":
             return (f"Amend {where} so that the measure {ref} requires is always applied "
                     f"(\"{found.rule}\"), instead of allowing \"{found.policy}\".")
+        case "cycle":
+            return (f"Amend {where} so that this is done {found.rule}, as {ref} requires, "
+                    f"each time it arises, not in the policy's {found.policy} round.")
     return f"Align {where} with {ref}."  # pragma: no cover - every kind is handled above
 
 
