@@ -143,6 +143,28 @@ def test_a_rule_left_out_is_reported_on_the_item_the_policy_comes_least_close_to
     assert [(d.kind, d.target_clause) for d in drafts] == [("gap", "4.5.6(a)")]
 
 
+def test_an_obligation_in_a_relevant_section_is_not_marked_down_by_a_weak_hit() -> None:
+    from regintel.domain.documents import ChunkHit, DocType
+
+    rules = [_unit("A Relevant Person must provide AML training to all Employees at least "
+                   "annually.", clause="13.2.1", section="Training", start=0),
+             _unit("All relevant details of the training must be recorded, including the "
+                   "dates when the training was given.", clause="13.3.1", section="Training",
+                   start=200)]
+
+    def hit(start: int, end: int, score: float) -> ChunkHit:
+        return ChunkHit(ordinal=0, text="x" * (end - start), page_start=1, page_end=1,
+                        char_start=start, char_end=end, chunk_id=uuid4(), document_id=DOC,
+                        document_title="AML", document_version="1",
+                        doc_type=DocType.REGULATION, score=score)
+
+    found = matching.candidates(rules, {"Staff training": [hit(0, 150, 0.9)],
+                                        "Records": [hit(200, 320, 0.3)]},
+                                limit=10, applies=lambda u: True)
+    scores = {c.unit.clause: c.score for c in found}
+    assert scores["13.3.1"] == pytest.approx(0.9 * matching.EXPANSION_DISCOUNT)
+
+
 def test_a_statement_of_fact() -> None:
     assert matching.states_fact(_unit("retained for three years"))
     assert matching.states_fact(_unit("may, where the Head of Operations considers it "

@@ -84,10 +84,12 @@ def candidates(units: Sequence[Unit], evidence: dict[str, list[ChunkHit]], *,
                 if checkable[i] and (i not in best or best[i].score < hit.score):
                     best[i] = Candidate(unit, theme, hit.score)
     for i, unit in enumerate(units):
-        if i in best or not checkable[i]:
+        if not checkable[i]:
             continue
         region = regions.get((unit.chapter, unit.section)) or regions.get((unit.chapter, ""))
-        if region is not None:
+        # A unit a weakly relevant chunk also holds is as relevant as its region says.
+        if region is not None and (i not in best or
+                                   best[i].score < region[1] * EXPANSION_DISCOUNT):
             best[i] = Candidate(unit, region[0], region[1] * EXPANSION_DISCOUNT)
     return [best[i] for i in sorted(_fair_share(best, limit))]
 
