@@ -75,3 +75,32 @@ async def test_queueing_lock_keeps_one_waiting_job(fresh_db_url: str) -> None:
     finally:
         await queue.close()
     assert not duplicated
+
+
+async def test_a_worker_of_named_queues_leaves_other_jobs_waiting(fresh_db_url: str) -> None:
+    # The CLI drains its ingestion jobs in-process; a concept job a server queued must wait
+    # for a worker that knows it, not fail here as an unknown task.
+    done: list[str] = []
+
+    async def ingest() -> None:
+        done.append("ingest")
+
+    server = ProcrastinateQueue(fresh_db_url)  # knows both jobs, defers both
+    server.register("test.ingest", ingest, queue="ingest")
+    server.register("test.enrich", ingest, queue="concepts")
+    cli = ProcrastinateQueue(fresh_db_url)  # knows only ingestion
+    cli.register("test.ingest", ingest, queue="ingest")
+    await server.open()
+    await cli.open()
+    try:
+        enrich_id = await server.defer("test.enrich")
+        await server.defer("test.ingest")
+        await cli.run_worker(wait=False, queues=["ingest"])
+        with psycopg.connect(fresh_db_url) as conn:
+            row = conn.execute("SELECT status, queue_name FROM procrastinate_jobs WHERE id = %s",
+                               (enrich_id,)).fetchone()
+    finally:
+        await cli.close()
+        await server.close()
+    assert done == ["ingest"]
+    assert row == ("todo", "concepts")

@@ -21,7 +21,7 @@ from regintel.adapters.parsers import AutoParser
 from regintel.adapters.queue.procrastinate_queue import ProcrastinateQueue
 from regintel.container import Container
 from regintel.domain.documents import ChunkDraft, DocStatus, DocType, ParsedDocument
-from regintel.ingestion.service import IngestionService
+from regintel.ingestion.service import INGEST_QUEUE, IngestionService
 from regintel.ports.embedder import Embedder, Vectors
 from regintel.ports.library import DocumentStore
 
@@ -107,7 +107,7 @@ async def run(container: Container, directory: Path, *, keep: bool = False) -> d
                                               filename=path.name, title=path.stem,
                                               doc_type=DocType.REGULATION)
             ids.append(submission.document.id)
-        await queue.run_worker(wait=False, concurrency=1)
+        await queue.run_worker(wait=False, concurrency=1, queues=[INGEST_QUEUE])
         total_s = time.perf_counter() - started
         documents = [await container.documents.get(tenant_id, i) for i in ids]
     finally:

@@ -32,6 +32,7 @@ from regintel.ports.queue import JobQueue
 log = logging.getLogger(__name__)
 
 ENRICH_JOB = "concepts.enrich"
+CONCEPTS_QUEUE = "concepts"
 PURGE_CONTEXTS_JOB = "concepts.purge_contexts"
 DETAIL_LABELS = frozenset({SECTION, RULE})
 DETAIL_RELS = frozenset({"DEFINED_IN", "MENTIONED_IN"})
@@ -183,10 +184,10 @@ def register_concept_jobs(queue: JobQueue, enricher: EnricherSource, *,
         worker = enricher if isinstance(enricher, ConceptEnricher) else await enricher()
         await worker.enrich(concept_id, **request)
 
-    queue.register(ENRICH_JOB, enrich, retries=3)
+    queue.register(ENRICH_JOB, enrich, queue=CONCEPTS_QUEUE, retries=3)
     if context_store is not None:
         async def purge() -> None:
             gone = await context_store.purge_inactive(older_than_days=retention_days)
             log.info("purged %d inactive conversation context(s)", gone)
 
-        queue.register(PURGE_CONTEXTS_JOB, purge, retries=1)
+        queue.register(PURGE_CONTEXTS_JOB, purge, queue=CONCEPTS_QUEUE, retries=1)

@@ -22,6 +22,7 @@ from regintel.ports.queue import JobQueue
 log = logging.getLogger(__name__)
 
 INGEST_JOB = "ingest.document"
+INGEST_QUEUE = "ingest"  # drained on its own by a process waiting for its documents
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ class IngestionService:
         or worker on the same database may pick the jobs up first; then we simply watch."""
         deadline = time.monotonic() + timeout_s
         while True:
-            await self._queue.run_worker(wait=False)
+            await self._queue.run_worker(wait=False, queues=[INGEST_QUEUE])
             documents = [await self._documents.get(tenant_id, i) for i in ids]
             if all(d.status in (DocStatus.READY, DocStatus.FAILED) for d in documents) \
                     or time.monotonic() > deadline:
@@ -57,7 +58,8 @@ class IngestionService:
             await asyncio.sleep(0.5)
 
     def register_jobs(self) -> None:
-        self._queue.register(INGEST_JOB, self.run_job, retries=3, on_give_up=self._give_up)
+        self._queue.register(INGEST_JOB, self.run_job, queue=INGEST_QUEUE, retries=3,
+                             on_give_up=self._give_up)
 
     async def submit(self, tenant_id: UUID, *, data: bytes, filename: str, title: str,
                      doc_type: DocType, version: str = "", set_name: str | None = None,

@@ -3,7 +3,7 @@ into durable jobs (retries, one worker per job, survives restarts)."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 JobHandler = Callable[..., Awaitable[None]]
@@ -12,18 +12,22 @@ GiveUpHandler = Callable[..., Awaitable[None]]
 
 
 class JobQueue(Protocol):
-    def register(self, name: str, handler: JobHandler, *, retries: int = 3,
-                 on_give_up: GiveUpHandler | None = None) -> None:
-        """Make ``handler`` runnable as job ``name``; keyword payloads must be JSON values.
-        A handler that raises is retried with back-off ``retries`` times, then ``on_give_up``
-        runs so the caller can record the failure where users see it."""
+    def register(self, name: str, handler: JobHandler, *, queue: str = "default",
+                 retries: int = 3, on_give_up: GiveUpHandler | None = None) -> None:
+        """Make ``handler`` runnable as job ``name`` on ``queue``; keyword payloads must be
+        JSON values. A handler that raises is retried with back-off ``retries`` times, then
+        ``on_give_up`` runs so the caller can record the failure where users see it."""
 
     async def defer(self, name: str, *, queueing_lock: str | None = None,
                     **payload: Any) -> int:
         """Enqueue a job and return its id; with ``queueing_lock``, at most one waits at once."""
 
-    async def run_worker(self, *, concurrency: int = 1, wait: bool = True) -> None:
-        """Process jobs until cancelled (``wait=False``: until the queue is empty)."""
+    async def run_worker(self, *, concurrency: int = 1, wait: bool = True,
+                         queues: Sequence[str] | None = None) -> None:
+        """Process jobs until cancelled (``wait=False``: until the queue is empty); only
+        those of ``queues`` when given. A process that drains its own jobs (the CLI waiting
+        for an ingestion) names its queue, so it never takes a job whose handler it has not
+        registered - which would fail that job for good."""
 
     async def open(self) -> None: ...
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from regintel.ports.queue import GiveUpHandler, JobHandler
@@ -17,8 +18,8 @@ class ProcrastinateQueue:
         self._app = procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=conninfo))
         self._opened = False
 
-    def register(self, name: str, handler: JobHandler, *, retries: int = 3,
-                 on_give_up: GiveUpHandler | None = None) -> None:
+    def register(self, name: str, handler: JobHandler, *, queue: str = "default",
+                 retries: int = 3, on_give_up: GiveUpHandler | None = None) -> None:
         import procrastinate
 
         async def run(context: procrastinate.JobContext, /, **payload: Any) -> None:
@@ -33,7 +34,8 @@ class ProcrastinateQueue:
                 raise
 
         strategy = procrastinate.RetryStrategy(max_attempts=retries, exponential_wait=2)
-        self._app.task(name=name, retry=strategy if retries else False, pass_context=True)(run)
+        self._app.task(name=name, queue=queue, retry=strategy if retries else False,
+                       pass_context=True)(run)
 
     async def open(self) -> None:
         if not self._opened:
@@ -49,6 +51,11 @@ class ProcrastinateQueue:
         deferrer = self._app.configure_task(name, allow_unknown=False, queueing_lock=queueing_lock)
         return int(await deferrer.defer_async(**payload))
 
-    async def run_worker(self, *, concurrency: int = 1, wait: bool = True) -> None:
-        await self._app.run_worker_async(concurrency=concurrency, wait=wait,
-                                         install_signal_handlers=False)
+    async def run_worker(self, *, concurrency: int = 1, wait: bool = True,
+                         queues: Sequence[str] | None = None) -> None:
+        if queues is None:  # every queue
+            await self._app.run_worker_async(concurrency=concurrency, wait=wait,
+                                             install_signal_handlers=False)
+        else:
+            await self._app.run_worker_async(concurrency=concurrency, wait=wait,
+                                             queues=list(queues), install_signal_handlers=False)
