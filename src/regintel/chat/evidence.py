@@ -9,6 +9,7 @@ from uuid import UUID
 
 from regintel.domain.chat import MAX_QUOTE_CHARS, Citation
 from regintel.domain.documents import ChunkHit
+from regintel.ingestion.clauses import find_clauses
 from regintel.sentences import sentence_spans
 
 _SPACE = re.compile(r"\s+")
@@ -25,6 +26,23 @@ def verify(quote: str, source_text: str) -> bool:
     """A quote verifies when, whitespace normalised, it is a substring of the stored text."""
     q = normalise(quote)
     return bool(q) and q in normalise(source_text)
+
+
+def clause_of(hit: ChunkHit, quote: str) -> str | None:
+    """The clause a quote sits under: the last clause marker of the chunk at or before where
+    the quote starts (a chunk that begins in 15.6.2 may quote 15.7.1); else the clause the
+    chunk runs on from - unless the chunk is named after a clause that starts only after the
+    quote (ingestion names a chunk by a clause starting near its top), when the quote's own
+    clause is not in the chunk and none is better than a wrong one."""
+    words = quote.split()
+    found = re.search(r"\s+".join(map(re.escape, words)), hit.text) if words else None
+    if found is None:
+        return hit.clause
+    marks = find_clauses(hit.text)
+    before = [label for offset, label in marks if offset <= found.start()]
+    if before:
+        return before[-1]
+    return None if hit.clause in {label for _, label in marks} else hit.clause
 
 
 def content_words(text: str) -> set[str]:
@@ -88,7 +106,8 @@ class CitationBook:
         n = len(self._citations) + 1
         self._citations.append(Citation(
             n=n, document_id=hit.document_id, chunk_id=hit.chunk_id, title=hit.document_title,
-            version=hit.document_version, page=hit.page_start, clause=hit.clause, quote=quote))
+            version=hit.document_version, page=hit.page_start, clause=clause_of(hit, quote),
+            quote=quote))
         self._keys[key] = n
         return n
 

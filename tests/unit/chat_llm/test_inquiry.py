@@ -86,7 +86,8 @@ async def test_streamed_answer_is_renumbered_cited_and_captures_concepts(
                                                 for e in client.events)
     assert composed.concepts == [CONCEPTS]
     by_chunk = {h.chunk_id: h for h in hits}
-    assert [c.clause for c in book.citations] == ["8.3.1", "14.2", "8.3.1"]
+    # Each citation names the clause its quote sits under, not only the chunk's.
+    assert [c.clause for c in book.citations] == ["8.3.1.(1)", "14.2.1", "8.3.1.(1)"]
     assert all(verify(c.quote, by_chunk[c.chunk_id].text) for c in book.citations
                if c.chunk_id is not None)
     assert "identify" in book.citations[0].quote.lower()

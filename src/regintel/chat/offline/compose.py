@@ -30,9 +30,8 @@ def cite(book: CitationBook, sentence: Sentence, *, located: bool = False) -> St
         return None
     text = sentence.clean
     if located:
-        hit = sentence.hit
-        where = f"{hit.document_title}, {hit.clause}" \
-            if hit.clause and hit.clause != hit.document_title else hit.document_title
+        title, clause = sentence.hit.document_title, book.citations[n - 1].clause
+        where = f"{title}, {clause}" if clause and clause != title else title
         text = f"{where}: {text}"
     return Statement(text=text, citations=[n])
 
