@@ -57,16 +57,18 @@ def sentences(text: str) -> list[str]:
 
 def quote_around(text: str, focus: int = 0, *, max_chars: int = MAX_QUOTE_CHARS) -> str:
     """Up to three whole sentences of ``text`` starting with the one holding index ``focus``,
-    within ``max_chars``; a single over-long sentence is cut at a word boundary. The result
-    is always a verbatim slice of ``text``."""
+    within ``max_chars`` and within one clause (a sentence that starts the next clause is
+    not added: the citation names one clause); a single over-long sentence is cut at a word
+    boundary. The result is always a verbatim slice of ``text``."""
     spans = sentence_spans(text)
     if not spans:
         return ""
     first = next((i for i, (a, b) in enumerate(spans) if a <= focus < b or focus < a),
                  len(spans) - 1)
     start, end = spans[first]
+    clauses = [offset for offset, _ in find_clauses(text) if offset >= end]
     for _, b in spans[first + 1:first + MAX_QUOTE_SENTENCES]:
-        if b - start > max_chars:
+        if b - start > max_chars or any(offset < b for offset in clauses):
             break
         end = b
     if end - start > max_chars:
