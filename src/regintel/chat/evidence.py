@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from uuid import UUID
 
 from regintel.domain.chat import MAX_QUOTE_CHARS, Citation
@@ -28,6 +29,13 @@ def verify(quote: str, source_text: str) -> bool:
     return bool(q) and q in normalise(source_text)
 
 
+@lru_cache(maxsize=256)
+def _clause_marks(text: str) -> tuple[tuple[int, str], ...]:
+    """The clause markers of a chunk's text: a chunk is quoted, then cited, often several
+    times in one turn, and each reads its markers."""
+    return tuple(find_clauses(text))
+
+
 def clause_of(hit: ChunkHit, quote: str) -> str | None:
     """The clause a quote sits under: the last clause marker of the chunk at or before where
     the quote starts (a chunk that begins in 15.6.2 may quote 15.7.1); else the clause the
@@ -38,7 +46,7 @@ def clause_of(hit: ChunkHit, quote: str) -> str | None:
     found = re.search(r"\s+".join(map(re.escape, words)), hit.text) if words else None
     if found is None:
         return hit.clause
-    marks = find_clauses(hit.text)
+    marks = _clause_marks(hit.text)
     before = [label for offset, label in marks if offset <= found.start()]
     if before:
         return before[-1]
@@ -66,7 +74,7 @@ def quote_around(text: str, focus: int = 0, *, max_chars: int = MAX_QUOTE_CHARS)
     first = next((i for i, (a, b) in enumerate(spans) if a <= focus < b or focus < a),
                  len(spans) - 1)
     start, end = spans[first]
-    clauses = [offset for offset, _ in find_clauses(text) if offset >= end]
+    clauses = [offset for offset, _ in _clause_marks(text) if offset >= end]
     for _, b in spans[first + 1:first + MAX_QUOTE_SENTENCES]:
         if b - start > max_chars or any(offset < b for offset in clauses):
             break

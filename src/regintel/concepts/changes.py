@@ -38,31 +38,28 @@ class GraphChangeDetector:
         has more to give, and a later patch of another kind would move a caller's cursor past
         what it has not read yet."""
         changes = await self.store.changes_since(since_ms, limit=self.batch)
-        # Each write stamps its own millisecond, so a full batch never sits in one: the
-        # horizon is always past ``since_ms`` and the next call makes progress.
-        horizon = min((max(times) for times in (
-            [_ms(n.properties.get("updated_at")) for n in changes.nodes],
-            [_ms(e.properties.get("updated_at")) for e in changes.edges],
-            [t.deleted_at for t in changes.tombstones]) if len(times) >= self.batch),
-            default=None)
-        out: list[GraphPatch] = []
+        nodes: list[GraphPatch] = []
         for n in changes.nodes:
             at = _ms(n.properties.get("updated_at"))
             op = "add" if _ms(n.properties.get("created_at")) >= since_ms else "update"
-            out.append(GraphPatch(op=op, kind="node", id=n.key, at=at, labels=list(n.labels),
-                                  properties=dict(n.properties)))
+            nodes.append(GraphPatch(op=op, kind="node", id=n.key, at=at, labels=list(n.labels),
+                                    properties=dict(n.properties)))
+        edges: list[GraphPatch] = []
         for e in changes.edges:
             at = _ms(e.properties.get("updated_at"))
             op = "add" if _ms(e.properties.get("created_at")) >= since_ms else "update"
-            out.append(GraphPatch(op=op, kind="edge", id=edge_id(e.src_key, e.rel, e.dst_key),
-                                  at=at, properties=dict(e.properties), source=e.src_key,
-                                  target=e.dst_key, rel=e.rel))
-        for t in changes.tombstones:
-            out.append(GraphPatch(op="remove", kind="node" if t.kind == "node" else "edge",
-                                  id=t.ref, at=t.deleted_at, labels=list(t.labels),
-                                  source=t.src_key, target=t.dst_key, rel=t.rel))
-        if horizon is not None:
-            out = [p for p in out if p.at <= horizon]
+            edges.append(GraphPatch(op=op, kind="edge", id=edge_id(e.src_key, e.rel, e.dst_key),
+                                    at=at, properties=dict(e.properties), source=e.src_key,
+                                    target=e.dst_key, rel=e.rel))
+        removals = [GraphPatch(op="remove", kind="node" if t.kind == "node" else "edge",
+                               id=t.ref, at=t.deleted_at, labels=list(t.labels),
+                               source=t.src_key, target=t.dst_key, rel=t.rel)
+                    for t in changes.tombstones]
+        # Each write stamps its own millisecond, so a full batch never sits in one: the
+        # horizon is always past ``since_ms`` and the next call makes progress.
+        horizon = min((max(p.at for p in kind) for kind in (nodes, edges, removals)
+                       if len(kind) >= self.batch), default=None)
+        out = [p for p in nodes + edges + removals if horizon is None or p.at <= horizon]
         return sorted(out, key=lambda p: (p.at, p.kind != "node"))
 
     async def stream(self, since_ms: int = 0, *,

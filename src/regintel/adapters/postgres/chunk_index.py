@@ -14,6 +14,24 @@ from regintel.adapters.postgres.database import Database
 from regintel.adapters.postgres.documents_repo import document_from_row, select_documents
 from regintel.domain.documents import Document, SearchScope, StoredChunk, TermCoverage
 
+# The question's english lexemes with their multiplicity, document frequency and Lucene idf
+# (always positive) within the tenant's ready documents: shared by BM25 (``lexical``) and
+# the question's coverage. Document frequencies are counted once per query term through the
+# covering index, not once per posting.
+_QUERY_TERMS = """
+    q AS MATERIALIZED (
+        SELECT lexeme AS term, coalesce(array_length(positions, 1), 1) AS qtf
+        FROM unnest(to_tsvector('english', :q))
+    ), stats AS MATERIALIZED (
+        SELECT greatest(sum(chunk_count), 1)::float8 AS n,
+               greatest(sum(token_total)::float8 / greatest(sum(chunk_count), 1), 1) AS avgdl
+        FROM documents d WHERE d.tenant_id = :t AND d.status = 'ready'
+    ), qt AS MATERIALIZED (
+        SELECT q.term, q.qtf, f.df, ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5)) AS idf
+        FROM q CROSS JOIN stats s CROSS JOIN LATERAL (
+            SELECT count(*)::float8 AS df FROM chunk_terms ct
+            WHERE ct.tenant_id = :t AND ct.term = q.term) f
+    )"""
 _CHUNK_FIELDS = ("id", "document_id", "ordinal", "text", "page_start", "page_end", "clause",
                  "char_start", "char_end")
 
@@ -70,34 +88,21 @@ class PostgresChunkIndex:
         params: dict[str, Any] = {"t": tenant_id, "q": query, "k": k, "k1": self._k1,
                                   "b": self._b}
         where = _documents_sql(scope, params)
-        # BM25 with the Lucene idf (always positive) and query-term multiplicity. Corpus
-        # statistics come from the ready documents' totals; postings are read per query term
-        # through the covering index, so no chunk row is touched until the final fetch.
+        # BM25 over the query terms' statistics; postings are read per query term through
+        # the covering index, so no chunk row is touched until the final fetch.
         sql = text(f"""
-            WITH q AS MATERIALIZED (
-                SELECT lexeme AS term, coalesce(array_length(positions, 1), 1) AS qtf
-                FROM unnest(to_tsvector('english', :q))
-            ), stats AS MATERIALIZED (
-                SELECT greatest(sum(chunk_count), 1)::float8 AS n,
-                       greatest(sum(token_total)::float8 / greatest(sum(chunk_count), 1), 1)
-                       AS avgdl
-                FROM documents d WHERE d.tenant_id = :t AND d.status = 'ready'
-            ), docs AS (
+            WITH {_QUERY_TERMS}, docs AS (
                 SELECT d.id FROM documents d WHERE {where}
-            ), df AS MATERIALIZED (  -- once per query term, not once per posting
-                SELECT q.term, q.qtf, (SELECT count(*) FROM chunk_terms ct
-                                       WHERE ct.tenant_id = :t AND ct.term = q.term)::float8 AS df
-                FROM q
             )
             SELECT p.chunk_id,
-                   sum(df.qtf * ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5))
+                   sum(qt.qtf * qt.idf
                        * p.tf * (:k1 + 1) / (p.tf + :k1 * (1 - :b + :b * p.dl / s.avgdl))) AS score
-            FROM df CROSS JOIN stats s
+            FROM qt CROSS JOIN stats s
             CROSS JOIN LATERAL (
                 SELECT ct.chunk_id, ct.document_id, ct.tf, ct.dl FROM chunk_terms ct
-                WHERE ct.tenant_id = :t AND ct.term = df.term
+                WHERE ct.tenant_id = :t AND ct.term = qt.term
             ) p
-            WHERE df.df > 0 AND p.document_id IN (SELECT id FROM docs)
+            WHERE qt.df > 0 AND p.document_id IN (SELECT id FROM docs)
             GROUP BY p.chunk_id ORDER BY score DESC LIMIT :k""")
         async with self._db.tenant_session(tenant_id) as s:
             rows = (await s.execute(sql, params)).all()
@@ -111,25 +116,15 @@ class PostgresChunkIndex:
         # Postings of the question's lexemes, read for the candidates only (the primary key
         # (chunk_id, term) serves it); a lexeme no chunk uses still counts in the totals, at
         # the highest idf.
-        sql = text("""
-            WITH q AS MATERIALIZED (
-                SELECT lexeme AS term FROM unnest(to_tsvector('english', :q))
-            ), stats AS MATERIALIZED (
-                SELECT greatest(sum(chunk_count), 1)::float8 AS n
-                FROM documents d WHERE d.tenant_id = :t AND d.status = 'ready'
-            ), idf AS MATERIALIZED (
-                SELECT q.term, ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5)) AS idf
-                FROM q CROSS JOIN stats s CROSS JOIN LATERAL (
-                    SELECT count(*)::float8 AS df FROM chunk_terms ct
-                    WHERE ct.tenant_id = :t AND ct.term = q.term) f
-            ), held AS (
-                SELECT ct.chunk_id, sum(idf.idf) AS matched_idf, count(*) AS matched
-                FROM idf JOIN chunk_terms ct ON ct.tenant_id = :t AND ct.term = idf.term
+        sql = text(f"""
+            WITH {_QUERY_TERMS}, held AS (
+                SELECT ct.chunk_id, sum(qt.idf) AS matched_idf, count(*) AS matched
+                FROM qt JOIN chunk_terms ct ON ct.tenant_id = :t AND ct.term = qt.term
                 WHERE ct.chunk_id = ANY(:ids)
                 GROUP BY ct.chunk_id
             )
             SELECT c.id, coalesce(h.matched_idf, 0), coalesce(h.matched, 0),
-                   (SELECT coalesce(sum(idf), 0) FROM idf), (SELECT count(*) FROM idf)
+                   (SELECT coalesce(sum(idf), 0) FROM qt), (SELECT count(*) FROM qt)
             FROM chunks c LEFT JOIN held h ON h.chunk_id = c.id
             WHERE c.tenant_id = :t AND c.id = ANY(:ids)
             """)

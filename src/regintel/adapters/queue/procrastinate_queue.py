@@ -53,9 +53,10 @@ class ProcrastinateQueue:
 
     async def run_worker(self, *, concurrency: int = 1, wait: bool = True,
                          queues: Sequence[str] | None = None) -> None:
-        if queues is None:  # every queue
-            await self._app.run_worker_async(concurrency=concurrency, wait=wait,
-                                             install_signal_handlers=False)
-        else:
-            await self._app.run_worker_async(concurrency=concurrency, wait=wait,
-                                             queues=list(queues), install_signal_handlers=False)
+        from procrastinate.app import WorkerOptions
+
+        options = WorkerOptions(concurrency=concurrency, wait=wait,
+                                install_signal_handlers=False)
+        if queues is not None:  # left out, procrastinate takes every queue (None is refused)
+            options["queues"] = list(queues)
+        await self._app.run_worker_async(**options)
