@@ -346,8 +346,10 @@ class StubServer:
         async for event in self._events(request, failure):
             await send({"type": "http.response.body", "body": event, "more_body": True})
             timing.first_token = timing.first_token or time.perf_counter()
-        await send({"type": "http.response.body", "body": b"", "more_body": False})
+        # Stamped before the closing frame goes out: the client may see the end of the body
+        # (and stop its own clock) before this task runs again after the send.
         timing.finished = time.perf_counter()
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
 
     @staticmethod
     async def _plain(send: Any, status: int, payload: dict[str, Any], *,

@@ -4,7 +4,6 @@ regulatory text."""
 from __future__ import annotations
 
 import socket
-import time
 from typing import Any
 
 import pytest
@@ -92,16 +91,6 @@ def test_no_network_when_built_or_used(monkeypatch: pytest.MonkeyPatch) -> None:
     assert extractor.suffix_list_urls == ()
     assert extractor._cache.enabled is False
 
-
-def test_find_takes_a_few_milliseconds(pii: PiiDetector) -> None:
-    question = ("My client John, reachable at john@example.com or +971 50 123 4567, asks whether "
-                "the AML Rulebook requires enhanced due diligence for politically exposed "
-                "persons under Chapter 8 and how long records must be kept.")
-    pii.find(question)
-    started = time.perf_counter()
-    for _ in range(20):
-        pii.find(question)
-    assert (time.perf_counter() - started) / 20 < 0.02
 
 
 @pytest.mark.parametrize("text", [

