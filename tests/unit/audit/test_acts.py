@@ -1,5 +1,6 @@
 """Contradictions about acts rather than quantities: done after the relationship starts
-instead of before, allowed or done when forbidden, replaced when required."""
+instead of before, allowed or done when forbidden, replaced when required, a responsibility
+the firm keeps passed to someone else."""
 
 from __future__ import annotations
 
@@ -41,6 +42,14 @@ def _conflict(rule: str, policy: str) -> facets.Conflict | None:
      "high-risk rating.",
      "For other customers rated high, the Committee may decide to apply standard CDD instead "
      "of Enhanced CDD where the risk is mitigated.", "waiver"),
+    ("A Relevant Person which outsources any one or more elements of its CDD to a service "
+     "provider remains responsible for compliance with, and liable for any failure to meet, "
+     "such obligations.",
+     "Once a file has been verified by the Provider, responsibility for the accuracy of the "
+     "verification rests with the Provider under the services agreement.", "responsibility"),
+    ("A Relevant Person relying on a third party remains responsible for the CDD.",
+     "Where an introducer has performed CDD, the Firm is not responsible for its accuracy.",
+     "responsibility"),
 ])
 def test_an_act_against_the_rule_is_a_conflict(rule: str, policy: str, kind: str) -> None:
     found = _conflict(rule, policy)
@@ -74,6 +83,13 @@ def test_an_act_against_the_rule_is_a_conflict(rule: str, policy: str, kind: str
     ("A Relevant Person must not establish or maintain a business relationship with a Shell "
      "Bank.",
      "The Firm establishes a business relationship only after the Committee approves it."),
+    # Responsibility given to the firm's own officer is allocated, not given away.
+    ("A Relevant Person which outsources any one or more elements of its CDD to a service "
+     "provider remains responsible for compliance with such obligations.",
+     "Responsibility for overseeing the Provider rests with the MLRO."),
+    ("A Relevant Person which outsources any one or more elements of its CDD to a service "
+     "provider remains responsible for compliance with such obligations.",
+     "The Firm remains responsible for the CDD the Provider performs."),
 ])
 def test_an_act_in_line_with_the_rule_is_no_conflict(rule: str, policy: str) -> None:
     assert _conflict(rule, policy) is None

@@ -73,6 +73,12 @@ def test_a_conditional_permission_is_an_obligation() -> None:
                                                stem="A Relevant Person may rely on:"))
 
 
+def test_a_responsibility_kept_is_an_obligation() -> None:
+    assert obligations.is_obligation(_unit(
+        "A Relevant Person which outsources elements of its CDD to a service provider remains "
+        "responsible for compliance with such obligations."))
+
+
 # -- the part of a clause a fact is read on ---------------------------------------------------
 def test_the_part_about_the_obligations_act_decides() -> None:
     clause = _unit("When it relies on an introducer, the Firm obtains the introducer's CDD "
@@ -124,6 +130,9 @@ def test_statements_of_fact_are_looked_up_across_the_regulation() -> None:
     assert {c.theme for c in found} == {"Staff training"}  # the clause's own section
     assert "12.1.1" not in {c.unit.clause for c in found}  # nothing in common
     assert matching.anchored(rules, policy[1:], applies=lambda u: True) == []  # no fact
+    # Each rule remembers the statement that led to it: the alignment reads that statement
+    # for a contradiction, however far apart the vectors put the two.
+    assert {c.anchor for c in found} == {policy[0]}
 
 
 def test_a_rule_left_out_is_reported_on_the_item_the_policy_comes_least_close_to() -> None:
@@ -170,6 +179,8 @@ def test_a_statement_of_fact() -> None:
     assert matching.states_fact(_unit("may, where the Head of Operations considers it "
                                       "appropriate, be effected"))
     assert not matching.states_fact(_unit("Staff must follow this Manual."))
+    assert matching.states_fact(_unit("Responsibility for the checks rests with the Provider."))
+    assert not matching.states_fact(_unit("Responsibility for the checks rests with the MLRO."))
 
 
 # -- periods, deadlines and frequencies as policies write them ---------------------------------
@@ -204,6 +215,12 @@ def test_weaker_timing_as_policies_write_it(rule: str, policy: str, kind: facets
      "deadline"),  # a day still reads as prompt
     ("must review its policies at least annually",
      "reviews its policies periodically and at least once a year", "frequency"),
+    # Two named months six apart are a half-yearly round, whatever else the clause says.
+    ("The MLRO must report semi-annually to the Governing Body",
+     "In January and July the Officer gives the Board a written report covering the results "
+     "of the annual effectiveness review", "frequency"),
+    ("The MLRO must report semi-annually to the Governing Body",
+     "The Officer gives the Board a Half-Year Report on the annual review", "frequency"),
 ])
 def test_timing_that_meets_the_rule(rule: str, policy: str, kind: facets.Kind) -> None:
     r, p = facets.read(rule), facets.read(policy)

@@ -2,9 +2,10 @@
 the start of a business relationship ("prior to establishing a business relationship" /
 "within ten days after the account has been opened"), which acts it forbids ("must not
 charge B a fee", "does not enter into, or continue, a … relationship"), which it allows
-("the desk may execute the order"), and what it lets staff put in place of a required
-measure ("may apply standard CDD instead of Enhanced CDD"). facets.read records them; facets
-compares them."""
+("the desk may execute the order"), what it lets staff put in place of a required
+measure ("may apply standard CDD instead of Enhanced CDD"), and who answers for a task
+("remains responsible" / "responsibility rests with the Provider"). facets.read records
+them; facets compares them."""
 
 from __future__ import annotations
 
@@ -106,3 +107,35 @@ def substitute(text: str) -> tuple[frozenset[str], str] | None:
     if m is None:
         return None
     return frozenset(terms(m[1])), m[0]
+
+
+# A firm that outsources or relies on others keeps the responsibility: "remains responsible
+# for compliance with", "remains liable", "retains ultimate responsibility".
+_RETAINS = re.compile(
+    r"\b(?:remains?|continues? to be|stays?)\s+(?:fully\s+|ultimately\s+|solely\s+)?"
+    r"(?:responsible|liable|accountable)\b|\bretains?\s+(?:full\s+|ultimate\s+|overall\s+)?"
+    r"(?:responsibility|liability|accountability)\b", re.I)
+# Who is outside the firm: a policy that passes responsibility to its MLRO or its Board
+# allocates it; one that passes it to a provider, an introducer or an agent gives it away.
+_OUTSIDE = (r"(?:(?:third|external|outsourc\w*|service|other)[\s-]+\w+|\w*\s*(?:provider|"
+            r"introducer|agent|vendor|intermediary|contractor|supplier|partner|affiliate)s?)")
+_SHIFTS = re.compile(
+    r"\b(?:responsibility|liability|accountability)\b[^.;]{0,100}?\b(?:rests?|lies|lie|"
+    r"pass(?:es)?|(?:is|are) (?:transferred|passed)|transfers?|shifts?|moves?|sits?)\s+"
+    rf"(?:with|to|on)\s+(?:the\s+|that\s+|its\s+)?{_OUTSIDE}\b|"
+    rf"\b(?:is|are|becomes?)\s+(?:the\s+)?(?:sole\s+)?responsibility\s+of\s+(?:the\s+)?"
+    rf"{_OUTSIDE}\b|\b(?:is|are)\s+(?:not|no longer)\s+(?:responsible|liable|accountable)"
+    r"\b", re.I)
+
+
+def retains(text: str) -> str | None:
+    """The phrase by which the firm keeps a responsibility, if the text has one."""
+    m = _RETAINS.search(text)
+    return m[0] if m else None
+
+
+def shifts(text: str) -> str | None:
+    """The phrase putting a responsibility on someone outside the firm, or denying the
+    firm's, if the text has one."""
+    m = _SHIFTS.search(text)
+    return m[0] if m else None

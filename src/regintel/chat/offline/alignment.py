@@ -67,8 +67,9 @@ WORDED_ALIKE = 0.6  # more than this share of an obligation's words (idf-weighte
 _JUDGEMENT: set[facets.Kind] = {"modality", "independence"}
 # Read even on a clause that shares few words with the rule: the same act done after the
 # relationship starts, or allowed, is what ties the two ("verified within 30 days after
-# dealing begins" / "prior to establishing the business relationship … verify").
-_ACTS: set[facets.Kind] = {"order", "prohibition"}
+# dealing begins" / "prior to establishing the business relationship … verify"), and so is
+# a responsibility passed on ("rests with the Provider" / "remains responsible").
+_ACTS: set[facets.Kind] = {"order", "prohibition", "responsibility"}
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,7 @@ class Candidate:
     unit: Unit
     theme: str
     score: float  # the retrieval score of the chunk that brought it in
+    anchor: Unit | None = None  # the policy statement that brought it in (matching.anchored)
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,10 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
     # dealing begins") is read on every clause about the subject: the two are worded apart
     # by design, and vectors rate them lower than clauses that merely share the topic.
     after_start = [j for j, f in enumerate(policy_facets) if f.whole.after_start]
+    # So is a responsibility passed on ("rests with the Provider") against one the firm keeps
+    # ("remains responsible for compliance").
+    shifting = [j for j, f in enumerate(policy_facets) if f.whole.shifts]
+    position = {u: j for j, u in enumerate(policy)}
     rules = [facets.read(f"{c.unit.stem} {c.unit.body}") for c in found]
     drafts: list[Draft] = []
     at = 0
@@ -147,9 +153,14 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
         order = np.argsort(-row)[:TOP_CLAUSES]
         closest = [(j, float(row[j])) for j in order]
         reading = _near(row, worded[i], thresholds)
-        if rules[i].before_start:  # a clause putting the act after the start, on the subject
-            reading += [(j, float(row[j])) for j in after_start if row[j] >= thresholds.topic
-                        and j not in {k for k, _ in reading}]
+        related = [j for j in (after_start if rules[i].before_start else []) +
+                   (shifting if rules[i].retains else []) if row[j] >= thresholds.topic]
+        # The statement that led to the rule (by its words, section heading included) is
+        # about it, however far apart the vectors put the two.
+        if candidate.anchor is not None and candidate.anchor in position:
+            related.append(position[candidate.anchor])
+        reading += [(j, float(row[j])) for j in dict.fromkeys(related)
+                    if j not in {k for k, _ in reading}]
         draft = _conflict(i, candidate, rules[i], reading, policy, policy_facets, mutual,
                           title, weigh, lead_ins, thresholds)
         best = closest[0][1]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from uuid import UUID
 
 import numpy as np
@@ -162,9 +162,12 @@ async def _read_target(index: ChunkIndex, tenant: UUID, document: Document,
     obligations = matching.candidates(
         units, {theme: per[document.id] for theme, per in evidence.items()},
         limit=MAX_OBLIGATIONS, applies=applies)
-    held = {(c.unit.page, c.unit.start) for c in obligations}
-    obligations += [c for c in matching.anchored(units, policy_units, applies=applies)
-                    if (c.unit.page, c.unit.start) not in held]
+    anchored = {(c.unit.page, c.unit.start): c
+                for c in matching.anchored(units, policy_units, applies=applies)}
+    # A rule both found and anchored keeps its theme and score, and learns its anchor.
+    obligations = [replace(c, anchor=anchored.pop((c.unit.page, c.unit.start)).anchor)
+                   if (c.unit.page, c.unit.start) in anchored else c for c in obligations]
+    obligations += anchored.values()
     return _Target(document, chunks, pages, units, obligations)
 
 

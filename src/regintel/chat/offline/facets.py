@@ -30,7 +30,8 @@ _URGENT = re.compile(r"\b(immediately|without (?:undue )?delay|promptly|forthwit
                      r"(?:possible|practicable|reasonably practicable)|on the same day)\b",
                      re.I)
 _FREQUENCY = [  # (pattern, months between occurrences)
-    (r"semi-annual(?:ly)?|half-yearly|twice (?:a|each|per) year|every six months", 6.0),
+    (r"semi-annual(?:ly)?|half-year(?:ly)?|twice (?:a|each|per) year|every six months",
+     6.0),
     (r"quarterly|every three months", 3.0),
     (r"monthly|every month|each month", 1.0),
     (r"biennial(?:ly)?|every two years|every other year|every second year", 24.0),
@@ -93,11 +94,15 @@ _DUE_DATE = re.compile(
     r"\b(?:by|no later than|not later than|before)\s+(?:the\s+(?:end|last day)\s+of\s+)?"
     r"(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?)?(?P<m>" + _MONTH + r")"
     r"(?:\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b)?")
+# Two named months a year ("In January and July the Officer reports …"): a half-yearly cycle.
+_MONTH_PAIR = re.compile(r"\b(?:[Ii]n|[Ee]ach|[Ee]very)\s+(?P<a>" + _MONTH + r")\s+and\s+(?P<b>" +
+                         _MONTH + r")\b")
 _AT_LEAST = re.compile(r"\b(or more|or above|or greater|equal to or (?:more|greater)|exceed\w*|"
                        r"above|over)\b", re.I)
 
 Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality",
-               "independence", "date", "order", "prohibition", "waiver", "cycle"]
+               "independence", "date", "order", "prohibition", "waiver", "cycle",
+               "responsibility"]
 
 
 @dataclass(frozen=True)
@@ -122,6 +127,10 @@ class Facets:
     forbids: tuple[tuple[str, frozenset[str], str], ...] = ()
     allows: tuple[tuple[str, str], ...] = ()
     substitutes: tuple[frozenset[str], str] | None = None
+    # A responsibility the firm keeps ("remains responsible for compliance"), or one the text
+    # puts on someone outside it ("responsibility … rests with the Provider").
+    retains: str | None = None
+    shifts: str | None = None
     text: str = ""
 
 
@@ -151,6 +160,11 @@ def read(text: str) -> Facets:
         if fm := pattern.search(text):
             frequency.append(months)
             phrases.setdefault("frequency", fm[0])
+    for m in _MONTH_PAIR.finditer(text):  # "in January and July": every six months
+        apart = abs(_MONTHS.index(m["a"].lower()) - _MONTHS.index(m["b"].lower()))
+        if apart == 6:
+            frequency.append(6.0)
+            phrases.setdefault("frequency", m[0])
     if not frequency and (om := _OPEN_FREQUENCY.search(text)):
         frequency.append(OPEN)
         phrases["frequency"] = om[0]
@@ -185,7 +199,8 @@ def read(text: str) -> Facets:
                   discretionary[0].rstrip(", ") if discretionary else None,
                   bool(_INDEPENDENT.search(text)), bool(approval), phrases, tuple(due),
                   acts.before_start(text), acts.after_start(text), acts.forbidden(text),
-                  acts.allowed(text), acts.substitute(text), text)
+                  acts.allowed(text), acts.substitute(text), acts.retains(text),
+                  acts.shifts(text), text)
 
 
 def _day_of_year(m: re.Match[str]) -> int:
@@ -259,6 +274,8 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
     if forbidden & {verb for verb, _ in policy.allows} or \
             any(acts.does(policy.text, verb, objects) for verb, objects, _ in rule.forbids):
         kinds.add("prohibition")
+    if rule.retains and policy.shifts:
+        kinds.add("responsibility")
     if rule.mandatory and not rule.permissive and policy.substitutes and \
             policy.substitutes[0] and policy.substitutes[0] <= set(terms(rule_text)):
         kinds.add("waiver")
@@ -292,6 +309,8 @@ def mentions(kind: Kind, facts: Facets) -> bool:
             return facts.substitutes is not None
         case "cycle":
             return bool(facts.urgent or facts.frequency_months)
+        case "responsibility":
+            return bool(facts.retains or facts.shifts)
     return False  # pragma: no cover - every kind is handled above
 
 
@@ -339,6 +358,8 @@ def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
                 return Conflict(kind, r.get("mandatory", ""), policy.substitutes[1])
         case "cycle":  # comparable only when the policy names a cycle and no promptness
             return Conflict(kind, rule.urgent or "", p["frequency"])
+        case "responsibility":  # comparable only when the rule keeps what the policy passes on
+            return Conflict(kind, rule.retains or "", policy.shifts or "")
     return None
 
 

@@ -115,17 +115,18 @@ def anchored(units: Sequence[Unit], policy: Sequence[Unit], *,
             score = float(row[i])
             if score >= MIN_ANCHOR and (i not in best or best[i].score < score):
                 best[i] = Candidate(checkable[i], clause.section or clause.clause or "",
-                                    score)
+                                    score, anchor=clause)
     return [best[i] for i in sorted(best)]
 
 
 def states_fact(unit: Unit) -> bool:
     """Whether a policy clause states a fact an obligation can be checked against (acts
-    included: something done after a relationship starts, or allowed with "may")."""
+    included: something done after a relationship starts, allowed with "may", or a
+    responsibility passed to someone outside the firm)."""
     f = facets.read(f"{unit.stem} {unit.body}")
     return bool(f.minimum_days or f.deadline_days or f.frequency_months or f.amounts or
                 f.percents or f.discretionary or f.approval or f.due_dates or
-                f.after_start or f.allows or f.substitutes)
+                f.after_start or f.allows or f.substitutes or f.shifts)
 
 
 def _fair_share(found: dict[int, Candidate], limit: int) -> list[int]:

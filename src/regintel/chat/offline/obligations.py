@@ -13,9 +13,10 @@ from regintel.domain.chat import SEVERITY_ORDER, Severity
 
 # "must", "shall", "is required to" … and prohibitions; "should" is guidance, "may" a licence,
 # but "may only" a condition ("it may only do so if … it immediately obtains …").
+# "Remains responsible" binds too: the duty of a firm that outsources or relies on others.
 _MODAL = re.compile(r"\b(must|shall|is required to|are required to|is obliged to|are obliged "
-                    r"to|is prohibited|are prohibited|may not|may only|is to be|are to be)\b",
-                    re.I)
+                    r"to|is prohibited|are prohibited|may not|may only|is to be|are to be|"
+                    r"remains? (?:fully |ultimately |solely )?(?:responsible|liable))\b", re.I)
 # A lead-in of this kind makes its items obligations ("it must:" … "(e) obtain …").
 _PERMISSION = re.compile(r"\bmay\b(?! not| only)", re.I)
 MAX_CONTEXT_WORDS = 48
@@ -164,6 +165,10 @@ def conflict_suggestion(ref: str, policy_clause: str | None, found: Conflict) ->
         case "cycle":
             return (f"Amend {where} so that this is done {found.rule}, as {ref} requires, "
                     f"each time it arises, not in the policy's {found.policy} round.")
+        case "responsibility":
+            return (f"Amend {where} so that the firm keeps the responsibility, whoever does "
+                    f"the work: {ref} says it \"{found.rule}\", and the policy says "
+                    f"\"{found.policy}\".")
     return f"Align {where} with {ref}."  # pragma: no cover - every kind is handled above
 
 

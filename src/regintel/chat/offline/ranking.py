@@ -67,12 +67,36 @@ class Sentence:
         return " ".join(_LIST_MARK.sub("", self.text).split())
 
 
+# A list item after a lead-in ("… any change in its:"): "(a) name;", "- address", "or".
+_ITEM = re.compile(r"^(?:\(?[a-z0-9ivx]{1,4}[.)]\s|[-•*]\s|(?:and|or)$)", re.I)
+
+
+def _with_lists(text: str) -> list[tuple[int, int]]:
+    """The chunk's sentence spans, a lead-in ending in ":" joined to the list items that
+    follow it: "A DNFBP must promptly notify the Regulator of any change in its: (a) name;
+    (b) legal status; …" says what the rule requires; the lead-in alone does not, and each
+    item alone is a fragment."""
+    spans = sentence_spans(text)
+    joined: list[tuple[int, int]] = []
+    i = 0
+    while i < len(spans):
+        start, end = spans[i]
+        i += 1
+        if text[start:end].endswith(":"):
+            while i < len(spans) and _ITEM.match(text[spans[i][0]:spans[i][1]]) \
+                    and spans[i][1] - start <= MAX_SENTENCE_CHARS:
+                end = spans[i][1]
+                i += 1
+        joined.append((start, end))
+    return joined
+
+
 def sentences_of(hits: Sequence[ChunkHit], *, per_chunk: int = 12) -> list[Sentence]:
     found: list[Sentence] = []
     seen: set[str] = set()
     for hit in hits:
         taken = 0
-        for start, end in sentence_spans(hit.text):
+        for start, end in _with_lists(hit.text):
             text = hit.text[start:end]
             key = " ".join(text.split()).lower()
             if (len(text) < MIN_SENTENCE_CHARS or len(text) > MAX_SENTENCE_CHARS

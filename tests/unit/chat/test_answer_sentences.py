@@ -1,0 +1,39 @@
+"""The sentences an offline answer is made of: a rule's lead-in carries its list, so "must
+notify … of any change in its:" is answered with what the changes are."""
+
+from __future__ import annotations
+
+from uuid import uuid4
+
+from regintel.chat.offline.ranking import sentences_of
+from regintel.domain.documents import ChunkHit, DocType
+
+TEXT = ("15.6\tNotifications\n"
+        "15.6.1\tA DNFBP must promptly notify the Regulator of any change in its:\r\n"
+        "(a)\tname;\r\n(b)\tlegal status;\r\n(c)\taddress;\r\n(e)\tsenior management; or\r\n"
+        "(f)\tBeneficial ownership. \r\n"
+        "15.6.2\t\r\n15.6.2.(1)\tA DNFBP must notify the Regulator in writing at least ten "
+        "Business Days in advance of it ceasing to carry on its business.\r\n")
+
+
+def _hit(text: str) -> ChunkHit:
+    return ChunkHit(ordinal=0, text=text, page_start=1, page_end=1, char_start=0,
+                    char_end=len(text), clause="15.6.1", chunk_id=uuid4(),
+                    document_id=uuid4(), document_title="AML Rulebook",
+                    document_version="VER09", doc_type=DocType.REGULATION, score=0.9)
+
+
+def test_a_lead_in_is_one_sentence_with_its_list_and_the_next_rule_stays_apart() -> None:
+    found = sentences_of([_hit(TEXT)])
+    assert [s.clean for s in found] == [
+        "A DNFBP must promptly notify the Regulator of any change in its: (a) name; (b) legal "
+        "status; (c) address; (e) senior management; or (f) Beneficial ownership.",
+        "A DNFBP must notify the Regulator in writing at least ten Business Days in advance "
+        "of it ceasing to carry on its business."]
+    assert all(s.text in TEXT for s in found)  # verbatim, so the quote verifies
+    assert found[0].is_obligation and found[0].is_statement
+
+
+def test_a_lead_in_whose_list_is_in_the_next_chunk_is_left_out() -> None:
+    cut = TEXT[:TEXT.index("(a)")]
+    assert [s.clean for s in sentences_of([_hit(cut)])] == []
