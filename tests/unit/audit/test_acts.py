@@ -1,6 +1,7 @@
 """Contradictions about acts rather than quantities: done after the relationship starts
-instead of before, allowed or done when forbidden, replaced when required, a responsibility
-the firm keeps passed to someone else."""
+(or a new product has gone live) instead of before, allowed or done when forbidden, replaced
+when required, a responsibility the firm keeps passed to someone else, a risk factor the rule
+has weighed set aside."""
 
 from __future__ import annotations
 
@@ -47,6 +48,15 @@ def _conflict(rule: str, policy: str) -> facets.Conflict | None:
      "such obligations.",
      "Once a file has been verified by the Provider, responsibility for the accuracy of the "
      "verification rests with the Provider under the services agreement.", "responsibility"),
+    ("Prior to launching any new product, service, or business practice, or using a new or "
+     "developing technology, a Relevant Person must take reasonable steps to ensure that it "
+     "has assessed and identified the money laundering risks relating to the product.",
+     "FCC completes a post implementation risk review within three months of go live.",
+     "order"),
+    ("When undertaking a risk-based assessment of a customer, a Relevant Person must take "
+     "into account all relevant risk factors, including: the provision of nominee directors.",
+     "Because nominee director services are routine for us, their provision is not treated "
+     "as a risk factor in the client risk score.", "risk"),
     ("A Relevant Person relying on a third party remains responsible for the CDD.",
      "Where an introducer has performed CDD, the Firm is not responsible for its accuracy.",
      "responsibility"),
@@ -83,6 +93,16 @@ def test_an_act_against_the_rule_is_a_conflict(rule: str, policy: str, kind: str
     ("A Relevant Person must not establish or maintain a business relationship with a Shell "
      "Bank.",
      "The Firm establishes a business relationship only after the Committee approves it."),
+    # After another start: a relationship, where the rule speaks of a launch.
+    ("Prior to launching any new product, a Relevant Person must assess its money laundering "
+     "risks.",
+     "The Firm verifies the identity of each customer within 30 days after the account has "
+     "been opened."),
+    # A risk factor weighed, as required.
+    ("When undertaking a risk-based assessment of a customer, a Relevant Person must take "
+     "into account all relevant risk factors, including: the provision of nominee directors.",
+     "The provision of nominee directors is treated as a risk factor in the client risk "
+     "score."),
     # Responsibility given to the firm's own officer is allocated, not given away.
     ("A Relevant Person which outsources any one or more elements of its CDD to a service "
      "provider remains responsible for compliance with such obligations.",

@@ -3,8 +3,9 @@ the start of a business relationship ("prior to establishing a business relation
 "within ten days after the account has been opened"), which acts it forbids ("must not
 charge B a fee", "does not enter into, or continue, a … relationship"), which it allows
 ("the desk may execute the order"), what it lets staff put in place of a required
-measure ("may apply standard CDD instead of Enhanced CDD"), and who answers for a task
-("remains responsible" / "responsibility rests with the Provider"). facets.read records
+measure ("may apply standard CDD instead of Enhanced CDD"), who answers for a task
+("remains responsible" / "responsibility rests with the Provider"), and whether a risk the
+rule has weighed is set aside ("is not treated as a risk factor"). facets.read records
 them; facets compares them."""
 
 from __future__ import annotations
@@ -46,18 +47,49 @@ _SAME_ACT = {"execut": "carr", "effect": "carr", "process": "carr", "proce": "ca
              "perform": "carr", "carry": "carr", "carri": "carr"}
 
 
-def _is_start(window: str) -> bool:
-    return bool(_START_VERB.search(window) and _START_NOUN.search(window))
+# The other start a rule puts a duty before: a new product, service or technology going
+# live ("prior to launching any new product, service, or business practice, or using a new
+# or developing technology"), which a policy may put after ("a post implementation review
+# within three months of go live").
+_LAUNCH_VERB = re.compile(r"\b(?:launch|introduc|implement|roll|deploy|adopt|us(?:e|ing)\b|"
+                          r"go(?:es|ing)?[- ]live)", re.I)
+_LAUNCH_NOUN = re.compile(r"\b(?:products?|services?|technolog(?:y|ies)|practices?|"
+                          r"platforms?|channels?|systems?)\b", re.I)
+_AFTER_LAUNCH = re.compile(r"\bpost[- ](?:implementation|launch|go[- ]live)\b|\b(?:of|after|"
+                           r"following)\s+(?:the\s+|its\s+)?(?:go[- ]live|launch|roll[- ]out)\b",
+                           re.I)
+RELATIONSHIP, LAUNCH = "relationship", "launch"
+
+
+def _start(window: str) -> str | None:
+    """Which start ``window`` names, if any."""
+    if _START_VERB.search(window) and _START_NOUN.search(window):
+        return RELATIONSHIP
+    if _LAUNCH_VERB.search(window) and _LAUNCH_NOUN.search(window):
+        return LAUNCH
+    return None
 
 
 def before_start(text: str) -> str | None:
-    """The phrase requiring something before a relationship starts, if the text has one."""
-    return next((m[0] for m in _BEFORE.finditer(text) if _is_start(m[1])), None)
+    """The phrase requiring something before a relationship starts or a new product goes
+    live, if the text has one (starts_at says which)."""
+    return next((m[0] for m in _BEFORE.finditer(text) if _start(m[1])), None)
 
 
 def after_start(text: str) -> str | None:
-    """The phrase putting something after a relationship has started, if the text has one."""
-    return next((m[0] for m in _AFTER.finditer(text) if _is_start(m[1])), None)
+    """The phrase putting something after a relationship has started or a new product has
+    gone live, if the text has one."""
+    found = next((m for m in _AFTER.finditer(text) if _start(m[1])), None)
+    if found is None:
+        found = _AFTER_LAUNCH.search(text)
+    return found[0] if found else None
+
+
+def starts_at(phrase: str) -> str:
+    """The start a before/after phrase is relative to: a relationship, or a launch."""
+    if _AFTER_LAUNCH.fullmatch(phrase):
+        return LAUNCH
+    return _start(phrase) or RELATIONSHIP
 
 
 def act(word: str) -> str:
@@ -138,4 +170,29 @@ def shifts(text: str) -> str | None:
     """The phrase putting a responsibility on someone outside the firm, or denying the
     firm's, if the text has one."""
     m = _SHIFTS.search(text)
+    return m[0] if m else None
+
+
+# A rule that has a risk weighed: "must take into account all relevant risk factors …,
+# including …", "must treat … as high risk".
+_WEIGHS = re.compile(r"\b(?:take|takes|taking)\s+into\s+account\b[^.;]{0,80}?\brisk factors?\b|"
+                     r"\btreat\w*\b[^.;]{0,60}?\bas\s+(?:a\s+)?high(?:er)?[- ]risk\b", re.I)
+# A policy that sets it aside: "is not treated as a risk factor", "are not regarded as
+# higher risk", "does not in itself affect the risk rating".
+_DISMISSES = re.compile(
+    r"\b(?:is|are)\s+not\s+(?:\w+\s+)?(?:treated|regarded|considered|taken into account|"
+    r"viewed|counted|scored)\s+as\s+(?:a\s+|an\s+)?(?:risk factor|(?:high|higher|increased|"
+    r"elevated)[- ]risk|risk indicator)\w*|\b(?:does|do)\s+not\s+(?:in itself\s+)?(?:increase|"
+    r"raise|affect|change)\s+(?:the\s+|a\s+)?(?:\w+'s\s+)?risk (?:rating|score)", re.I)
+
+
+def weighs_risk(text: str) -> str | None:
+    """The phrase by which a rule has a risk factor weighed, if it has one."""
+    m = _WEIGHS.search(text)
+    return m[0] if m else None
+
+
+def dismisses_risk(text: str) -> str | None:
+    """The phrase by which a policy sets a risk factor aside, if it has one."""
+    m = _DISMISSES.search(text)
     return m[0] if m else None

@@ -287,9 +287,12 @@ def _conflict_draft(candidate: Candidate, clause: Unit, sim: float, found: facet
     # The item that says it ("(b) … USD15,000"), or the lead-in that does ("must report
     # semi-annually … on the following matters:"); for "may" against "must", the item itself,
     # whose act the discretionary clause makes optional.
+    # Likewise for a risk factor set aside: the item naming the factor, not the lead-in that
+    # has all of them weighed.
+    by_item = found.kind in ("modality", "risk")
     part = max(target.parts, key=lambda p: _shared(p, clause)) \
-        if found.kind == "modality" and target.parts else part_saying(target, found.rule)
-    if found.kind != "modality":
+        if by_item and target.parts else part_saying(target, found.rule)
+    if not by_item:
         part = _lead_in_saying(part, found.rule, lead_ins)
     quoted = part_saying(clause, found.policy)
     level = obligations.severity(_with_lead_in(part, target), kind="conflict")

@@ -102,7 +102,7 @@ _AT_LEAST = re.compile(r"\b(or more|or above|or greater|equal to or (?:more|grea
 
 Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality",
                "independence", "date", "order", "prohibition", "waiver", "cycle",
-               "responsibility"]
+               "responsibility", "risk"]
 
 
 @dataclass(frozen=True)
@@ -131,6 +131,10 @@ class Facets:
     # puts on someone outside it ("responsibility … rests with the Provider").
     retains: str | None = None
     shifts: str | None = None
+    # A risk factor the text has weighed ("must take into account all relevant risk
+    # factors"), or sets aside ("is not treated as a risk factor").
+    weighs: str | None = None
+    dismisses: str | None = None
     text: str = ""
 
 
@@ -200,7 +204,7 @@ def read(text: str) -> Facets:
                   bool(_INDEPENDENT.search(text)), bool(approval), phrases, tuple(due),
                   acts.before_start(text), acts.after_start(text), acts.forbidden(text),
                   acts.allowed(text), acts.substitute(text), acts.retains(text),
-                  acts.shifts(text), text)
+                  acts.shifts(text), acts.weighs_risk(text), acts.dismisses_risk(text), text)
 
 
 def _day_of_year(m: re.Match[str]) -> int:
@@ -268,7 +272,8 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
     if rule.due_dates and policy.due_dates:
         kinds.add("date")
     if rule.before_start and not rule.after_start and policy.after_start and \
-            not policy.before_start:
+            not policy.before_start and \
+            acts.starts_at(rule.before_start) == acts.starts_at(policy.after_start):
         kinds.add("order")
     forbidden = {verb for verb, _, _ in rule.forbids}
     if forbidden & {verb for verb, _ in policy.allows} or \
@@ -276,6 +281,8 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
         kinds.add("prohibition")
     if rule.retains and policy.shifts:
         kinds.add("responsibility")
+    if rule.weighs and rule.mandatory and policy.dismisses:
+        kinds.add("risk")
     if rule.mandatory and not rule.permissive and policy.substitutes and \
             policy.substitutes[0] and policy.substitutes[0] <= set(terms(rule_text)):
         kinds.add("waiver")
@@ -311,6 +318,8 @@ def mentions(kind: Kind, facts: Facets) -> bool:
             return bool(facts.urgent or facts.frequency_months)
         case "responsibility":
             return bool(facts.retains or facts.shifts)
+        case "risk":
+            return bool(facts.weighs or facts.dismisses)
     return False  # pragma: no cover - every kind is handled above
 
 
@@ -360,6 +369,8 @@ def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
             return Conflict(kind, rule.urgent or "", p["frequency"])
         case "responsibility":  # comparable only when the rule keeps what the policy passes on
             return Conflict(kind, rule.retains or "", policy.shifts or "")
+        case "risk":  # comparable only when the rule weighs what the policy sets aside
+            return Conflict(kind, rule.weighs or "", policy.dismisses or "")
     return None
 
 
