@@ -57,6 +57,11 @@ def _conflict(rule: str, policy: str) -> facets.Conflict | None:
      "into account all relevant risk factors, including: the provision of nominee directors.",
      "Because nominee director services are routine for us, their provision is not treated "
      "as a risk factor in the client risk score.", "risk"),
+    ("A Relevant Person must not establish a business relationship with a customer if the "
+     "ownership arrangements of the customer prevent it from identifying its Beneficial "
+     "Owners.",
+     "Where one or more Controllers cannot be identified, the Matter may proceed with the "
+     "written approval of the Managing Director.", "prohibition"),
     ("A Relevant Person relying on a third party remains responsible for the CDD.",
      "Where an introducer has performed CDD, the Firm is not responsible for its accuracy.",
      "responsibility"),
@@ -98,6 +103,15 @@ def test_an_act_against_the_rule_is_a_conflict(rule: str, policy: str, kind: str
      "risks.",
      "The Firm verifies the identity of each customer within 30 days after the account has "
      "been opened."),
+    # Going ahead, but not in the case the rule forbids it in.
+    ("A Relevant Person must not establish a business relationship with a customer if the "
+     "ownership arrangements of the customer prevent it from identifying its Beneficial "
+     "Owners.",
+     "Once every Controller has been identified and verified, the Matter may proceed."),
+    ("A Relevant Person must not establish a business relationship with a customer if the "
+     "ownership arrangements of the customer prevent it from identifying its Beneficial "
+     "Owners.",
+     "Where a Controller cannot be identified, the Matter may not proceed."),
     # A risk factor weighed, as required.
     ("When undertaking a risk-based assessment of a customer, a Relevant Person must take "
      "into account all relevant risk factors, including: the provision of nominee directors.",

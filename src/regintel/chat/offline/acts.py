@@ -128,6 +128,20 @@ def does(text: str, verb: str, objects: frozenset[str]) -> str | None:
                  not {x.lower() for x in words[max(0, k - 2):k]} & _CIRCUMSTANCE), None)
 
 
+# Going ahead, whatever the act: "the Matter may proceed", "the relationship may continue".
+GO_AHEAD = frozenset({act("proceed"), act("continue"), act("go")})
+# A rule that forbids acting when something cannot be done ("if … prevents the Relevant
+# Person from identifying", "where … is unable to complete CDD"); a policy that goes ahead
+# when it cannot ("one or more Controllers cannot be identified").
+_UNABLE = re.compile(r"\b(?:prevents?|prevented|unable|is not able|are not able|cannot|"
+                     r"can ?not|could not|not possible|fails? to|impossible)\b", re.I)
+
+
+def unable(text: str) -> bool:
+    """Whether ``text`` speaks of something that cannot be done."""
+    return bool(_UNABLE.search(text))
+
+
 def timed(text: str) -> bool:
     """Whether ``text`` speaks of an act's timing ("until", "before", "pending")."""
     return bool(_TIMING.search(text))

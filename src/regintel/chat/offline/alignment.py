@@ -138,13 +138,10 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
                              vocabulary=vocabulary, idf=idf)
     worded = rule_words @ words[:len(policy)].T
     policy_facets = [_Stated.of(u) for u in policy]
-    # Timing ("prior to establishing a business relationship" against "within 30 days after
-    # dealing begins") is read on every clause about the subject: the two are worded apart
-    # by design, and vectors rate them lower than clauses that merely share the topic.
-    after_start = [j for j, f in enumerate(policy_facets) if f.whole.after_start]
-    # So is a responsibility passed on ("rests with the Provider") against one the firm keeps
-    # ("remains responsible for compliance").
-    shifting = [j for j, f in enumerate(policy_facets) if f.whole.shifts]
+    # Acts worded apart by design are read on every clause about the subject (see
+    # facets.TIES): vectors rate them lower than clauses that merely share the topic.
+    tied = [[j for j, f in enumerate(policy_facets) if clause_side(f.whole)]
+            for _, clause_side in facets.TIES]
     position = {u: j for j, u in enumerate(policy)}
     rules = [facets.read(f"{c.unit.stem} {c.unit.body}") for c in found]
     drafts: list[Draft] = []
@@ -153,8 +150,8 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
         order = np.argsort(-row)[:TOP_CLAUSES]
         closest = [(j, float(row[j])) for j in order]
         reading = _near(row, worded[i], thresholds)
-        related = [j for j in (after_start if rules[i].before_start else []) +
-                   (shifting if rules[i].retains else []) if row[j] >= thresholds.topic]
+        related = [j for (rule_side, _), clauses in zip(facets.TIES, tied, strict=True)
+                   if rule_side(rules[i]) for j in clauses if row[j] >= thresholds.topic]
         # The statement that led to the rule (by its words, section heading included) is
         # about it, however far apart the vectors put the two.
         if candidate.anchor is not None and candidate.anchor in position:

@@ -6,6 +6,7 @@ independence ("not subject to the approval of"); and the conflicts between two o
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -276,7 +277,7 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
             acts.starts_at(rule.before_start) == acts.starts_at(policy.after_start):
         kinds.add("order")
     forbidden = {verb for verb, _, _ in rule.forbids}
-    if forbidden & {verb for verb, _ in policy.allows} or \
+    if forbidden & {verb for verb, _ in policy.allows} or _goes_ahead(rule, policy) or \
             any(acts.does(policy.text, verb, objects) for verb, objects, _ in rule.forbids):
         kinds.add("prohibition")
     if rule.retains and policy.shifts:
@@ -384,7 +385,9 @@ def _prompt_only(rule: Facets) -> bool:
 
 def _prohibition(rule: Facets, policy: Facets) -> Conflict | None:
     """A forbidden act the policy allows ("may continue" what must not be continued; "may
-    execute" what must not be carried out until …) or says it does ("charging … a fee")."""
+    execute" what must not be carried out until …), says it does ("charging … a fee"), or
+    goes ahead with in the case the rule forbids it in ("cannot be identified, the Matter
+    may proceed")."""
     policy_terms = set(terms(policy.text))
     for verb, objects, phrase in rule.forbids:
         for allowed, said in policy.allows:
@@ -393,4 +396,28 @@ def _prohibition(rule: Facets, policy: Facets) -> Conflict | None:
                 return Conflict("prohibition", phrase, said)
         if (word := acts.does(policy.text, verb, objects)):
             return Conflict("prohibition", phrase, word)
-    return None
+    going = _goes_ahead(rule, policy)
+    return Conflict("prohibition", rule.forbids[0][2], going) if going else None
+
+
+# Facts that tie a rule to a clause worded apart from it by design, as (what the rule says,
+# what the clause says): a duty before the start against one put after it ("prior to
+# establishing a business relationship" / "within 30 days after dealing begins"); a
+# responsibility kept against one passed on ("remains responsible" / "rests with the
+# Provider"); an act forbidden where something cannot be done against going ahead when it
+# cannot ("prevents … from identifying" / "cannot be identified, the Matter may proceed").
+TIES: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
+    (lambda r: bool(r.before_start), lambda c: bool(c.after_start)),
+    (lambda r: bool(r.retains), lambda c: bool(c.shifts)),
+    (lambda r: bool(r.forbids) and acts.unable(r.text),
+     lambda c: acts.unable(c.text) and any(v in acts.GO_AHEAD for v, _ in c.allows)),
+)
+
+
+def _goes_ahead(rule: Facets, policy: Facets) -> str | None:
+    """A policy that lets the matter go ahead ("may proceed") in the case a rule forbids
+    acting in: something cannot be done in both ("prevents … from identifying" / "cannot be
+    identified"). The phrase, if so."""
+    if not (rule.forbids and acts.unable(rule.text) and acts.unable(policy.text)):
+        return None
+    return next((said for verb, said in policy.allows if verb in acts.GO_AHEAD), None)
