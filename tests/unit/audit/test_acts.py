@@ -1,7 +1,7 @@
 """Contradictions about acts rather than quantities: done after the relationship starts
 (or a new product has gone live) instead of before, allowed or done when forbidden, replaced
 when required, a responsibility the firm keeps passed to someone else, a risk factor the rule
-has weighed set aside."""
+has weighed set aside, something the rule excludes accepted."""
 
 from __future__ import annotations
 
@@ -62,6 +62,11 @@ def _conflict(rule: str, policy: str) -> facets.Conflict | None:
      "Owners.",
      "Where one or more Controllers cannot be identified, the Matter may proceed with the "
      "written approval of the Managing Director.", "prohibition"),
+    ("If a customer is a Natural Person, a Relevant Person must obtain and verify "
+     "information about the person's: (e) current residential address, other than a post "
+     "office box.",
+     "Where a street address is not available, the client's P.O. Box number is recorded and "
+     "accepted as the residential address.", "exclusion"),
     ("A Relevant Person relying on a third party remains responsible for the CDD.",
      "Where an introducer has performed CDD, the Firm is not responsible for its accuracy.",
      "responsibility"),
@@ -112,6 +117,18 @@ def test_an_act_against_the_rule_is_a_conflict(rule: str, policy: str, kind: str
      "ownership arrangements of the customer prevent it from identifying its Beneficial "
      "Owners.",
      "Where a Controller cannot be identified, the Matter may not proceed."),
+    # What the rule excludes, refused; or another thing accepted.
+    ("If a customer is a Natural Person, a Relevant Person must obtain and verify "
+     "information about the person's: (e) current residential address, other than a post "
+     "office box.",
+     "A P.O. Box is not accepted as a residential address."),
+    ("If a customer is a Natural Person, a Relevant Person must obtain and verify "
+     "information about the person's: (e) current residential address, other than a post "
+     "office box.",
+     "A tenancy contract is accepted as proof of the residential address."),
+    # An exclusion of whom the rule speaks to is not one of what it requires.
+    ("A Relevant Person, other than a Representative Office, must appoint a deputy MLRO.",
+     "A Representative Office is accepted as exempt from appointing a deputy."),
     # A risk factor weighed, as required.
     ("When undertaking a risk-based assessment of a customer, a Relevant Person must take "
      "into account all relevant risk factors, including: the provision of nominee directors.",

@@ -5,8 +5,9 @@ charge B a fee", "does not enter into, or continue, a … relationship"), which 
 ("the desk may execute the order"), what it lets staff put in place of a required
 measure ("may apply standard CDD instead of Enhanced CDD"), who answers for a task
 ("remains responsible" / "responsibility rests with the Provider"), and whether a risk the
-rule has weighed is set aside ("is not treated as a risk factor"). facets.read records
-them; facets compares them."""
+rule has weighed is set aside ("is not treated as a risk factor"), and what a rule excludes
+that a policy accepts ("other than a post office box" / "P.O. Box … accepted as the
+residential address"). facets.read records them; facets compares them."""
 
 from __future__ import annotations
 
@@ -209,4 +210,27 @@ def weighs_risk(text: str) -> str | None:
 def dismisses_risk(text: str) -> str | None:
     """The phrase by which a policy sets a risk factor aside, if it has one."""
     m = _DISMISSES.search(text)
+    return m[0] if m else None
+
+
+# What a rule's duty excludes: "verify the current residential address (other than a post
+# office box)". Not an exclusion of whom the rule speaks to ("A Relevant Person, other than a
+# Representative Office, must …"), which precedes the rule's verb.
+_EXCLUDES = re.compile(rf"\bother than\s+(?:a|an|the)\s+((?:{_WORD}\s+){{0,3}}{_WORD})"
+                       r"(?=\s*[.;,)]|\s*$)(?![^.;]{0,3}\b(?:must|shall)\b)", re.I)
+# A policy that accepts something: "is recorded and accepted as", "are acceptable", "is
+# sufficient", "may be used as"; not "is not accepted".
+_ACCEPTS = re.compile(r"\b(?:is|are|will be|may be|can be)\s+(?!not\b)(?:\w+\s+(?:and\s+)?)?"
+                      r"(?:accepted|acceptable|sufficient|used as)\b|\baccepts?\b", re.I)
+
+
+def excluded(text: str) -> tuple[frozenset[str], str] | None:
+    """What a duty excludes (the stems of it) and the phrase, if the text has one."""
+    m = _EXCLUDES.search(text)
+    return (frozenset(terms(m[1])), m[0]) if m else None
+
+
+def accepts(text: str) -> str | None:
+    """The phrase by which a text accepts something, if it has one."""
+    m = _ACCEPTS.search(text)
     return m[0] if m else None

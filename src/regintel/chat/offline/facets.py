@@ -103,7 +103,7 @@ _AT_LEAST = re.compile(r"\b(or more|or above|or greater|equal to or (?:more|grea
 
 Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality",
                "independence", "date", "order", "prohibition", "waiver", "cycle",
-               "responsibility", "risk"]
+               "responsibility", "risk", "exclusion"]
 
 
 @dataclass(frozen=True)
@@ -136,6 +136,10 @@ class Facets:
     # factors"), or sets aside ("is not treated as a risk factor").
     weighs: str | None = None
     dismisses: str | None = None
+    # What a duty excludes ("other than a post office box": its stems, the phrase), and what
+    # a text accepts ("is recorded and accepted as").
+    excludes: tuple[frozenset[str], str] | None = None
+    accepts: str | None = None
     text: str = ""
 
 
@@ -205,7 +209,8 @@ def read(text: str) -> Facets:
                   bool(_INDEPENDENT.search(text)), bool(approval), phrases, tuple(due),
                   acts.before_start(text), acts.after_start(text), acts.forbidden(text),
                   acts.allowed(text), acts.substitute(text), acts.retains(text),
-                  acts.shifts(text), acts.weighs_risk(text), acts.dismisses_risk(text), text)
+                  acts.shifts(text), acts.weighs_risk(text), acts.dismisses_risk(text),
+                  acts.excluded(text), acts.accepts(text), text)
 
 
 def _day_of_year(m: re.Match[str]) -> int:
@@ -284,6 +289,9 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
         kinds.add("responsibility")
     if rule.weighs and rule.mandatory and policy.dismisses:
         kinds.add("risk")
+    if rule.excludes and rule.mandatory and policy.accepts and \
+            rule.excludes[0] <= set(terms(policy.text)):
+        kinds.add("exclusion")
     if rule.mandatory and not rule.permissive and policy.substitutes and \
             policy.substitutes[0] and policy.substitutes[0] <= set(terms(rule_text)):
         kinds.add("waiver")
@@ -321,6 +329,8 @@ def mentions(kind: Kind, facts: Facets) -> bool:
             return bool(facts.retains or facts.shifts)
         case "risk":
             return bool(facts.weighs or facts.dismisses)
+        case "exclusion":
+            return bool(facts.excludes or facts.accepts)
     return False  # pragma: no cover - every kind is handled above
 
 
@@ -372,6 +382,9 @@ def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
             return Conflict(kind, rule.retains or "", policy.shifts or "")
         case "risk":  # comparable only when the rule weighs what the policy sets aside
             return Conflict(kind, rule.weighs or "", policy.dismisses or "")
+        case "exclusion":  # comparable only when the policy accepts what the rule excludes
+            return Conflict(kind, rule.excludes[1] if rule.excludes else "",
+                            policy.accepts or "")
     return None
 
 
@@ -404,11 +417,14 @@ def _prohibition(rule: Facets, policy: Facets) -> Conflict | None:
 # what the clause says): a duty before the start against one put after it ("prior to
 # establishing a business relationship" / "within 30 days after dealing begins"); a
 # responsibility kept against one passed on ("remains responsible" / "rests with the
-# Provider"); an act forbidden where something cannot be done against going ahead when it
-# cannot ("prevents … from identifying" / "cannot be identified, the Matter may proceed").
+# Provider"); something a duty excludes against a clause accepting something ("other than a
+# post office box" / "accepted as the residential address"); an act forbidden where something
+# cannot be done against going ahead when it cannot ("prevents … from identifying" /
+# "cannot be identified, the Matter may proceed").
 TIES: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
     (lambda r: bool(r.before_start), lambda c: bool(c.after_start)),
     (lambda r: bool(r.retains), lambda c: bool(c.shifts)),
+    (lambda r: bool(r.excludes), lambda c: bool(c.accepts)),
     (lambda r: bool(r.forbids) and acts.unable(r.text),
      lambda c: acts.unable(c.text) and any(v in acts.GO_AHEAD for v, _ in c.allows)),
 )

@@ -37,10 +37,14 @@ _REFERENCE = re.compile(r"\b(?:rules?|articles?|sections?|chapters?|clauses?|par
                         r"\s+[\u200e\d][\w.()\u200e]*", re.I)
 
 
+# Abbreviations a policy writes for what a rule spells out.
+_PO_BOX = re.compile(r"\bP\.?\s?O\.?\s?Box(?:es)?\b", re.I)
+
+
 def terms(text: str) -> list[str]:
     """The stemmed content words of ``text``, cross-references left out."""
-    return [stem(w) for w in _WORD.findall(_REFERENCE.sub(" ", text))
-            if w.lower() not in STOP]
+    text = _PO_BOX.sub("post office box", _REFERENCE.sub(" ", text))
+    return [stem(w) for w in _WORD.findall(text) if w.lower() not in STOP]
 
 
 def tfidf(docs: Sequence[str], *, vocabulary: dict[str, int] | None = None,

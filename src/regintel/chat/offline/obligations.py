@@ -165,6 +165,9 @@ def conflict_suggestion(ref: str, policy_clause: str | None, found: Conflict) ->
         case "cycle":
             return (f"Amend {where} so that this is done {found.rule}, as {ref} requires, "
                     f"each time it arises, not in the policy's {found.policy} round.")
+        case "exclusion":
+            return (f"Amend {where} so that it no longer accepts what {ref} excludes "
+                    f"(\"{found.rule}\"); the policy says \"{found.policy}\".")
         case "risk":
             return (f"Amend {where} so that this factor is weighed in the risk assessment, "
                     f"as {ref} requires (\"{found.rule}\"), instead of \"{found.policy}\".")
