@@ -1,7 +1,8 @@
 """Contradictions about acts rather than quantities: done after the relationship starts
 (or a new product has gone live) instead of before, allowed or done when forbidden, replaced
 when required, a responsibility the firm keeps passed to someone else, a risk factor the rule
-has weighed set aside, something the rule excludes accepted."""
+has weighed set aside, something the rule excludes accepted, a report that must reach the MLRO
+left to someone else's decision."""
 
 from __future__ import annotations
 
@@ -67,6 +68,10 @@ def _conflict(rule: str, policy: str) -> facets.Conflict | None:
      "office box.",
      "Where a street address is not available, the client's P.O. Box number is recorded and "
      "accepted as the residential address.", "exclusion"),
+    ("A Relevant Person must ensure that whenever any Employee suspects money laundering, "
+     "that Employee promptly notifies the Relevant Person's MLRO.",
+     "An employee who has a suspicion must first raise it with his or her head of desk, who "
+     "decides whether the matter is passed to the Financial Crime Officer.", "filter"),
     ("A Relevant Person relying on a third party remains responsible for the CDD.",
      "Where an introducer has performed CDD, the Firm is not responsible for its accuracy.",
      "responsibility"),
@@ -129,6 +134,11 @@ def test_an_act_against_the_rule_is_a_conflict(rule: str, policy: str, kind: str
     # An exclusion of whom the rule speaks to is not one of what it requires.
     ("A Relevant Person, other than a Representative Office, must appoint a deputy MLRO.",
      "A Representative Office is accepted as exempt from appointing a deputy."),
+    # The MLRO's own decision on what comes next is no filter.
+    ("A Relevant Person must ensure that whenever any Employee suspects money laundering, "
+     "that Employee promptly notifies the Relevant Person's MLRO.",
+     "The Onboarding Desk must refer the case to the MLRO, who decides whether a suspicion "
+     "report is needed."),
     # A risk factor weighed, as required.
     ("When undertaking a risk-based assessment of a customer, a Relevant Person must take "
      "into account all relevant risk factors, including: the provision of nominee directors.",

@@ -7,7 +7,10 @@ measure ("may apply standard CDD instead of Enhanced CDD"), who answers for a ta
 ("remains responsible" / "responsibility rests with the Provider"), and whether a risk the
 rule has weighed is set aside ("is not treated as a risk factor"), and what a rule excludes
 that a policy accepts ("other than a post office box" / "P.O. Box … accepted as the
-residential address"). facets.read records them; facets compares them."""
+residential address"), and a report a rule sends straight to the MLRO that a policy has
+someone else decide on ("must first raise it with his or her head of desk, who decides
+whether the matter is passed to" the officer). facets.read records them; facets compares
+them."""
 
 from __future__ import annotations
 
@@ -233,4 +236,32 @@ def excluded(text: str) -> tuple[frozenset[str], str] | None:
 def accepts(text: str) -> str | None:
     """The phrase by which a text accepts something, if it has one."""
     m = _ACCEPTS.search(text)
+    return m[0] if m else None
+
+
+# A rule that has a report reach the MLRO: "that Employee promptly notifies the Relevant
+# Person's MLRO".
+_TO_MLRO = re.compile(r"\b(?:notif\w*|report\w*|inform\w*|disclos\w*)\b[^.;]{0,60}?"
+                      r"\b(?:MLRO|Money Laundering Reporting Officer)\b", re.I)
+# A policy that puts someone's decision in the way: "who decides whether the matter is passed
+# to the Financial Crime Officer", "only if the line manager agrees". Not the MLRO's own
+# decision on what comes next ("refer the case to the MLRO, who decides whether a suspicion
+# report is needed"): the decision must be on passing the matter to someone.
+_FILTERS = re.compile(
+    r"\b(?:who|which)\s+(?:then\s+)?(?:decides?|determines?|judges?|considers?)\s+"
+    r"(?:whether|if)\b[^.;]{0,80}?\b(?:pass|refer|escalat|report|forward|sen[dt])\w*\s+"
+    r"(?:on\s+)?to\b|"
+    r"\bonly\s+(?:if|where|when)\s+(?:the|his|her|their)\s+(?:line\s+)?(?:manager|head|"
+    r"supervisor)\w*(?:\s+of\s+\w+)?\s+(?:agrees?|approves?|considers?|decides?)", re.I)
+
+
+def reports_to_mlro(text: str) -> str | None:
+    """The phrase by which a rule has a report reach the MLRO, if it has one."""
+    m = _TO_MLRO.search(text)
+    return m[0] if m else None
+
+
+def filters(text: str) -> str | None:
+    """The phrase by which a policy has someone decide whether a report goes on, if any."""
+    m = _FILTERS.search(text)
     return m[0] if m else None

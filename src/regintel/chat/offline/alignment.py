@@ -67,9 +67,10 @@ WORDED_ALIKE = 0.6  # more than this share of an obligation's words (idf-weighte
 _JUDGEMENT: set[facets.Kind] = {"modality", "independence"}
 # Read even on a clause that shares few words with the rule: the same act done after the
 # relationship starts, or allowed, is what ties the two ("verified within 30 days after
-# dealing begins" / "prior to establishing the business relationship … verify"), and so is
-# a responsibility passed on ("rests with the Provider" / "remains responsible").
-_ACTS: set[facets.Kind] = {"order", "prohibition", "responsibility"}
+# dealing begins" / "prior to establishing the business relationship … verify"), and so are
+# a responsibility passed on ("rests with the Provider" / "remains responsible"), the thing a
+# rule excludes (its own words must be in the clause) and a report held back from the MLRO.
+_ACTS: set[facets.Kind] = {"order", "prohibition", "responsibility", "exclusion", "filter"}
 
 
 @dataclass(frozen=True)
@@ -143,6 +144,9 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
     tied = [[j for j, f in enumerate(policy_facets) if clause_side(f.whole)]
             for _, clause_side in facets.TIES]
     position = {u: j for j, u in enumerate(policy)}
+    siblings: dict[tuple[int, str], list[int]] = {}
+    for j, u in enumerate(policy):
+        siblings.setdefault(_clause_key(u), []).append(j)
     rules = [facets.read(f"{c.unit.stem} {c.unit.body}") for c in found]
     drafts: list[Draft] = []
     at = 0
@@ -150,8 +154,13 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
         order = np.argsort(-row)[:TOP_CLAUSES]
         closest = [(j, float(row[j])) for j in order]
         reading = _near(row, worded[i], thresholds)
+        # A sentence is about the subject when its clause is (the clause's first sentence
+        # says what it is about: "Any Employee who … suspects … must record it …. An employee
+        # who has a suspicion must first raise it with his or her head of desk, who …").
+        about = {key: max(float(row[j]) for j in js) for key, js in siblings.items()}
         related = [j for (rule_side, _), clauses in zip(facets.TIES, tied, strict=True)
-                   if rule_side(rules[i]) for j in clauses if row[j] >= thresholds.topic]
+                   if rule_side(rules[i]) for j in clauses
+                   if about[_clause_key(policy[j])] >= thresholds.topic]
         # The statement that led to the rule (by its words, section heading included) is
         # about it, however far apart the vectors put the two.
         if candidate.anchor is not None and candidate.anchor in position:
@@ -175,6 +184,12 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
         if draft is not None:
             drafts.append(draft)
     return _distinct(drafts)
+
+
+def _clause_key(unit: Unit) -> tuple[int, str]:
+    """The clause a policy sentence belongs to (its page and number; unnumbered sentences
+    stand alone)."""
+    return (unit.page, unit.clause or f"@{unit.start}")
 
 
 def _distinct(drafts: list[Draft]) -> list[Draft]:

@@ -103,7 +103,7 @@ _AT_LEAST = re.compile(r"\b(or more|or above|or greater|equal to or (?:more|grea
 
 Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality",
                "independence", "date", "order", "prohibition", "waiver", "cycle",
-               "responsibility", "risk", "exclusion"]
+               "responsibility", "risk", "exclusion", "filter"]
 
 
 @dataclass(frozen=True)
@@ -140,6 +140,9 @@ class Facets:
     # a text accepts ("is recorded and accepted as").
     excludes: tuple[frozenset[str], str] | None = None
     accepts: str | None = None
+    # A report the text sends to the MLRO, or has someone else decide on first.
+    to_mlro: str | None = None
+    filters: str | None = None
     text: str = ""
 
 
@@ -210,7 +213,8 @@ def read(text: str) -> Facets:
                   acts.before_start(text), acts.after_start(text), acts.forbidden(text),
                   acts.allowed(text), acts.substitute(text), acts.retains(text),
                   acts.shifts(text), acts.weighs_risk(text), acts.dismisses_risk(text),
-                  acts.excluded(text), acts.accepts(text), text)
+                  acts.excluded(text), acts.accepts(text), acts.reports_to_mlro(text),
+                  acts.filters(text), text)
 
 
 def _day_of_year(m: re.Match[str]) -> int:
@@ -292,6 +296,8 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
     if rule.excludes and rule.mandatory and policy.accepts and \
             rule.excludes[0] <= set(terms(policy.text)):
         kinds.add("exclusion")
+    if rule.to_mlro and rule.mandatory and policy.filters:
+        kinds.add("filter")
     if rule.mandatory and not rule.permissive and policy.substitutes and \
             policy.substitutes[0] and policy.substitutes[0] <= set(terms(rule_text)):
         kinds.add("waiver")
@@ -331,6 +337,8 @@ def mentions(kind: Kind, facts: Facets) -> bool:
             return bool(facts.weighs or facts.dismisses)
         case "exclusion":
             return bool(facts.excludes or facts.accepts)
+        case "filter":
+            return bool(facts.to_mlro or facts.filters)
     return False  # pragma: no cover - every kind is handled above
 
 
@@ -385,6 +393,8 @@ def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
         case "exclusion":  # comparable only when the policy accepts what the rule excludes
             return Conflict(kind, rule.excludes[1] if rule.excludes else "",
                             policy.accepts or "")
+        case "filter":  # comparable only when someone decides on what must reach the MLRO
+            return Conflict(kind, rule.to_mlro or "", policy.filters or "")
     return None
 
 
@@ -418,13 +428,16 @@ def _prohibition(rule: Facets, policy: Facets) -> Conflict | None:
 # establishing a business relationship" / "within 30 days after dealing begins"); a
 # responsibility kept against one passed on ("remains responsible" / "rests with the
 # Provider"); something a duty excludes against a clause accepting something ("other than a
-# post office box" / "accepted as the residential address"); an act forbidden where something
-# cannot be done against going ahead when it cannot ("prevents … from identifying" /
-# "cannot be identified, the Matter may proceed").
+# post office box" / "accepted as the residential address"); a report that must reach the
+# MLRO against someone deciding whether it does ("promptly notifies the … MLRO" / "who
+# decides whether the matter is passed to the Financial Crime Officer"); an act forbidden
+# where something cannot be done against going ahead when it cannot ("prevents … from
+# identifying" / "cannot be identified, the Matter may proceed").
 TIES: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
     (lambda r: bool(r.before_start), lambda c: bool(c.after_start)),
     (lambda r: bool(r.retains), lambda c: bool(c.shifts)),
     (lambda r: bool(r.excludes), lambda c: bool(c.accepts)),
+    (lambda r: bool(r.to_mlro), lambda c: bool(c.filters)),
     (lambda r: bool(r.forbids) and acts.unable(r.text),
      lambda c: acts.unable(c.text) and any(v in acts.GO_AHEAD for v, _ in c.allows)),
 )

@@ -165,6 +165,10 @@ def conflict_suggestion(ref: str, policy_clause: str | None, found: Conflict) ->
         case "cycle":
             return (f"Amend {where} so that this is done {found.rule}, as {ref} requires, "
                     f"each time it arises, not in the policy's {found.policy} round.")
+        case "filter":
+            return (f"Amend {where} so that the report reaches the MLRO without anyone "
+                    f"deciding first whether it does, as {ref} requires (\"{found.rule}\"); "
+                    f"the policy has someone decide (\"{found.policy}\").")
         case "exclusion":
             return (f"Amend {where} so that it no longer accepts what {ref} excludes "
                     f"(\"{found.rule}\"); the policy says \"{found.policy}\".")
