@@ -14,6 +14,7 @@ import pytest
 
 from regintel.chat.offline import alignment, audit, facets, matching, obligations
 from regintel.chat.offline.segments import Unit
+from regintel.domain.documents import ChunkHit, DocType
 
 DOC = uuid4()
 
@@ -152,23 +153,36 @@ def test_a_rule_left_out_is_reported_on_the_item_the_policy_comes_least_close_to
     assert [(d.kind, d.target_clause) for d in drafts] == [("gap", "4.5.6(a)")]
 
 
-def test_an_obligation_in_a_relevant_section_is_not_marked_down_by_a_weak_hit() -> None:
-    from regintel.domain.documents import ChunkHit, DocType
+def _hit(start: int, end: int, score: float) -> ChunkHit:
+    return ChunkHit(ordinal=0, text="x" * (end - start), page_start=1, page_end=1,
+                    char_start=start, char_end=end, chunk_id=uuid4(), document_id=DOC,
+                    document_title="AML", document_version="1",
+                    doc_type=DocType.REGULATION, score=score)
 
+
+def test_a_themes_next_hits_count_by_their_rank_under_its_best() -> None:
+    """A heading's search puts nearly all of the calibrated relevance on its first hit; the
+    rule it is about, second with 0.004, is still read."""
+    rules = [_unit("A Relevant Person must identify the trustees of a trust.",
+                   clause="8.3.5.(2)", section="Trusts", start=0)]
+    found = matching.candidates(rules, {"Trusts and foundations": [
+        _hit(500, 700, 0.93), _hit(0, 150, 0.004)]}, limit=10, applies=lambda u: True)
+    assert [c.unit.clause for c in found] == ["8.3.5.(2)"]
+    assert found[0].score == pytest.approx(0.93 * matching.RANK_DECAY)
+    # A theme whose best hit is weak lends nothing to the next ones.
+    assert matching.candidates(rules, {"About us": [_hit(500, 700, 0.2), _hit(0, 150, 0.1)]},
+                               limit=10, applies=lambda u: True) == []
+
+
+def test_an_obligation_in_a_relevant_section_is_not_marked_down_by_a_weak_hit() -> None:
     rules = [_unit("A Relevant Person must provide AML training to all Employees at least "
                    "annually.", clause="13.2.1", section="Training", start=0),
              _unit("All relevant details of the training must be recorded, including the "
                    "dates when the training was given.", clause="13.3.1", section="Training",
                    start=200)]
 
-    def hit(start: int, end: int, score: float) -> ChunkHit:
-        return ChunkHit(ordinal=0, text="x" * (end - start), page_start=1, page_end=1,
-                        char_start=start, char_end=end, chunk_id=uuid4(), document_id=DOC,
-                        document_title="AML", document_version="1",
-                        doc_type=DocType.REGULATION, score=score)
-
-    found = matching.candidates(rules, {"Staff training": [hit(0, 150, 0.9)],
-                                        "Records": [hit(200, 320, 0.3)]},
+    found = matching.candidates(rules, {"Staff training": [_hit(0, 150, 0.9)],
+                                        "Records": [_hit(200, 320, 0.3)]},
                                 limit=10, applies=lambda u: True)
     scores = {c.unit.clause: c.score for c in found}
     assert scores["13.3.1"] == pytest.approx(0.9 * matching.EXPANSION_DISCOUNT)
