@@ -65,15 +65,18 @@ async def stratified_sample(index: ChunkIndex, tenant_id: UUID,
 
 
 async def by_theme(retriever: HybridRetriever, tenant_id: UUID, themes: Sequence[str],
-                   target_ids: Sequence[UUID], *,
-                   per_theme: int = 3) -> dict[str, dict[UUID, list[ChunkHit]]]:
-    """For compare and audit: the best chunks for each theme within each target document."""
+                   target_ids: Sequence[UUID], *, per_theme: int = 3,
+                   queries: Sequence[str] | None = None,
+                   ) -> dict[str, dict[UUID, list[ChunkHit]]]:
+    """For compare and audit: the best chunks for each theme within each target document.
+    ``queries``, one per theme, are what is searched when a theme is worded otherwise than
+    the targets word it (the results stay keyed by theme)."""
     retriever.check_scope(SearchScope(document_ids=tuple(target_ids)))
     results: dict[str, dict[UUID, list[ChunkHit]]] = {}
-    for theme in themes:
-        vector = await retriever.embed_query(theme)
+    for theme, query in zip(themes, queries or themes, strict=True):
+        vector = await retriever.embed_query(query)
         batches = await asyncio.gather(*(
-            retriever.search(tenant_id, theme, k=per_theme, vector=vector,
+            retriever.search(tenant_id, query, k=per_theme, vector=vector,
                              scope=SearchScope(document_ids=(target,)))
             for target in target_ids))
         results[theme] = dict(zip(target_ids, batches, strict=True))

@@ -20,7 +20,7 @@ from uuid import UUID
 import numpy as np
 
 from regintel.chat.evidence import CitationBook, verify
-from regintel.chat.offline import alignment, lists, matching
+from regintel.chat.offline import alignment, glossary, lists, matching
 from regintel.chat.offline import obligations as obligation_rules
 from regintel.chat.offline.claims import text_audit
 from regintel.chat.offline.report import overall_status, summary
@@ -116,12 +116,16 @@ async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: Hyb
     policy_job = asyncio.ensure_future(_embed(embedder, [matching.context_of(u)
                                                          for u in policy_units]))
     try:
+        target_chunks = await asyncio.gather(*(index.document_chunks(tenant, d.id)
+                                               for d in inputs.targets))
+        # Searched in the targets' words: "Dealing with the FSRA" as "… the Regulator".
+        aliases = glossary.acronyms(c.text for chunks in target_chunks for c in chunks)
         evidence = await by_theme(retriever, tenant, themes, [t.id for t in inputs.targets],
-                                  per_theme=per_theme(len(themes)))
+                                  per_theme=per_theme(len(themes)),
+                                  queries=[glossary.expand(t, aliases) for t in themes])
         policy_text = " ".join(u.text for u in policy_units)
-        targets = [await _read_target(index, tenant, document, evidence, policy_text,
-                                      policy_units)
-                   for document in inputs.targets]
+        targets = [_read_target(document, chunks, evidence, policy_text, policy_units)
+                   for document, chunks in zip(inputs.targets, target_chunks, strict=True)]
         obligation_vectors = await _embed(embedder, [matching.context_of(c.unit)
                                                      for t in targets for c in t.obligations])
         policy_vectors = await policy_job
@@ -150,12 +154,11 @@ async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: Hyb
                        targets_checked=len(inputs.targets), themes_analyzed=len(themes))
 
 
-async def _read_target(index: ChunkIndex, tenant: UUID, document: Document,
-                       evidence: dict[str, dict[UUID, list[ChunkHit]]],
-                       policy_text: str, policy_units: Sequence[Unit]) -> _Target:
+def _read_target(document: Document, chunks: list[StoredChunk],
+                 evidence: dict[str, dict[UUID, list[ChunkHit]]],
+                 policy_text: str, policy_units: Sequence[Unit]) -> _Target:
     """A target's units and the obligations among them worth checking: those the themes'
     evidence holds, and those the policy's statements of fact restate."""
-    chunks = await index.document_chunks(tenant, document.id)
     pages = page_texts(chunks)
     units = segment(document.id, pages)
     applies = obligation_rules.applicability(units, policy_text)
