@@ -37,3 +37,15 @@ def test_a_lead_in_is_one_sentence_with_its_list_and_the_next_rule_stays_apart()
 def test_a_lead_in_whose_list_is_in_the_next_chunk_is_left_out() -> None:
     cut = TEXT[:TEXT.index("(a)")]
     assert [s.clean for s in sentences_of([_hit(cut)])] == []
+
+
+def test_a_list_too_long_to_join_whole_says_it_goes_on() -> None:
+    items = "".join(f"({chr(97 + k)})\tthe {k}th piece of information the rule asks for;\r\n"
+                    for k in range(20))
+    found = sentences_of([_hit("8.4.1\tIt must obtain:\r\n" + items)])
+    first = found[0]
+    assert first.text.startswith("8.4.1\tIt must obtain:") and first.continues
+    assert len(first.text) <= 600 and first.shown.endswith("asks for; …")
+    assert not first.is_heading  # the mark is for display; what the sentence is stays
+    # The items past the cut are still there to be chosen on their own.
+    assert any(s.text.startswith("(t)") for s in found[1:])

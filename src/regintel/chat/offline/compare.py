@@ -76,7 +76,7 @@ def _focused(documents: Sequence[Document], per_doc: dict[UUID, list[Sentence]],
             continue
         statement = cite(book, best)
         chosen[document.id] = best
-        cells.append(ComparisonCell(document_id=document.id, text=best.clean,
+        cells.append(ComparisonCell(document_id=document.id, text=best.shown,
                                     citation=statement.citations[0] if statement else None))
     found = list(chosen.values())
     differs = len(found) < len(documents) or any(
@@ -127,12 +127,12 @@ def _holistic(documents: Sequence[Document], per_doc: dict[UUID, list[Sentence]]
             numbers = [n for st in (sa, sb) if st for n in st.citations]
             if _disagree(a, match):
                 differences.append(Statement(
-                    text=f"{titles[first.id]}: {a.clean} — {titles[other.id]}: {match.clean}",
+                    text=f"{titles[first.id]}: {a.shown} — {titles[other.id]}: {match.shown}",
                     citations=numbers))
             else:
                 similarities.append(Statement(
                     text=f"Both {titles[first.id]} and {titles[other.id]} address this: "
-                         f"{a.clean}", citations=numbers))
+                         f"{a.shown}", citations=numbers))
     for document in documents:
         alone = []
         for s in key[document.id]:

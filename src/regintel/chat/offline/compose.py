@@ -28,7 +28,7 @@ def cite(book: CitationBook, sentence: Sentence, *, located: bool = False) -> St
     n = book.cite_sentence(sentence.hit, sentence.text)
     if n is None:
         return None
-    text = sentence.clean
+    text = sentence.shown
     if located:
         title, clause = sentence.hit.document_title, book.citations[n - 1].clause
         where = f"{title}, {clause}" if clause and clause != title else title

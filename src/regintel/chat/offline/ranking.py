@@ -36,6 +36,7 @@ class Sentence:
     hit: ChunkHit
     text: str          # verbatim from the chunk
     position: int      # offset in the chunk
+    continues: bool = False  # a list that goes on past the text
 
     @property
     def is_obligation(self) -> bool:
@@ -63,31 +64,40 @@ class Sentence:
 
     @property
     def clean(self) -> str:
-        """For display in an answer: list markers and tabs removed (the quote stays exact)."""
+        """List markers and tabs removed (the quote stays exact)."""
         return " ".join(_LIST_MARK.sub("", self.text).split())
+
+    @property
+    def shown(self) -> str:
+        """For display in an answer: clean, and "…" where a list goes on."""
+        return f"{self.clean} …" if self.continues else self.clean
 
 
 # A list item after a lead-in ("… any change in its:"): "(a) name;", "- address", "or".
 _ITEM = re.compile(r"^(?:\(?[a-z0-9ivx]{1,4}[.)]\s|[-•*]\s|(?:and|or)$)", re.I)
 
 
-def _with_lists(text: str) -> list[tuple[int, int]]:
+def _with_lists(text: str) -> list[tuple[int, int, bool]]:
     """The chunk's sentence spans, a lead-in ending in ":" joined to the list items that
     follow it: "A DNFBP must promptly notify the Regulator of any change in its: (a) name;
     (b) legal status; …" says what the rule requires; the lead-in alone does not, and each
-    item alone is a fragment."""
+    item alone is a fragment. The flag says a list goes on past what was joined (at most
+    MAX_SENTENCE_CHARS)."""
     spans = sentence_spans(text)
-    joined: list[tuple[int, int]] = []
+    joined: list[tuple[int, int, bool]] = []
     i = 0
     while i < len(spans):
         start, end = spans[i]
         i += 1
+        more = False
         if text[start:end].endswith(":"):
-            while i < len(spans) and _ITEM.match(text[spans[i][0]:spans[i][1]]) \
-                    and spans[i][1] - start <= MAX_SENTENCE_CHARS:
+            while i < len(spans) and _ITEM.match(text[spans[i][0]:spans[i][1]]):
+                if spans[i][1] - start > MAX_SENTENCE_CHARS:
+                    more = True
+                    break
                 end = spans[i][1]
                 i += 1
-        joined.append((start, end))
+        joined.append((start, end, more))
     return joined
 
 
@@ -96,7 +106,7 @@ def sentences_of(hits: Sequence[ChunkHit], *, per_chunk: int = 12) -> list[Sente
     seen: set[str] = set()
     for hit in hits:
         taken = 0
-        for start, end in _with_lists(hit.text):
+        for start, end, more in _with_lists(hit.text):
             text = hit.text[start:end]
             key = " ".join(text.split()).lower()
             if (len(text) < MIN_SENTENCE_CHARS or len(text) > MAX_SENTENCE_CHARS
@@ -104,7 +114,7 @@ def sentences_of(hits: Sequence[ChunkHit], *, per_chunk: int = 12) -> list[Sente
                     or sum(c.isalpha() for c in text) < len(text) * 0.6):
                 continue
             seen.add(key)
-            found.append(Sentence(hit, text, start))
+            found.append(Sentence(hit, text, start, more))
             taken += 1
             if taken >= per_chunk:
                 break
