@@ -107,7 +107,9 @@ async def test_whole_path(browser: Browser, live_server: str, screenshots: Path)
     listbox = page.get_by_role("listbox", name="Suggestions")
     await expect(listbox).to_be_visible()
     await expect(listbox.locator(".mention-section")).to_have_text(
-        ["⚡ Actions", "📁 Sets", "📄 Documents", "🌐 Web Search"])
+        ["Actions", "Sets", "Documents", "Web Search"])
+    # Each with its icon drawn inline, not an emoji a machine may lack a font for.
+    await expect(listbox.locator(".mention-section svg.icon")).to_have_count(4)
     await alice.shot(screenshots, "07-mention-dropdown")
     await box.press("Escape")
     await expect(listbox).to_be_hidden()
@@ -123,7 +125,7 @@ async def test_whole_path(browser: Browser, live_server: str, screenshots: Path)
     await last_answer_done(page)
     assert await page.evaluate("window.__streamed") is True
     answer = page.locator(".msg.assistant").last
-    await expect(answer.locator(".cost")).to_have_text(re.compile(r"^🪙 [\d,]+ tokens · \$\d"))
+    await expect(answer.locator(".cost")).to_have_text(re.compile(r"^ ?[\d,]+ tokens · \$\d"))
     await expect(answer.locator(".badge.conf")).to_have_count(1)
     await expect(page.locator(".chat-title")).to_have_text(re.compile(QUESTION[:20]))
 

@@ -2,6 +2,7 @@
 // Sets, Documents, Web). A chosen item becomes a pill that carries its id; on send the pills
 // become tagged_doc_ids / tagged_set_ids / action / enable_web_search.
 import { clear, h, newId } from '../dom.js';
+import { icon } from '../icons.js';
 
 export const MAX_DOCUMENTS = 5;
 const ACTIONS = [
@@ -10,8 +11,8 @@ const ACTIONS = [
   { id: 'compare', label: 'Compare', hint: 'Differences and similarities, side by side' },
   { id: 'audit', label: 'Audit', hint: 'Check a policy against regulations' },
 ];
-const ICONS = { action: '⚡', set: '📁', doc: '📄', web: '🌐' };
-const SECTION_TITLES = { action: '⚡ Actions', set: '📁 Sets', doc: '📄 Documents', web: '🌐 Web Search' };
+const ICONS = { action: 'bolt', set: 'folder', doc: 'document', web: 'globe' };
+const SECTION_TITLES = { action: 'Actions', set: 'Sets', doc: 'Documents', web: 'Web Search' };
 const DOC_TYPE_LABELS = { regulation: 'Regulatory Source', policy: 'Company Policy' };
 
 /**
@@ -30,7 +31,7 @@ export function createComposer({ getDocuments, getSets, onSend }) {
   });
   const list = h('div', { class: 'mention-list', id: listId, role: 'listbox', 'aria-label': 'Suggestions', hidden: true });
   const warning = h('p', { class: 'composer-warning', role: 'alert', hidden: true });
-  const send = h('button', { type: 'button', class: 'btn primary send', 'aria-label': 'Send message' }, 'Send ➤');
+  const send = h('button', { type: 'button', class: 'btn primary send', 'aria-label': 'Send message' }, 'Send ', icon('send'));
   const element = h('div', { class: 'composer' }, list, warning, h('div', { class: 'composer-row' }, input, send));
 
   let items = [];
@@ -120,7 +121,7 @@ export function createComposer({ getDocuments, getSets, onSend }) {
     items.forEach((item, index) => {
       if (item.kind !== section) {
         section = item.kind;
-        list.append(h('div', { class: 'mention-section', role: 'presentation' }, SECTION_TITLES[section]));
+        list.append(h('div', { class: 'mention-section', role: 'presentation' }, icon(ICONS[section]), ` ${SECTION_TITLES[section]}`));
       }
       const option = h('div', { id: `${listId}-${index}`, role: 'option', class: `mention-option kind-${item.kind}`, 'aria-selected': 'false' },
         h('span', { class: 'mention-label' }, item.label), item.hint ? h('span', { class: 'mention-hint' }, item.hint) : null);
@@ -155,7 +156,7 @@ export function createComposer({ getDocuments, getSets, onSend }) {
       class: `pill kind-${item.kind}${item.docType ? ` type-${item.docType}` : ''}`, contenteditable: 'false',
       dataset: { kind: item.kind, id: item.id, label: item.label },
       'data-doc-id': item.kind === 'doc' ? item.id : null, 'data-set-id': item.kind === 'set' ? item.id : null,
-    }, `${ICONS[item.kind]} ${item.label}${item.version ? ` (${item.version})` : ''}`);
+    }, icon(ICONS[item.kind]), ` ${item.label}${item.version ? ` (${item.version})` : ''}`);
     if (item.colour) pill.style.setProperty('--set-colour', item.colour);
     return pill;
   }

@@ -2,6 +2,7 @@
 // centre, the collapsible Sources panel on the right.
 import { ApiError, del, get, patch, post, streamChat } from '../api.js';
 import { clear, formatDate, h, initials } from '../dom.js';
+import { icon } from '../icons.js';
 import { logOut, problemText } from '../screens/common.js';
 import { createComposer } from './composer.js';
 import { createLibrary } from './documents.js';
@@ -34,7 +35,7 @@ export function dashboardScreen(me) {
   // -- centre: chat -----------------------------------------------------------------------
   const titleEl = h('h1', { class: 'chat-title' }, 'New chat');
   const usageEl = h('span', { class: 'chat-usage', title: 'Tokens and cost of this conversation' });
-  const menuButton = h('button', { type: 'button', class: 'icon-btn only-narrow', 'aria-label': 'Show chats and documents', 'aria-controls': 'left-panel', 'aria-expanded': 'false' }, '☰');
+  const menuButton = h('button', { type: 'button', class: 'icon-btn only-narrow', 'aria-label': 'Show chats and documents', 'aria-controls': 'left-panel', 'aria-expanded': 'false' }, icon('menu'));
   const sourcesButton = h('button', { type: 'button', class: 'btn ghost small', 'aria-controls': 'sources-panel' }, 'Sources');
   const messages = h('div', { class: 'messages', role: 'log', 'aria-label': 'Conversation', 'aria-live': 'polite', tabindex: 0 });
   const ctx = {
@@ -84,7 +85,7 @@ export function dashboardScreen(me) {
   const userBar = h('div', { class: 'user-bar' },
     h('span', { class: 'avatar', 'aria-hidden': 'true' }, initials(me.display_name || me.email)),
     h('div', { class: 'user-names' }, h('span', { class: 'user-name' }, me.display_name || me.email), h('span', { class: 'user-org' }, me.tenant_name)),
-    h('details', { class: 'menu' }, h('summary', { 'aria-label': 'Settings' }, '⚙'),
+    h('details', { class: 'menu' }, h('summary', { 'aria-label': 'Settings' }, icon('gear')),
       h('div', { class: 'menu-items' },
         h('a', { href: '/onboarding', 'data-nav': true }, 'Company profile'),
         h('a', { href: '/projects', 'data-nav': true }, 'Projects'),
@@ -153,14 +154,14 @@ export function dashboardScreen(me) {
         h('span', { class: 'chat-item-title' }, plainTitle(c.title) || 'Untitled chat'),
         h('span', { class: 'chat-item-time' }, c.last_message_at ? formatDate(c.last_message_at) : `Conversation from ${formatDate(c.created_at)}`));
       open.addEventListener('click', () => { openConversation(c.id); setLeftOpen(false); });
-      const rename = h('button', { type: 'button', class: 'icon-btn', 'aria-label': `Rename ${c.title || 'chat'}`, title: 'Rename' }, '✎');
+      const rename = h('button', { type: 'button', class: 'icon-btn', 'aria-label': `Rename ${c.title || 'chat'}`, title: 'Rename' }, icon('pencil'));
       rename.addEventListener('click', async () => {
         const title = window.prompt('Rename the conversation', c.title || '');
         if (!title || !title.trim()) return;
         await patch(`/api/conversations/${c.id}`, { title }).catch((e) => window.alert(problemText(e)));
         await loadConversations();
       });
-      const remove = h('button', { type: 'button', class: 'icon-btn danger', 'aria-label': `Delete ${c.title || 'chat'}`, title: 'Delete' }, '🗑');
+      const remove = h('button', { type: 'button', class: 'icon-btn danger', 'aria-label': `Delete ${c.title || 'chat'}`, title: 'Delete' }, icon('trash'));
       remove.addEventListener('click', async () => {
         if (!window.confirm('Delete this conversation with its memory?')) return;
         await del(`/api/conversations/${c.id}`).catch((e) => window.alert(problemText(e)));
@@ -186,7 +187,7 @@ export function dashboardScreen(me) {
     try {
       const usage = await get(`/api/conversations/${state.threadId}/usage`);
       const tokens = usage.input_tokens + usage.output_tokens;
-      usageEl.textContent = `🪙 ${tokens.toLocaleString('en-US')} tokens · $${Number(usage.cost_usd).toFixed(3)}`;
+      usageEl.replaceChildren(icon('coin'), ` ${tokens.toLocaleString('en-US')} tokens · $${Number(usage.cost_usd).toFixed(3)}`);
     } catch {
       usageEl.textContent = '';
     }
@@ -218,8 +219,8 @@ export function dashboardScreen(me) {
 
   function userMessage(text, label, { action = null, web = false } = {}) {
     const el = h('div', { class: 'msg user' }, h('div', { class: 'bubble' },
-      action ? h('span', { class: 'pill kind-action' }, `⚡ ${action[0].toUpperCase()}${action.slice(1)}`) : null,
-      web ? h('span', { class: 'pill kind-web' }, '🌐 Web search') : null,
+      action ? h('span', { class: 'pill kind-action' }, icon('bolt'), ` ${action[0].toUpperCase()}${action.slice(1)}`) : null,
+      web ? h('span', { class: 'pill kind-web' }, icon('globe'), ' Web search') : null,
       label ? h('em', {}, label) : withMentions(text)));
     messages.append(el);
     return el;

@@ -2,6 +2,7 @@
 // and the upload dialog with the spec's metadata.
 import { del, get, post } from '../api.js';
 import { clear, h, newId } from '../dom.js';
+import { icon } from '../icons.js';
 import { field, problemText } from '../screens/common.js';
 
 const TYPE_LABELS = { regulation: 'Regulatory Source', policy: 'Company Policy' };
@@ -51,7 +52,7 @@ export function createLibrary({ onChange, onAsk }) {
             await del(`/api/documents/${d.id}`).catch((e) => window.alert(problemText(e)));
             refresh();
           },
-        }, '🗑')));
+        }, icon('trash'))));
     if (d.set) item.style.setProperty('--set-colour', d.set.colour);
     return item;
   }

@@ -1,12 +1,13 @@
 // Rendering of chat messages: answers with inline citation markers, confidence, prompts for
 // pending questions, audit findings, comparison tables, summaries and the cost line.
 import { h, safeUrl } from '../dom.js';
+import { icon } from '../icons.js';
 import { withTooltip } from './tooltip.js';
 import { findingWork } from './findingwork.js';
 
 const SEVERITIES = ['Critical', 'High', 'Medium', 'Low'];
 const MEDIUM_TIP = 'Medium confidence—further investigation suggested';
-const OPTION_ICONS = { tag_documents: '📄 ', search_web: '🌐 ', web: '🌐 ', continue: '' };
+const OPTION_ICONS = { tag_documents: 'document', search_web: 'globe', web: 'globe' };
 
 function domainOf(url) {
   try {
@@ -30,13 +31,13 @@ function citationTip(c) {
   ];
 }
 
-/** The 📄/🌐 marker of citation `c`; ctx.onCite(c) opens it in the Sources panel. */
+/** The document/web marker of citation `c`; ctx.onCite(c) opens it in the Sources panel. */
 export function citationMarker(c, ctx) {
   const web = c.source_type === 'web';
   const button = h('button', {
     type: 'button', class: `cite ${web ? 'web' : 'doc'}`, dataset: { n: c.n },
     'aria-label': `Source ${c.n}: ${c.title || ''}${web ? ' (opens the web page)' : ''}`,
-  }, web ? '🌐' : '📄', h('sup', {}, String(c.n)));
+  }, icon(web ? 'globe' : 'document'), h('sup', {}, String(c.n)));
   withTooltip(button, citationTip(c));
   button.addEventListener('click', () => {
     ctx.onCite(c);
@@ -114,13 +115,13 @@ export function confidenceBadge(confidence) {
   if (!confidence) return null;
   const score = typeof confidence.score === 'number' ? ` (${Math.round(confidence.score * 100)}%)` : '';
   if (confidence.tier === 'high') {
-    return h('span', { class: 'badge conf high', title: `High confidence${score}` }, '✅ High confidence');
+    return h('span', { class: 'badge conf high', title: `High confidence${score}` }, icon('check'), ' High confidence');
   }
   if (confidence.tier === 'medium') {
-    const badge = h('span', { class: 'badge conf medium', tabindex: 0, 'aria-label': MEDIUM_TIP }, '⚠️ Medium confidence');
+    const badge = h('span', { class: 'badge conf medium', tabindex: 0, 'aria-label': MEDIUM_TIP }, icon('warning'), ' Medium confidence');
     return withTooltip(badge, () => [MEDIUM_TIP, score]);
   }
-  return h('span', { class: 'badge conf low', title: `Low confidence${score}` }, '🔴 Low confidence — shown with a disclaimer');
+  return h('span', { class: 'badge conf low', title: `Low confidence${score}` }, icon('alert'), ' Low confidence — shown with a disclaimer');
 }
 
 export function costLine(usage) {
@@ -129,7 +130,7 @@ export function costLine(usage) {
   const cost = Number(usage.cost_usd || 0);
   const dollars = cost > 0 && cost < 0.001 ? cost.toFixed(5) : cost.toFixed(3);
   return h('div', { class: 'cost', title: `${usage.input_tokens || 0} in · ${usage.output_tokens || 0} out` },
-    `🪙 ${tokens.toLocaleString('en-US')} tokens · $${dollars}`);
+    icon('coin'), ` ${tokens.toLocaleString('en-US')} tokens · $${dollars}`);
 }
 
 function severityBadge(severity) {
@@ -206,12 +207,14 @@ function promptView(needs, ctx) {
     button.classList.add('chosen');
     ctx.onResume(answer, label);
   };
-  const option = (answer, label, cls = '') => {
-    const button = h('button', { type: 'button', class: `btn ${cls}` }, label);
+  const option = (answer, label, cls = '', iconName = '') => {
+    const button = h('button', { type: 'button', class: `btn ${cls}` },
+      iconName ? [icon(iconName), ' '] : null, label);
     button.addEventListener('click', () => choose(answer, label, button));
     buttons.push(button);
     return button;
   };
+  const withIcon = (o) => option(o.id, o.label, '', OPTION_ICONS[o.id] || '');
   const options = needs.options || [];
   let body;
   if (needs.kind === 'confirm_docs') {
@@ -230,15 +233,15 @@ function promptView(needs, ctx) {
     const main = options.filter((o) => o.id !== 'continue');
     const go = options.find((o) => o.id === 'continue');
     body = [
-      h('p', { class: 'prompt-title' }, '🔴 I couldn’t find strong matches in the documents.'),
+      h('p', { class: 'prompt-title' }, icon('alert'), ' I couldn’t find strong matches in the documents.'),
       h('p', {}, 'Would you like me to:'),
-      h('div', { class: 'prompt-actions' }, main.map((o) => option(o.id, `${OPTION_ICONS[o.id] || ''}${o.label}`))),
+      h('div', { class: 'prompt-actions' }, main.map(withIcon)),
       go ? h('div', { class: 'prompt-actions' }, option(go.id, 'Continue anyway with disclaimer', 'ghost')) : null,
     ];
   } else {
     body = [
       h('p', {}, needs.message),
-      h('div', { class: 'prompt-actions' }, options.map((o) => option(o.id, `${OPTION_ICONS[o.id] || ''}${o.label}`))),
+      h('div', { class: 'prompt-actions' }, options.map(withIcon)),
     ];
   }
   return h('div', { class: `prompt ${needs.kind}`, role: 'group', 'aria-label': 'The assistant needs your input' }, body);

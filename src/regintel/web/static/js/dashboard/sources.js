@@ -1,6 +1,7 @@
 // The Sources panel: the citations of the current conversation, documents and web; clicking
 // a citation in a message opens the panel at its excerpt. Collapses to a thin strip.
 import { clear, h, safeUrl } from '../dom.js';
+import { icon } from '../icons.js';
 import { citationMeta } from './messages.js';
 
 function keyOf(c) {
@@ -11,14 +12,14 @@ export function createSources({ onToggle }) {
   const seen = new Map();
   const docs = h('ul', { class: 'source-list' });
   const web = h('ul', { class: 'source-list' });
-  const empty = h('p', { class: 'muted empty-sources' }, 'Citations of this chat appear here. Click a 📄 or 🌐 marker to jump to its excerpt.');
-  const close = h('button', { type: 'button', class: 'icon-btn', 'aria-label': 'Collapse the sources panel' }, '✕');
+  const empty = h('p', { class: 'muted empty-sources' }, 'Citations of this chat appear here. Click a document or web marker to jump to its excerpt.');
+  const close = h('button', { type: 'button', class: 'icon-btn', 'aria-label': 'Collapse the sources panel' }, icon('close'));
   const peek = h('button', { type: 'button', class: 'sources-peek', 'aria-label': 'Open the sources panel', title: 'Sources' }, h('span', {}, 'Sources'));
   const body = h('div', { class: 'sources-body' },
     h('header', { class: 'panel-head' }, h('h2', {}, 'Sources'), close),
     empty,
-    h('section', { 'aria-label': 'Document sources' }, h('h3', {}, '📄 Documents'), docs),
-    h('section', { 'aria-label': 'Web sources' }, h('h3', {}, '🌐 Web'), web));
+    h('section', { 'aria-label': 'Document sources' }, h('h3', {}, icon('document'), ' Documents'), docs),
+    h('section', { 'aria-label': 'Web sources' }, h('h3', {}, icon('globe'), ' Web'), web));
   const element = h('aside', { class: 'sources collapsed', id: 'sources-panel', 'aria-label': 'Sources' }, peek, body);
 
   function setOpen(open) {
@@ -35,7 +36,7 @@ export function createSources({ onToggle }) {
     const isWeb = c.source_type === 'web';
     const url = isWeb ? safeUrl(c.url) : null;
     const item = h('li', { class: `source ${isWeb ? 'web' : 'doc'}`, tabindex: -1 },
-      h('div', { class: 'source-title' }, isWeb ? '🌐 ' : '📄 ',
+      h('div', { class: 'source-title' }, icon(isWeb ? 'globe' : 'document'), ' ',
         url ? h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, c.title || url) : (c.title || 'Untitled')),
       citationMeta(c) ? h('div', { class: 'source-meta' }, citationMeta(c)) : null,
       c.quote ? h('blockquote', {}, c.quote) : null);

@@ -3,6 +3,7 @@
 // per kind, forms to add entities and links, and a preview of the context the chat gets.
 import { del, get, post } from '../api.js';
 import { append, clear, formatDate, h } from '../dom.js';
+import { icon } from '../icons.js';
 import { field, onSubmit, problemText } from './common.js';
 import { pageFrame } from './page.js';
 import { drawGraph } from './svggraph.js';
@@ -206,7 +207,7 @@ function projectPage(me, projectId) {
             status.hidden = false;
           }
         },
-      }, '✕'))) : [h('li', { class: 'muted' }, 'No links yet.')]));
+      }, icon('close')))) : [h('li', { class: 'muted' }, 'No links yet.')]));
   }
 
   function fillEntityOptions() {
