@@ -261,7 +261,23 @@ def reports_to_mlro(text: str) -> str | None:
     return m[0] if m else None
 
 
+# A report sent to someone else, with no reporting officer named anywhere on its way:
+# "Staff should report suspicious transactions to their line manager at the end of each
+# month". (Consulting a line manager first is allowed, so long as the report still reaches
+# the MLRO: AML 14.2.3 Guidance 5.)
+_ELSEWHERE = re.compile(r"\b(?:report|rais|refer|escalat|notif|pass)\w*\b[^.;]{0,60}?\b"
+                        r"(?:to|with)\s+(?:their|his|her|his or her|the|a|an)\s+"
+                        r"(?:line\s+)?(?:manager|supervisor|head of (?:desk|department|team|"
+                        r"business)|team leader|desk head)\b", re.I)
+_OFFICER = re.compile(r"\b(?:MLRO|Money Laundering Reporting Officer|(?:financial crime|"
+                      r"compliance|reporting|AML) officer|FCO|Head of (?:Financial Crime|"
+                      r"Compliance))\b", re.I)
+
+
 def filters(text: str) -> str | None:
-    """The phrase by which a policy has someone decide whether a report goes on, if any."""
+    """The phrase by which a policy has someone decide whether a report goes on, or sends
+    it to someone other than a reporting officer, if any."""
     m = _FILTERS.search(text)
+    if m is None and not _OFFICER.search(text):
+        m = _ELSEWHERE.search(text)
     return m[0] if m else None
