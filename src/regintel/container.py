@@ -320,18 +320,22 @@ class Container:
             register_concept_jobs(
                 self.queue, enricher,
                 context_store=PostgresConversationContextStore(self.database),
-                retention_days=self.settings.concepts.context_retention_days)
+                retention_days=self.settings.concepts.context_retention_days,
+                graph=self.graph,
+                tombstone_retention_days=self.settings.concepts.tombstone_retention_days)
 
     async def start_housekeeping(self) -> None:
-        """Jobs a worker runs when it starts: the retention purge of inactive conversations'
-        concept contexts (one queued at a time, whatever the number of workers)."""
-        from regintel.concepts.enrichment import PURGE_CONTEXTS_JOB
+        """Jobs a worker runs when it starts: the retention purges of inactive conversations'
+        concept contexts and of old graph deletions (one of each queued at a time, whatever
+        the number of workers)."""
+        from regintel.concepts.enrichment import PURGE_CONTEXTS_JOB, PURGE_TOMBSTONES_JOB
 
         self.register_jobs()
-        try:
-            await self.queue.defer(PURGE_CONTEXTS_JOB, queueing_lock=PURGE_CONTEXTS_JOB)
-        except Exception as exc:  # already queued by another worker, or the queue is down
-            log.info("context purge not queued: %s", exc)
+        for job in (PURGE_CONTEXTS_JOB, PURGE_TOMBSTONES_JOB):
+            try:
+                await self.queue.defer(job, queueing_lock=job)
+            except Exception as exc:  # already queued by another worker, or the queue is down
+                log.info("%s not queued: %s", job, exc)
 
     async def health(self) -> dict[str, StoreStatus]:
         """Each store answers a trivial query; the queue lives in the database."""

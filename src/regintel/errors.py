@@ -71,3 +71,10 @@ class ToolFailed(RegintelError):
     """A tool the agent called failed; the turn continues without its result."""
 
     code = "tool_failed"
+
+
+class ResyncRequired(RegintelError):
+    """A change stream was asked for changes older than what is kept: reload the whole
+    state, then follow the changes from the new cursor."""
+
+    code = "resync_required"

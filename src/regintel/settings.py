@@ -199,6 +199,9 @@ class ConceptSettings(_Group):
     max_concepts_per_turn: int = Field(
         5, ge=1, le=50, description="Most concepts one turn captures (offline extractor and "
         "tool payloads alike).")
+    tombstone_retention_days: int = Field(
+        30, ge=1, le=3650, description="Graph deletions are kept this long for change-stream "
+        "readers; a reader whose cursor is older is told to reload the graph.")
     change_poll_interval_s: float = Field(
         2.0, gt=0, le=60, description="How often the graph change stream polls for patches.")
     enrichment: bool = Field(

@@ -212,3 +212,25 @@ async def test_a_reconnection_resumes_from_the_last_event_id(
         while (event := await _next_event(lines, deadline))[1].get("id") != key:
             pass
         assert event[0] == "patch"
+
+
+async def test_a_cursor_older_than_the_kept_deletions_is_told_to_reload(
+        services: ConceptServices, alice: User, http_base: str) -> None:
+    # Purged up to epoch millisecond 1: nothing real is forgotten, and only a cursor of 0
+    # (the beginning of time) is now too old.
+    await services.changes.store.purge_tombstones(1)
+    gone = await alice.client.get("/api/graph/changes", params={"since": 0})
+    assert gone.status_code == 410
+    problem = gone.json()
+    assert problem["code"] == "resync_required" and "GET /api/graph" in problem["hint"]
+    fresh = await alice.client.get("/api/graph/changes", params={"since": 1})
+    assert fresh.status_code == 200
+    cookies = dict(alice.client.cookies)
+    async with httpx.AsyncClient(base_url=http_base, cookies=cookies, timeout=30) as client, \
+            client.stream("GET", "/api/graph/stream", params={"since": 0},
+                          headers={"Accept": "text/event-stream"}) as response:
+        lines = response.aiter_lines()
+        deadline = time.monotonic() + 30
+        assert (await _next_event(lines, deadline))[0] == "ready"
+        kind, body = await _next_event(lines, deadline)
+        assert kind == "resync" and body["status"] == 410

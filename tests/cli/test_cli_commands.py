@@ -112,3 +112,10 @@ def test_worker_starts_and_stops_on_interrupt(server_dir: Path, empty_db_url: st
         worker.kill()
         worker.wait()
         worker.stderr.close()
+
+
+def test_graph_purge_forgets_old_deletions(run_cli: RunCli) -> None:
+    result = run_cli("graph", "purge", "--older-than-days", "30", "--json")
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    assert figures["older_than_days"] == 30 and figures["purged"] >= 0

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from regintel.adapters.graph.falkordb_store import FalkorGraphStore
 from regintel.concepts.changes import GraphChangeDetector
+from regintel.concepts.enrichment import purge_deletions
 from regintel.domain.concepts import CONCEPT
+from regintel.errors import ResyncRequired
+from regintel.ports.graph import now_ms
 from tests.concepts.conftest import SHARED, Build
 
 PERSONAL_DATA = "concept:DATA_PROTECTION:PERSONAL_DATA:EU"
@@ -100,3 +105,21 @@ async def test_a_full_batch_of_one_kind_holds_back_later_changes_of_the_others(
     streamed = [p async for p in detector.stream(0, max_polls=5)]  # one new node a poll
     assert {p.id for p in streamed if p.kind == "node"} == set(keys)
     assert [p.kind for p in streamed].count("edge") == 1
+
+
+async def test_a_reader_older_than_the_purge_is_told_to_reload(
+        build: Build, graph: FalkorGraphStore) -> None:
+    services = build()
+    detector = GraphChangeDetector(graph, poll_interval_s=0.01)
+    await services.writer.upsert_node("Section", "section:aml:1", {"document": "AML"})
+    await asyncio.sleep(0.005)
+    since = now_ms()
+    await asyncio.sleep(0.005)
+    assert await graph.delete_node("Section", "section:aml:1")
+    assert [p.op for p in await detector.patches_since(since)] == ["remove"]
+    await purge_deletions(graph, older_than_days=0)  # everything up to now is forgotten
+    with pytest.raises(ResyncRequired, match="no longer kept"):
+        await detector.patches_since(since)
+    with pytest.raises(ResyncRequired):
+        _ = [p async for p in detector.stream(since, max_polls=1)]
+    assert await detector.patches_since(now_ms()) == []  # a fresh cursor reads on

@@ -169,6 +169,27 @@ async def test_deletes_leave_tombstones_for_the_change_feed(store: CypherGraphSt
     assert [n.key for n in (await store.dump())[0]] == ["concept:a"]
 
 
+async def test_old_deletions_are_purged_and_readers_from_before_are_told(
+        store: CypherGraphStore) -> None:
+    await store.merge_node("Concept", "concept:old", {})
+    await store.merge_node("Concept", "concept:new", {})
+    assert await store.delete_node("Concept", "concept:old")
+    await asyncio.sleep(0.01)
+    cut = int((await store.changes_since(0)).tombstones[0].deleted_at) + 5
+    await asyncio.sleep(0.01)
+    assert await store.delete_node("Concept", "concept:new")
+    assert (await store.changes_since(0)).purged_before == 0  # nothing purged yet
+    assert await store.purge_tombstones(cut) == 1
+    after = await store.changes_since(0)
+    assert [t.ref for t in after.tombstones] == ["concept:new"]  # the newer one is kept
+    assert after.purged_before == cut
+    assert await store.purge_tombstones(cut - 1000) == 0  # the horizon never moves back
+    assert (await store.changes_since(0)).purged_before == cut
+    # The horizon record is no node, tombstone or export to any reader.
+    assert after.nodes == [] and (await store.dump()) == ([], [])
+    assert await store.count_nodes("Concept") == 0
+
+
 async def test_property_names_in_query_text_pass_a_whitelist(store: CypherGraphStore) -> None:
     for bad in ("key) DETACH DELETE n //", "email"):
         with pytest.raises(InvalidRequest):

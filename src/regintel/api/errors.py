@@ -19,6 +19,7 @@ from regintel.errors import (
     InvalidRequest,
     NotFound,
     RegintelError,
+    ResyncRequired,
     UserInputNeeded,
 )
 
@@ -75,6 +76,7 @@ _STATUS: tuple[tuple[type[RegintelError], int], ...] = (
     (PermissionDenied, 403),
     (RateLimited, 429),
     (UserInputNeeded, 409),
+    (ResyncRequired, 410),
     (DependencyUnavailable, 503),
     (ConfigurationError, 500),
 )

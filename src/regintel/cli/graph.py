@@ -1,4 +1,5 @@
-"""``regintel graph …``: seed the concept graph, and SKOS interchange (Turtle / JSON)."""
+"""``regintel graph …``: seed the concept graph, SKOS interchange (Turtle / JSON), and the
+purge of old deletion records."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from regintel.cli.app import JsonOption, app, load_settings, open_container, run
 from regintel.concepts.seed import SeedReport
 
 graph_app = typer.Typer(no_args_is_help=True,
-                        help="The concept graph: seed it, export it, import a SKOS taxonomy.")
+                        help="The concept graph: seed it, export it, import a SKOS "
+                             "taxonomy, purge old deletions.")
 app.add_typer(graph_app, name="graph")
 
 
@@ -104,3 +106,28 @@ def import_cmd(
     typer.echo(json.dumps(figures) if json_out else
                f"imported {figures['concepts']} concepts and {figures['edges']} edges "
                f"({figures['refused']} refused, {figures['skipped']} without a prefLabel)")
+
+
+@graph_app.command("purge")
+def purge_cmd(
+    older_than_days: Annotated[int | None, typer.Option(
+        "--older-than-days", min=0,
+        help="Forget deletions older than this (default: the retention setting, "
+             "REGINTEL_CONCEPTS__TOMBSTONE_RETENTION_DAYS).")] = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Forget old graph deletions (a worker does this when it starts). A change-stream
+    reader whose cursor is older is then told to reload the graph instead of replaying."""
+    from regintel.concepts.enrichment import purge_deletions
+
+    settings = load_settings()
+    days = settings.concepts.tombstone_retention_days if older_than_days is None \
+        else older_than_days
+
+    async def go() -> int:
+        async with open_container(settings) as container:
+            return await purge_deletions(container.graph, older_than_days=days)
+
+    gone = run(go)
+    typer.echo(json.dumps({"purged": gone, "older_than_days": days}) if json_out else
+               f"purged {gone} deletion record(s) older than {days} day(s)")

@@ -7,7 +7,9 @@ same statement as the delete, see ``adapters/graph/cypher.py``) that the detecto
 ``remove``; a removed node implies its edges are gone too. Tombstones are never exported
 and never returned by reads. The cursor is inclusive (``>=``) so writes landing in the same
 millisecond as the last poll are not missed; patches already sent at that millisecond are
-remembered and not sent twice."""
+remembered and not sent twice. Tombstones are kept for a retention period
+(``purge_tombstones``); a reader whose cursor is older than the purge is told to reload
+(``ResyncRequired``) rather than silently missing removals."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import asyncio
 from collections.abc import AsyncIterator
 
 from regintel.domain.concepts import GraphPatch, edge_id
+from regintel.errors import ResyncRequired
 from regintel.ports.graph import GraphStore
 
 
@@ -38,6 +41,11 @@ class GraphChangeDetector:
         has more to give, and a later patch of another kind would move a caller's cursor past
         what it has not read yet."""
         changes = await self.store.changes_since(since_ms, limit=self.batch)
+        if since_ms < changes.purged_before:
+            raise ResyncRequired(
+                "changes this old are no longer kept: removals before "
+                f"{changes.purged_before} were purged",
+                hint="reload the graph (GET /api/graph) and follow the changes from its cursor")
         nodes: list[GraphPatch] = []
         for n in changes.nodes:
             at = _ms(n.properties.get("updated_at"))

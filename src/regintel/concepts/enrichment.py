@@ -26,7 +26,7 @@ from regintel.ports.concepts import (
     PublicPassage,
     PublicPassageSource,
 )
-from regintel.ports.graph import GraphNode, GraphValue
+from regintel.ports.graph import GraphNode, GraphStore, GraphValue, now_ms
 from regintel.ports.queue import JobQueue
 
 log = logging.getLogger(__name__)
@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 ENRICH_JOB = "concepts.enrich"
 CONCEPTS_QUEUE = "concepts"
 PURGE_CONTEXTS_JOB = "concepts.purge_contexts"
+PURGE_TOMBSTONES_JOB = "concepts.purge_tombstones"
 DETAIL_LABELS = frozenset({SECTION, RULE})
 DETAIL_RELS = frozenset({"DEFINED_IN", "MENTIONED_IN"})
 MAX_SECTIONS = 5
@@ -175,11 +176,13 @@ EnricherSource = ConceptEnricher | Callable[[], Awaitable[ConceptEnricher]]
 
 def register_concept_jobs(queue: JobQueue, enricher: EnricherSource, *,
                           context_store: ConversationContextStore | None = None,
-                          retention_days: int = 90) -> None:
-    """Register ``concepts.enrich`` (and, given a context store, ``concepts.purge_contexts``)
-    once per process, from ``Container.register_jobs``. ``enricher`` may be an async factory
-    (``lambda: ...`` over ``Container.concepts()``) so a synchronous ``register_jobs`` can
-    register before the services — which need the PII detector — are built."""
+                          retention_days: int = 90, graph: GraphStore | None = None,
+                          tombstone_retention_days: int = 30) -> None:
+    """Register ``concepts.enrich`` (and, given a context store, ``concepts.purge_contexts``;
+    given the graph, ``concepts.purge_tombstones``) once per process, from
+    ``Container.register_jobs``. ``enricher`` may be an async factory (``lambda: ...`` over
+    ``Container.concepts()``) so a synchronous ``register_jobs`` can register before the
+    services — which need the PII detector — are built."""
     async def enrich(concept_id: str, **request: object) -> None:
         worker = enricher if isinstance(enricher, ConceptEnricher) else await enricher()
         await worker.enrich(concept_id, **request)
@@ -191,3 +194,16 @@ def register_concept_jobs(queue: JobQueue, enricher: EnricherSource, *,
             log.info("purged %d inactive conversation context(s)", gone)
 
         queue.register(PURGE_CONTEXTS_JOB, purge, queue=CONCEPTS_QUEUE, retries=1)
+    if graph is not None:
+        async def purge_tombstones() -> None:
+            gone = await purge_deletions(graph, older_than_days=tombstone_retention_days)
+            log.info("purged %d graph tombstone(s)", gone)
+
+        queue.register(PURGE_TOMBSTONES_JOB, purge_tombstones, queue=CONCEPTS_QUEUE,
+                       retries=1)
+
+
+async def purge_deletions(graph: GraphStore, *, older_than_days: int) -> int:
+    """Forget the graph's deletions older than ``older_than_days``: a change-stream reader
+    from before then is told to reload rather than replay them."""
+    return await graph.purge_tombstones(now_ms() - older_than_days * 86_400_000)

@@ -6,6 +6,7 @@ Nodes are addressed by ``(label, key)``, where ``key`` is a stable canonical key
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -29,6 +30,12 @@ class GraphEdge:
     properties: Mapping[str, GraphValue] = field(default_factory=dict)
 
 
+
+def now_ms() -> int:
+    """The graph's clock: epoch milliseconds, as ``updated_at`` and ``deleted_at`` stamp."""
+    return int(time.time() * 1000)
+
+
 @dataclass(frozen=True)
 class Tombstone:
     """What a deletion leaves behind so change streams can report it: ``kind`` is ``node``
@@ -50,6 +57,9 @@ class GraphChanges:
     nodes: list[GraphNode]
     edges: list[GraphEdge]
     tombstones: list[Tombstone]
+    # Tombstones older than this were purged: a reader from before it cannot learn what was
+    # removed, and must reload the graph (0: nothing was ever purged).
+    purged_before: int = 0
 
 
 class GraphStore(Protocol):
@@ -93,6 +103,10 @@ class GraphStore(Protocol):
 
     async def changes_since(self, since_ms: int, *, limit: int = 1000) -> GraphChanges:
         """Nodes and edges with ``updated_at >= since_ms`` and tombstones as recent."""
+
+    async def purge_tombstones(self, before_ms: int) -> int:
+        """Forget deletions older than ``before_ms`` (how many); ``changes_since`` then says
+        that readers from before it must reload (``purged_before``)."""
 
     async def dump(self) -> tuple[list[GraphNode], list[GraphEdge]]:
         """Every live node and edge (export)."""

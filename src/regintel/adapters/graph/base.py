@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import time
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -21,11 +20,8 @@ from regintel.ports.graph import (
     GraphScalar,
     GraphValue,
     Tombstone,
+    now_ms,
 )
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 def _props(value: Any) -> dict[str, GraphValue]:
@@ -177,7 +173,19 @@ class CypherGraphStore(ABC):
             nodes=[node_of(r) for r in nodes], edges=[edge_of(r) for r in edges],
             tombstones=[Tombstone(kind=r[0], ref=r[1], deleted_at=int(r[2]),
                                   labels=tuple(r[3] or ()), rel=r[4], src_key=r[5],
-                                  dst_key=r[6]) for r in tombs])
+                                  dst_key=r[6]) for r in tombs],
+            purged_before=await self._purged_before())
+
+    async def _purged_before(self) -> int:
+        rows = await self._run(cypher.purge_horizon(), read_only=True)
+        return int(rows[0][0]) if rows and rows[0][0] is not None else 0
+
+    async def purge_tombstones(self, before_ms: int) -> int:
+        # The horizon only moves forward: a purge with an older bound forgets nothing more.
+        before = max(before_ms, await self._purged_before())
+        rows = await self._run(cypher.purge_tombstones(), {"before": before})
+        await self._run(cypher.set_purge_horizon(), {"before": before})
+        return int(rows[0][0]) if rows else 0
 
     async def dump(self) -> tuple[list[GraphNode], list[GraphEdge]]:
         nodes = await self._run(cypher.all_nodes(), read_only=True)

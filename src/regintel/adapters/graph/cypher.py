@@ -120,9 +120,28 @@ def changed_edges() -> str:
 
 
 def tombstones() -> str:
+    # The purge horizon is a tombstone too (so every read already leaves it out), never
+    # returned here: its deleted_at is -1.
     return (f"MATCH (t:{TOMBSTONE}) WHERE t.deleted_at >= $since "
             "RETURN t.kind, t.ref, t.deleted_at AS at, t.labels, t.rel, t.src, t.dst "
             "ORDER BY at LIMIT $limit")
+
+
+HORIZON = "__purged_before__"
+
+
+def purge_tombstones() -> str:
+    return (f"MATCH (t:{TOMBSTONE}) WHERE t.deleted_at >= 0 AND t.deleted_at < $before "
+            "DELETE t RETURN count(t)")
+
+
+def purge_horizon() -> str:
+    return f"MATCH (h:{TOMBSTONE} {{ref: '{HORIZON}'}}) RETURN h.purged_before"
+
+
+def set_purge_horizon() -> str:
+    return (f"MERGE (h:{TOMBSTONE} {{ref: '{HORIZON}'}}) "
+            "SET h.kind = 'horizon', h.deleted_at = -1, h.purged_before = $before")
 
 
 def all_nodes() -> str:

@@ -32,8 +32,8 @@ from regintel.api.schemas.graph import (
 from regintel.api.sse import EventStreamResponse
 from regintel.concepts.changes import GraphChangeDetector
 from regintel.domain.concepts import CONCEPT, RULE, SECTION, GraphPatch, edge_id
-from regintel.errors import NotFound, RegintelError
-from regintel.ports.graph import GraphEdge, GraphNode, GraphStore
+from regintel.errors import NotFound, RegintelError, ResyncRequired
+from regintel.ports.graph import GraphEdge, GraphNode, GraphStore, now_ms
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/api", tags=["graph"])
@@ -53,10 +53,6 @@ _FOLD = re.compile(r"[^\w]+")
 NodeId = Annotated[str, Path(min_length=1, max_length=300,
                              description="A graph key, e.g. "
                              "`concept:DATA_PROTECTION:PERSONAL_DATA:EU`.")]
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 def _fold(text: str) -> str:
@@ -226,7 +222,9 @@ Since = Annotated[int | None, Query(ge=0, le=10**15, description="Epoch millisec
 
 
 @router.get("/graph/changes", response_model=GraphPatchesPublic,
-            operation_id="list_graph_changes", responses=_PROBLEMS)
+            operation_id="list_graph_changes", responses={**_PROBLEMS, 410: {
+                "description": "`since` is older than the removals still kept: reload GET "
+                "/api/graph and poll from its cursor"}})
 async def list_graph_changes(_: PrincipalDep, container: ContainerDep,
                              since: Since = None) -> GraphPatchesPublic:
     """The patches since `since`, oldest first (for clients that poll rather than stream).
@@ -281,6 +279,10 @@ class PatchStream:
                     continue
                 if item is None:
                     return
+                if isinstance(item, ResyncRequired):  # the client reloads, then follows anew
+                    yield _event("resync", problem_body(410, item.code, item.message,
+                                                        item.hint))
+                    return
                 if isinstance(item, BaseException):
                     if not isinstance(item, RegintelError):
                         log.error("graph change stream failed", exc_info=item)
@@ -304,8 +306,9 @@ class PatchStream:
     responses={**_PROBLEMS, 200: {
         "description": "Server-Sent Events: `ready` {since}, then `patch` (a GraphPatch; the "
         "event id is its epoch-ms time) as changes happen; comment heartbeats; `error` (a "
-        "problem body) if the graph fails. The stream ends after a while and EventSource "
-        "reconnects with Last-Event-ID.",
+        "problem body) if the graph fails; `resync` (a problem body) when `since` is older "
+        "than the removals still kept: reload GET /api/graph and stream from its cursor. The "
+        "stream ends after a while and EventSource reconnects with Last-Event-ID.",
         "content": {"text/event-stream": {"schema": {"type": "string"}}}},
         406: {"description": "The request does not accept text/event-stream (use "
               "/api/graph/changes to poll)"}})

@@ -227,6 +227,16 @@ export function graphScreen(me) {
         // a malformed event is skipped; the next ones still apply
       }
     });
+    // The server no longer keeps removals this old: reload the view, and follow the changes
+    // from its new cursor.
+    source.addEventListener('resync', async () => {
+      source.close();
+      state.source = null;
+      const focus = state.mode === 'focus' ? state.focus : null;
+      note('The view had fallen behind and was reloaded.');
+      await loadOverview(); // reopens the stream from the server's cursor
+      if (focus) await focusOn(focus);
+    });
     source.addEventListener('error', () => {
       live.textContent = source.readyState === EventSource.CLOSED ? 'Offline' : 'Reconnecting…';
       live.className = 'live-dot off';
