@@ -65,6 +65,18 @@ _AFTER_LAUNCH = re.compile(r"\bpost[- ](?:implementation|launch|go[- ]live)\b|\b
 RELATIONSHIP, LAUNCH = "relationship", "launch"
 
 
+class Phrase:
+    """A kind of phrase a text may say ("remains responsible", "is not treated as a risk
+    factor"): called on a text, the first such phrase in it, or None."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+
+    def __call__(self, text: str) -> str | None:
+        m = self.pattern.search(text)
+        return m[0] if m else None
+
+
 def _start(window: str) -> str | None:
     """Which start ``window`` names, if any."""
     if _START_VERB.search(window) and _START_NOUN.search(window):
@@ -176,19 +188,8 @@ _SHIFTS = re.compile(
     rf"\b(?:is|are|becomes?)\s+(?:the\s+)?(?:sole\s+)?responsibility\s+of\s+(?:the\s+)?"
     rf"{_OUTSIDE}\b|\b(?:is|are)\s+(?:not|no longer)\s+(?:responsible|liable|accountable)"
     r"\b", re.I)
-
-
-def retains(text: str) -> str | None:
-    """The phrase by which the firm keeps a responsibility, if the text has one."""
-    m = _RETAINS.search(text)
-    return m[0] if m else None
-
-
-def shifts(text: str) -> str | None:
-    """The phrase putting a responsibility on someone outside the firm, or denying the
-    firm's, if the text has one."""
-    m = _SHIFTS.search(text)
-    return m[0] if m else None
+retains = Phrase(_RETAINS)
+shifts = Phrase(_SHIFTS)
 
 
 # A rule that has a risk weighed: "must take into account all relevant risk factors …,
@@ -202,18 +203,8 @@ _DISMISSES = re.compile(
     r"viewed|counted|scored)\s+as\s+(?:a\s+|an\s+)?(?:risk factor|(?:high|higher|increased|"
     r"elevated)[- ]risk|risk indicator)\w*|\b(?:does|do)\s+not\s+(?:in itself\s+)?(?:increase|"
     r"raise|affect|change)\s+(?:the\s+|a\s+)?(?:\w+'s\s+)?risk (?:rating|score)", re.I)
-
-
-def weighs_risk(text: str) -> str | None:
-    """The phrase by which a rule has a risk factor weighed, if it has one."""
-    m = _WEIGHS.search(text)
-    return m[0] if m else None
-
-
-def dismisses_risk(text: str) -> str | None:
-    """The phrase by which a policy sets a risk factor aside, if it has one."""
-    m = _DISMISSES.search(text)
-    return m[0] if m else None
+weighs_risk = Phrase(_WEIGHS)
+dismisses_risk = Phrase(_DISMISSES)
 
 
 # What a rule's duty excludes: "verify the current residential address (other than a post
@@ -231,12 +222,7 @@ def excluded(text: str) -> tuple[frozenset[str], str] | None:
     """What a duty excludes (the stems of it) and the phrase, if the text has one."""
     m = _EXCLUDES.search(text)
     return (frozenset(terms(m[1])), m[0]) if m else None
-
-
-def accepts(text: str) -> str | None:
-    """The phrase by which a text accepts something, if it has one."""
-    m = _ACCEPTS.search(text)
-    return m[0] if m else None
+accepts = Phrase(_ACCEPTS)
 
 
 # A rule that has a report reach the MLRO: "that Employee promptly notifies the Relevant
@@ -253,12 +239,7 @@ _FILTERS = re.compile(
     r"(?:on\s+)?to\b|"
     r"\bonly\s+(?:if|where|when)\s+(?:the|his|her|their)\s+(?:line\s+)?(?:manager|head|"
     r"supervisor)\w*(?:\s+of\s+\w+)?\s+(?:agrees?|approves?|considers?|decides?)", re.I)
-
-
-def reports_to_mlro(text: str) -> str | None:
-    """The phrase by which a rule has a report reach the MLRO, if it has one."""
-    m = _TO_MLRO.search(text)
-    return m[0] if m else None
+reports_to_mlro = Phrase(_TO_MLRO)
 
 
 # A report sent to someone else, with no reporting officer named anywhere on its way:
