@@ -157,10 +157,11 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
         # A sentence is about the subject when its clause is (the clause's first sentence
         # says what it is about: "Any Employee who … suspects … must record it …. An employee
         # who has a suspicion must first raise it with his or her head of desk, who …").
-        about = {key: max(float(row[j]) for j in js) for key, js in siblings.items()}
-        related = [j for (rule_side, _), clauses in zip(facets.TIES, tied, strict=True)
-                   if rule_side(rules[i]) for j in clauses
-                   if about[_clause_key(policy[j])] >= thresholds.topic]
+        sides = [clauses for (rule_side, _), clauses in zip(facets.TIES, tied, strict=True)
+                 if rule_side(rules[i])]
+        related = [j for clauses in sides for j in clauses
+                   if max(float(row[k]) for k in siblings[_clause_key(policy[j])])
+                   >= thresholds.topic]
         # The statement that led to the rule (by its words, section heading included) is
         # about it, however far apart the vectors put the two.
         if candidate.anchor is not None and candidate.anchor in position:
