@@ -32,8 +32,12 @@ class HybridRetriever:
                 f"most {self._max_scope_documents}", hint="remove some tags, or use a set")
 
     async def embed_query(self, query: str) -> Sequence[float]:
-        vectors = await asyncio.to_thread(self._embedder.embed, [query])
-        return self._model.adapt_query(vectors[0])
+        return (await self.embed_queries([query]))[0]
+
+    async def embed_queries(self, queries: Sequence[str]) -> list[Sequence[float]]:
+        """Several queries in one pass of the model (a theme search has dozens)."""
+        vectors = await asyncio.to_thread(self._embedder.embed, list(queries))
+        return [self._model.adapt_query(v) for v in vectors]
 
     async def candidates(self, tenant_id: UUID, query: str, scope: SearchScope,
                          vector: Sequence[float] | None = None, *, pool: int = 0,

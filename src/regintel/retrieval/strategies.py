@@ -72,9 +72,10 @@ async def by_theme(retriever: HybridRetriever, tenant_id: UUID, themes: Sequence
     ``queries``, one per theme, are what is searched when a theme is worded otherwise than
     the targets word it (the results stay keyed by theme)."""
     retriever.check_scope(SearchScope(document_ids=tuple(target_ids)))
+    asked = list(queries or themes)
+    vectors = await retriever.embed_queries(asked) if asked else []
     results: dict[str, dict[UUID, list[ChunkHit]]] = {}
-    for theme, query in zip(themes, queries or themes, strict=True):
-        vector = await retriever.embed_query(query)
+    for theme, query, vector in zip(themes, asked, vectors, strict=True):
         batches = await asyncio.gather(*(
             retriever.search(tenant_id, query, k=per_theme, vector=vector,
                              scope=SearchScope(document_ids=(target,)))
