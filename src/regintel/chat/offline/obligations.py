@@ -166,9 +166,9 @@ def conflict_suggestion(ref: str, policy_clause: str | None, found: Conflict) ->
             return (f"Amend {where} so that this is done {found.rule}, as {ref} requires, "
                     f"each time it arises, not in the policy's {found.policy} round.")
         case "filter":
-            return (f"Amend {where} so that the report reaches the MLRO without anyone "
+            return (f"Amend {where} so that the report goes to the MLRO, with no one "
                     f"deciding first whether it does, as {ref} requires (\"{found.rule}\"); "
-                    f"the policy has someone decide (\"{found.policy}\").")
+                    f"the policy routes it elsewhere (\"{found.policy}\").")
         case "exclusion":
             return (f"Amend {where} so that it no longer accepts what {ref} excludes "
                     f"(\"{found.rule}\"); the policy says \"{found.policy}\".")
