@@ -7,8 +7,7 @@ import asyncio
 import pytest
 
 from regintel.adapters.graph.falkordb_store import FalkorGraphStore
-from regintel.concepts.changes import GraphChangeDetector
-from regintel.concepts.enrichment import purge_deletions
+from regintel.concepts.changes import GraphChangeDetector, purge_deletions
 from regintel.domain.concepts import CONCEPT
 from regintel.errors import ResyncRequired
 from regintel.ports.graph import now_ms

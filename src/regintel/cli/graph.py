@@ -118,7 +118,7 @@ def purge_cmd(
 ) -> None:
     """Forget old graph deletions (a worker does this when it starts). A change-stream
     reader whose cursor is older is then told to reload the graph instead of replaying."""
-    from regintel.concepts.enrichment import purge_deletions
+    from regintel.concepts.changes import purge_deletions
 
     settings = load_settings()
     days = settings.concepts.tombstone_retention_days if older_than_days is None \

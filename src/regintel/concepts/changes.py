@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator
 
 from regintel.domain.concepts import GraphPatch, edge_id
 from regintel.errors import ResyncRequired
-from regintel.ports.graph import GraphStore
+from regintel.ports.graph import GraphStore, now_ms
 
 
 def _ms(value: object) -> int:
@@ -87,3 +87,9 @@ class GraphChangeDetector:
                 yield patch
             if max_polls is None or polls < max_polls:
                 await asyncio.sleep(self.poll_interval_s)
+
+
+async def purge_deletions(graph: GraphStore, *, older_than_days: int) -> int:
+    """Forget the graph's deletions older than ``older_than_days``: a change-stream reader
+    from before then is told to reload rather than replay them."""
+    return await graph.purge_tombstones(now_ms() - older_than_days * 86_400_000)

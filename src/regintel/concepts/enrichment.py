@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 from regintel.concepts.capture import Enqueue, EnrichmentRequest
+from regintel.concepts.changes import purge_deletions
 from regintel.concepts.extractor import defined_terms
 from regintel.concepts.graph import GraphClient, GraphWriteService
 from regintel.concepts.guard import GraphWriteRefused
@@ -26,7 +27,7 @@ from regintel.ports.concepts import (
     PublicPassage,
     PublicPassageSource,
 )
-from regintel.ports.graph import GraphNode, GraphStore, GraphValue, now_ms
+from regintel.ports.graph import GraphNode, GraphStore, GraphValue
 from regintel.ports.queue import JobQueue
 
 log = logging.getLogger(__name__)
@@ -202,8 +203,3 @@ def register_concept_jobs(queue: JobQueue, enricher: EnricherSource, *,
         queue.register(PURGE_TOMBSTONES_JOB, purge_tombstones, queue=CONCEPTS_QUEUE,
                        retries=1)
 
-
-async def purge_deletions(graph: GraphStore, *, older_than_days: int) -> int:
-    """Forget the graph's deletions older than ``older_than_days``: a change-stream reader
-    from before then is told to reload rather than replay them."""
-    return await graph.purge_tombstones(now_ms() - older_than_days * 86_400_000)

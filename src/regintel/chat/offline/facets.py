@@ -423,6 +423,20 @@ def _prohibition(rule: Facets, policy: Facets) -> Conflict | None:
     return Conflict("prohibition", rule.forbids[0][2], going) if going else None
 
 
+def _forbids_when_unable(rule: Facets) -> bool:
+    """A rule forbidding an act where something cannot be done ("must not establish … if
+    … prevents … from identifying")."""
+    return bool(rule.forbids) and acts.unable(rule.text)
+
+
+def _going_ahead(clause: Facets) -> str | None:
+    """The phrase by which a clause lets the matter go ahead ("may proceed") where something
+    cannot be done ("cannot be identified"), if it does."""
+    if not acts.unable(clause.text):
+        return None
+    return next((said for verb, said in clause.allows if verb in acts.GO_AHEAD), None)
+
+
 # Facts that tie a rule to a clause worded apart from it by design, as (what the rule says,
 # what the clause says): a duty before the start against one put after it ("prior to
 # establishing a business relationship" / "within 30 days after dealing begins"); a
@@ -438,15 +452,10 @@ TIES: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
     (lambda r: bool(r.retains), lambda c: bool(c.shifts)),
     (lambda r: bool(r.excludes), lambda c: bool(c.accepts)),
     (lambda r: bool(r.to_mlro), lambda c: bool(c.filters)),
-    (lambda r: bool(r.forbids) and acts.unable(r.text),
-     lambda c: acts.unable(c.text) and any(v in acts.GO_AHEAD for v, _ in c.allows)),
+    (_forbids_when_unable, lambda c: _going_ahead(c) is not None),
 )
 
 
 def _goes_ahead(rule: Facets, policy: Facets) -> str | None:
-    """A policy that lets the matter go ahead ("may proceed") in the case a rule forbids
-    acting in: something cannot be done in both ("prevents … from identifying" / "cannot be
-    identified"). The phrase, if so."""
-    if not (rule.forbids and acts.unable(rule.text) and acts.unable(policy.text)):
-        return None
-    return next((said for verb, said in policy.allows if verb in acts.GO_AHEAD), None)
+    """A policy that goes ahead in the case a rule forbids acting in: the phrase, if so."""
+    return _going_ahead(policy) if _forbids_when_unable(rule) else None
