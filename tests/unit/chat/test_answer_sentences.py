@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from uuid import uuid4
 
+import numpy as np
+import pytest
+
+from regintel.chat.offline.compose import under_headings
 from regintel.chat.offline.ranking import sentences_of
 from regintel.domain.documents import ChunkHit, DocType
 
@@ -49,3 +53,32 @@ def test_a_list_too_long_to_join_whole_says_it_goes_on() -> None:
     assert not first.is_heading  # the mark is for display; what the sentence is stays
     # The items past the cut are still there to be chosen on their own.
     assert any(s.text.startswith("(t)") for s in found[1:])
+
+
+def test_a_heading_lends_its_closeness_to_the_rule_under_it() -> None:
+    text = ("8.7\tFailure to conduct or complete Customer Due Diligence\r\n"
+            "8.7.1.(1)\tWhere a Relevant Person is unable to conduct or complete the "
+            "requisite CDD it must, where appropriate:\r\n(a)\tnot open an account;\r\n")
+    found = sentences_of([_hit(text)])
+    assert [s.is_heading for s in found] == [True, False]
+    closeness = under_headings(found, np.array([0.76, 0.43], dtype=np.float32))
+    assert closeness.tolist() == pytest.approx([0.76, 0.76])
+    # The shown item ends where the chunk does; the list may go on in the next one.
+    assert found[1].shown.endswith("(a) not open an account; …")
+
+
+def test_a_heading_lends_nothing_across_chunks_or_to_another_heading() -> None:
+    headings = _hit("8.7\tFailure to conduct or complete Customer Due Diligence\r\n"
+                    "8.8\tReliance on other Persons for Customer Due Diligence\r\n")
+    rule = _hit("8.8.1\tA Relevant Person may rely on a third party to conduct CDD.\r\n")
+    found = sentences_of([headings, rule])
+    assert [s.is_heading for s in found] == [True, True, False]
+    closeness = under_headings(found, np.array([0.9, 0.5, 0.2], dtype=np.float32))
+    assert closeness.tolist() == pytest.approx([0.9, 0.5, 0.2])
+
+
+def test_a_guidance_label_with_its_heading_is_not_shown() -> None:
+    text = ("8.3.6.Guidance on Politically Exposed Persons (PEPs) and corruption.5.\tThe "
+            "Regulator considers that after leaving office a PEP remains a higher risk.\r\n")
+    assert [s.shown for s in sentences_of([_hit(text)])] == [
+        "The Regulator considers that after leaving office a PEP remains a higher risk."]

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from uuid import UUID
 
 import numpy as np
+import numpy.typing as npt
 
 from regintel.chat.engine import Composed
 from regintel.chat.evidence import CitationBook, markers
@@ -18,6 +19,7 @@ from regintel.ports.embedder import Embedder
 CAUTION = ("Medium confidence: the retrieved provisions only partly match the question. "
            "Verification against the source documents is recommended.")
 INQUIRY_POINTS = 4
+HEADING_PENALTY = 0.3  # a heading is shown only when nothing under it was retrieved
 SUMMARY_OBLIGATIONS = 6
 MAX_SUMMARY_SENTENCES = 160
 
@@ -36,6 +38,21 @@ def cite(book: CitationBook, sentence: Sentence, *, located: bool = False) -> St
     return Statement(text=text, citations=[n])
 
 
+def under_headings(candidates: Sequence[Sentence],
+                   similarity: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """A heading says what the clauses under it are about, in fewer words than they do
+    ("8.7 Failure to conduct or complete Customer Due Diligence" over "8.7.1 Where … a
+    Relevant Person is unable to conduct or complete the requisite CDD … it must …: (a) …"):
+    the first sentence after a heading in the same chunk is taken to be at least as close to
+    the question as the heading. The heading itself answers nothing (HEADING_PENALTY)."""
+    inherited = similarity.copy()
+    for i, sentence in enumerate(candidates[:-1]):
+        following = candidates[i + 1]
+        if sentence.is_heading and following.hit is sentence.hit and not following.is_heading:
+            inherited[i + 1] = max(inherited[i + 1], similarity[i])
+    return inherited
+
+
 def bullet(statement: Statement) -> str:
     return f"- {statement.text} {markers(statement.citations)}".rstrip()
 
@@ -49,10 +66,10 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
                         "Please rephrase it or tag the documents to search.")
     vectors = await embed(embedder, [question] + [s.text for s in candidates])
     query, matrix = vectors[0], vectors[1:]
-    similarity = matrix @ query
+    similarity = under_headings(candidates, matrix @ query)
     # The sentence must match the question; the chunk's calibrated relevance breaks ties.
     relevance = [0.75 * float(similarity[i]) + 0.25 * s.hit.score - 0.05 * s.is_fragment
-                 - 0.1 * s.is_heading for i, s in enumerate(candidates)]
+                 - HEADING_PENALTY * s.is_heading for i, s in enumerate(candidates)]
     best = max(relevance)
     picked = [i for i in mmr(relevance, matrix, INQUIRY_POINTS) if relevance[i] >= best - 0.2]
     statements = [st for i in picked

@@ -17,10 +17,13 @@ from regintel.sentences import sentence_spans
 
 MIN_SENTENCE_CHARS = 40
 MAX_SENTENCE_CHARS = 600
+MAX_HEADING_CHARS = 160
 _STRUCTURE = re.compile(r"\\Table (?:Start|End)|^\s*(?:Guidance|Rule)\s*$", re.I)
-# Leading numbering: "14.2.3.Guidance.1.", "3.34.(2)", "4.1", "(a)", "iv)", "-".
+# Leading numbering: "14.2.3.Guidance.1.", "8.3.6.Guidance on Politically Exposed Persons
+# (PEPs) and corruption.5.", "3.34.(2)", "4.1", "(a)", "iv)", "-".
 _LIST_MARK = re.compile(
-    r"^\s*(?:\d+[A-Z]?(?:\.(?:\d+[A-Z]?|Guidance|\(\d+\)))*\.?(?:\s+|(?=[A-Z]))|"
+    r"^\s*(?:\d+[A-Z]?(?:\.(?:\d+[A-Z]?|Guidance(?: on [^\t\n]{1,120}?\.\d+(?=\.))?|"
+    r"\(\d+\)))*\.?(?:\s+|(?=[A-Z]))|"
     r"\(?[a-z0-9ivx]{1,4}[.)]\s+|[-•*]\s+)")
 _DEFINITION = re.compile(r"^\S.{0,60}?\s(?:Means|means|has the meaning)\b")
 OBLIGATION = re.compile(
@@ -44,8 +47,14 @@ class Sentence:
 
     @property
     def is_heading(self) -> bool:
+        """A title ("8.7 Failure to conduct or complete Customer Due Diligence"): short, and
+        in capitals or without a closing stop. A list cut short is not one."""
         letters = [c for c in self.clean if c.isalpha()]
-        return not letters or sum(c.isupper() for c in letters) > 0.6 * len(letters) \
+        if not letters:
+            return True
+        if self.continues or len(self.clean) > MAX_HEADING_CHARS:
+            return False
+        return sum(c.isupper() for c in letters) > 0.6 * len(letters) \
             or not re.search(r"[.;!?]$", self.clean)
 
     @property
@@ -69,10 +78,13 @@ class Sentence:
 
     @property
     def shown(self) -> str:
-        """For display in an answer: clean, and "…" where a list goes on."""
-        return f"{self.clean} …" if self.continues else self.clean
+        """For display in an answer: clean, and "…" where a list goes on (past what was
+        joined, or past the chunk: an item that ends in ";" or "; and" is not the last)."""
+        clean = self.clean
+        return f"{clean} …" if self.continues or _GOES_ON.search(clean) else clean
 
 
+_GOES_ON = re.compile(r"(?:;|;\s*(?:and|or))$")
 # A list item after a lead-in ("… any change in its:"): "(a) name;", "- address", "or".
 _ITEM = re.compile(r"^(?:\(?[a-z0-9ivx]{1,4}[.)]\s|[-•*]\s|(?:and|or)$)", re.I)
 
