@@ -3,6 +3,7 @@ evidence with its verified quote."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from uuid import UUID
 
@@ -11,6 +12,7 @@ import numpy.typing as npt
 
 from regintel.chat.engine import Composed
 from regintel.chat.evidence import CitationBook, markers
+from regintel.chat.offline import obligations as obligation_rules
 from regintel.chat.offline.ranking import Sentence, embed, mmr, sentences_of
 from regintel.domain.chat import Statement, SummaryResult, SummarySection
 from regintel.domain.documents import ChunkHit, Document
@@ -51,6 +53,19 @@ def under_headings(candidates: Sequence[Sentence],
         if sentence.is_heading and following.hit is sentence.hit and not following.is_heading:
             inherited[i + 1] = max(inherited[i + 1], similarity[i])
     return inherited
+
+
+def key_duties(candidates: Sequence[Sentence], *, exclude: int) -> list[int]:
+    """The sentences a summary's key obligations are chosen from: the binding duties of the
+    person the document mostly speaks to ("A Relevant Person must …"), not a note on what a
+    chapter contains or a duty of the Registrar of Companies; every obligation sentence when
+    the document names no one ("The Firm must …") or too few such duties were sampled."""
+    obligations = [i for i, s in enumerate(candidates) if s.is_obligation and i != exclude]
+    named = {i: obligation_rules.kinds_named(candidates[i].clean) for i in obligations}
+    usual = Counter(kind for kinds in named.values() for kind in kinds).most_common(1)
+    duties = [i for i in obligations if obligation_rules.binds(candidates[i].clean)
+              and usual and usual[0][0] in named[i]]
+    return duties if len(duties) >= SUMMARY_OBLIGATIONS else obligations
 
 
 def bullet(statement: Statement) -> str:
@@ -98,7 +113,7 @@ async def summary(embedder: Embedder, documents: Sequence[Document],
         centrality = [float(v) for v in matrix @ centroid]
         overview_at = int(np.argmax(centrality))
         overview = cite(book, candidates[overview_at])
-        obligations = [i for i, s in enumerate(candidates) if s.is_obligation and i != overview_at]
+        obligations = key_duties(candidates, exclude=overview_at)
         chosen = mmr([centrality[i] for i in obligations], matrix[obligations],
                      SUMMARY_OBLIGATIONS, diversity=0.5)
         ordered = sorted((obligations[j] for j in chosen),

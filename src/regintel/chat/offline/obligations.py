@@ -38,6 +38,11 @@ _SUBJECTS: tuple[tuple[Severity, re.Pattern[str]], ...] = (
 )
 
 
+def binds(text: str) -> bool:
+    """The text says must/shall/required (not "should" or "may")."""
+    return bool(_MODAL.search(text))
+
+
 def is_obligation(unit: Unit) -> bool:
     """A binding requirement: not guidance, and the unit or the lead-in it completes says
     must/shall/required (a permissive lead-in, "modification … may include:", does not)."""
@@ -55,7 +60,11 @@ _KIND = re.compile(r"\b[Aa]n? ((?:[A-Z][\w/-]*\b ?){1,4})")
 def subject_kinds(unit: Unit) -> list[str]:
     """The kinds of person an obligation is addressed to, as named before its verb ("A
     Representative Office must …", "A Relevant Person that is a DNFBP must …")."""
-    text = f"{unit.stem} {unit.body}"
+    return kinds_named(f"{unit.stem} {unit.body}")
+
+
+def kinds_named(text: str) -> list[str]:
+    """``subject_kinds`` of a text."""
     modal = _MODAL.search(text)
     head = text[:modal.start()] if modal else text
     return [" ".join(m[1].split()) for m in _KIND.finditer(head)

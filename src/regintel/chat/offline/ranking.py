@@ -79,12 +79,12 @@ class Sentence:
     @property
     def shown(self) -> str:
         """For display in an answer: clean, and "…" where a list goes on (past what was
-        joined, or past the chunk: an item that ends in ";" or "; and" is not the last)."""
+        joined, or past the chunk: an item that ends in ";", "," or "; and" is not the last)."""
         clean = self.clean
         return f"{clean} …" if self.continues or _GOES_ON.search(clean) else clean
 
 
-_GOES_ON = re.compile(r"(?:;|;\s*(?:and|or))$")
+_GOES_ON = re.compile(r"(?:[;,]|;\s*(?:and|or))$")
 # A list item after a lead-in ("… any change in its:"): "(a) name;", "- address", "or".
 _ITEM = re.compile(r"^(?:\(?[a-z0-9ivx]{1,4}[.)]\s|[-•*]\s|(?:and|or)$)", re.I)
 
