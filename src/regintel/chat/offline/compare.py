@@ -39,6 +39,17 @@ def _disagree(a: Sentence, b: Sentence) -> bool:
     return bool(ma and mb and ma != mb)
 
 
+def _verdict(found: list[Sentence], differs: bool) -> str:
+    """What the offline engine can say of the provisions side by side: it reads figures and
+    how binding each is, not meaning, so "consistent" is said only of the same figures."""
+    if differs:
+        return "The documents differ on this point."
+    if found and all(figures(s.text) for s in found):
+        return "The documents state the same figures on this point."
+    return ("No difference in figures or in how binding the requirement is was found between "
+            "these provisions; compare their wording above.")
+
+
 async def compare(embedder: Embedder, question: str, documents: Sequence[Document],
                   evidence: dict[UUID, list[ChunkHit]], topic: str | None,
                   book: CitationBook) -> Composed:
@@ -88,8 +99,7 @@ def _focused(documents: Sequence[Document], per_doc: dict[UUID, list[Sentence]],
         figs = ", ".join(figures(cell.text))
         lead = f"{titles[cell.document_id]}" + (f" ({figs})" if figs else "")
         lines.append(f"- {lead}: {cell.text} {markers([cell.citation])}".rstrip())
-    lines += ["", "The documents differ on this point." if differs else
-              "The documents are consistent on this point."]
+    lines += ["", _verdict(found, differs)]
     differences = [Statement(text=f"{titles[c.document_id]}: {c.text}",
                              citations=[c.citation] if c.citation else []) for c in cells] \
         if differs else []
