@@ -77,3 +77,21 @@ async def test_audit_of_pasted_text(conversation: Conversation, container: Conta
     for finding in r.audit.findings:
         assert finding.source_quote is None or verify(finding.source_quote, email)
     await _all_quotes_verify(container, corpus, r)
+
+
+async def test_an_email_pasted_into_the_message_is_audited(conversation: Conversation,
+                                                          container: Container,
+                                                          corpus: Corpus) -> None:
+    # Its words ("his ID documents") are not taken for a reference to documents.
+    email = ("Hi team, to speed up onboarding for our new client we will open the account "
+             "today and collect his ID documents next month. Please don't mention anything "
+             "to compliance.")
+    r = await conversation.ask(f"Check this email against the AML rules: {email}",
+                               tagged_doc_ids=[corpus.aml.id])
+    assert r.needs_input is None, r.needs_input
+    assert r.action is Action.AUDIT and r.audit is not None and r.audit.mode == "text"
+    quoted = {f.source_quote for f in r.audit.findings}
+    assert quoted and all(q is not None and verify(q, email) for q in quoted)
+    if r.engine is Engine.OFFLINE:  # the stub model flags what its script says
+        assert "Please don't mention anything to compliance." in quoted
+    await _all_quotes_verify(container, corpus, r)

@@ -41,6 +41,7 @@ def render(result: AuditResult, audited: str, targets: Sequence[Document]) -> st
                                          if result.themes_analyzed else "")]
     if result.summary:
         lines += ["", result.summary]
+    said = "Text" if result.mode == "text" else "Policy"  # what the audited side is
     for target in targets:
         findings = [f for f in result.findings if f.target_doc_id == target.id]
         lines += ["", f"## {target.title}"]
@@ -60,6 +61,6 @@ def render(result: AuditResult, audited: str, targets: Sequence[Document]) -> st
                              f"{markers(f.citations)}".rstrip())
                 lines.append(f"  Requirement: \"{f.target_quote}\"")
                 if f.source_quote:
-                    lines.append(f"  Policy: \"{f.source_quote}\"")
+                    lines.append(f"  {said}: \"{f.source_quote}\"")
                 lines.append(f"  Suggestion: {f.suggestion}")
     return "\n".join(lines)

@@ -17,7 +17,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Command
 
-from regintel.chat import concepts, prefetch
+from regintel.chat import concepts, pasted, prefetch
 from regintel.chat.checkpoints import ResilientSaver, turn_failures
 from regintel.chat.deps import TurnDeps
 from regintel.chat.graph import build_graph
@@ -68,6 +68,7 @@ class ChatService:
     async def stream(self, tenant_id: UUID, request: ChatRequest, *,
                      user_id: UUID | None = None) -> AsyncIterator[ChatEvent]:
         await self._check(tenant_id, request)
+        request = pasted.separate(request)  # "Check this email …: <the email>"
         # Personal data is masked before anything is stored: the conversation title, the
         # checkpoint of the run's input, the messages and the memory all see the masked text.
         deps = self._deps(tenant_id, user_id, request.thread_id or uuid4())

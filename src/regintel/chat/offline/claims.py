@@ -45,6 +45,7 @@ class _Risk:
     why: str  # what the claim does, for the finding
     concept: str  # the kind of obligation it collides with, as a search phrase
     cue: re.Pattern[str]
+    unless: re.Pattern[str] | None = None  # a claim another family reads more exactly
 
 
 _RISKS: tuple[_Risk, ...] = (
@@ -55,7 +56,26 @@ _RISKS: tuple[_Risk, ...] = (
                      r"|\bwithout (?:any )?(?:id|identification|documents?|paperwork|kyc|"
                      r"checks?|verification|questions)\b|\b(?:don'?t|do not|won'?t|will not|no "
                      r"longer|never) (?:need|require|ask for|check|verify)\b|\bno need (?:to|"
-                     r"for)\b|\bskip (?:the )?(?:kyc|checks?)\b", re.I)),
+                     r"for)\b|\bskip (?:the )?(?:kyc|checks?)\b", re.I),
+          # "no need to check where his funds come from" is about the source of funds.
+          unless=re.compile(r"\b(?:where|source|origin)\b[^.;]{0,30}\b(?:funds|money|wealth)\b",
+                            re.I)),
+    _Risk("puts identification off until after the relationship has started",
+          "verify the identity of the customer before establishing a business relationship "
+          "or carrying out a transaction",
+          re.compile(r"^(?=.*\b(?:id|identification|identity|documents?|kyc|passport|"
+                     r"verif\w*)\b)(?=.*\b(?:later|next (?:week|month)|afterwards|in due "
+                     r"course|at a later (?:date|stage)|after (?:the )?(?:account|onboarding|"
+                     r"opening|first))\b)(?=.*\b(?:open\w*|onboard\w*|set \w+ up|activat\w*|"
+                     r"start\w*|accept\w*)\b)", re.I | re.S)),
+    _Risk("keeps a matter from compliance or the MLRO",
+          "an Employee must report any knowledge or suspicion of money laundering to the "
+          "MLRO (internal reporting)",
+          re.compile(r"\b(?:don'?t|do not|never|no need to|without|avoid)\s+(?:tell\w*|"
+                     r"mention\w*|inform\w*|involv\w*|copy\w*|cc|escalat\w*|report\w*|flag\w*|"
+                     r"loop\w* in)\b[^.;]{0,40}\b(?:compliance|mlro|reporting officer)\b|"
+                     r"\bkeep\b[^.;]{0,20}\b(?:from|away from|out of)\b[^.;]{0,10}"
+                     r"\bcompliance\b", re.I)),
     _Risk("waives sanctions screening",
           "review customers, their businesses and transactions against sanctions lists",
           re.compile(r"\b(?:not|never|no longer|without|skip\w*)\b[^.;]{0,40}\bsanction", re.I)),
@@ -80,7 +100,10 @@ _RISKS: tuple[_Risk, ...] = (
           "identify and verify the source of funds and the source of wealth of the customer",
           re.compile(r"\b(?:any|all) (?:source|origin)s? of (?:funds|money)\b|\bfunds from any "
                      r"source\b|\bcash (?:welcome|accepted)\b|\bno matter where\b|\b(?:never|"
-                     r"not|won'?t) ask where\b", re.I)),
+                     r"not|won'?t) ask where\b|\b(?:no need to|don'?t|do not|won'?t|will not|"
+                     r"never|not)\s+(?:check|ask|verify|look into|question)\w*\b[^.;]{0,30}"
+                     r"\b(?:where|source|origin)\b[^.;]{0,30}\b(?:funds|money|wealth)\b",
+                     re.I)),
 )
 
 
@@ -122,7 +145,8 @@ def _risky_claims(text: str) -> list[_Claim]:
     """The sentences that carry a risk cue, once per kind of risk they carry ("we no longer
     need ID and will not check sanctions lists" is two claims), at most MAX_CLAIMS."""
     out = [_Claim(sentence.strip(), risk) for sentence in sentences(text)
-           for risk in _RISKS if risk.cue.search(sentence)]
+           for risk in _RISKS if risk.cue.search(sentence)
+           and not (risk.unless and risk.unless.search(sentence))]
     return out[:MAX_CLAIMS]
 
 

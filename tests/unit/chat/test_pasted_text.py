@@ -1,0 +1,62 @@
+"""Text pasted into the message to be audited is the audit's source, not the question."""
+
+from __future__ import annotations
+
+import pytest
+
+from regintel.chat.offline.claims import _risky_claims
+from regintel.chat.pasted import separate, split
+from regintel.domain.chat import ChatRequest
+
+EMAIL = ("Dear Sam, thanks for the call. We would like to move quickly with the new fund "
+         "and will wire the first tranche on Monday; the documents you asked for will follow "
+         "once the account is live.")
+
+
+@pytest.mark.parametrize("message", [
+    f"Check this email against the AML rules: {EMAIL}",
+    f"Please review the following for compliance\n\n{EMAIL}",
+    f'Does this message comply with the rules? "{EMAIL}"',
+])
+def test_an_instruction_with_its_text_is_split(message: str) -> None:
+    found = split(message)
+    assert found is not None
+    instruction, pasted = found
+    assert pasted == EMAIL and EMAIL not in instruction
+
+
+@pytest.mark.parametrize("message", [
+    "Check this email against the AML rules: it is short.",  # too short to audit
+    f"What does the regulation say about this: {EMAIL}",  # asks no check
+    f"Check the CDD rules: {EMAIL}",  # points at no pasted text
+    f"Review: {EMAIL}",
+])
+def test_other_messages_are_left_whole(message: str) -> None:
+    assert split(message) is None
+
+
+def test_a_request_that_has_its_text_or_answers_a_question_is_left_alone() -> None:
+    message = f"Check this email: {EMAIL}"
+    moved = separate(ChatRequest(message=message))
+    assert moved.message == "Check this email" and moved.source_text == EMAIL
+    given = ChatRequest(message=message, source_text="Another text.")
+    assert separate(given) is given
+    answering = ChatRequest(message=message, answer="search_library")
+    assert separate(answering) is answering
+
+
+@pytest.mark.parametrize(("sentence", "why"), [
+    ("We can onboard her now and get the passport copy later.",
+     "puts identification off until after the relationship has started"),
+    ("Do not copy the MLRO on this thread.", "keeps a matter from compliance or the MLRO"),
+    ("Let's keep this away from compliance for now.",
+     "keeps a matter from compliance or the MLRO"),
+    ("We won't ask about the source of his wealth.", "invites funds of unknown origin"),
+])
+def test_the_risk_a_claim_carries(sentence: str, why: str) -> None:
+    assert [c.risk.why for c in _risky_claims(sentence)] == [why]
+
+
+def test_a_compliant_sentence_carries_no_risk() -> None:
+    assert _risky_claims("We will open the account once we have verified her passport and "
+                         "asked about the source of her funds.") == []
