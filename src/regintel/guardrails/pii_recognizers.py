@@ -109,8 +109,13 @@ def _domain_ok(text: str) -> bool:
     return bool(parts.domain and parts.suffix)
 
 
+# An ISO date, perhaps with the hour after it: "2026-11-22 14" (of "2026-11-22 14:29") is
+# eleven digits in groups, and a context word nearby ("answer") would make it a phone number.
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2})?$")
+
+
 def _phone_reject(text: str) -> bool:
-    return not 7 <= len(_digits(text)) <= 15
+    return not 7 <= len(_digits(text)) <= 15 or bool(_ISO_DATE.match(text))
 
 
 # Matched as whole lower-cased words, so inflections are listed.
@@ -119,7 +124,7 @@ _PHONE_CONTEXT = ["phone", "phones", "telephone", "mobile", "cell", "cellphone",
                   "message", "whatsapp", "sms", "text", "dial", "contact", "reach", "landline",
                   "tel", "ring"]
 _NOT_BEFORE = r"(?<![\w+./-])(?<!\d,)"
-_NOT_AFTER = r"(?![\w/]|[.,-]\d)"
+_NOT_AFTER = r"(?![\w/]|[.,:-]\d)"  # nor the hour of a time ("14" of "14:29")
 _EXT = r"(?:\s?(?:x|ext\.?)\s?\d{1,5})?"
 
 

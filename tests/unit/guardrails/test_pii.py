@@ -71,6 +71,16 @@ def test_full_dates_are_found_but_not_masked(pii: PiiDetector) -> None:
     assert pii.mask(text).text == text
 
 
+def test_a_timestamp_near_a_context_word_is_no_phone_number(pii: PiiDetector) -> None:
+    # A memory recap line: "answer" is a phone context word, and "2026-11-22 14" eleven digits.
+    text = "- 2026-11-22 14:29 — you asked: \"Which rule?\". Answer: Rule 8.1."
+    assert [(f.entity_type, f.text) for f in pii.find(text)] == [("DATE_TIME",
+                                                                   "2026-11-22 14:29")]
+    assert pii.mask(text).text == text
+    assert [f.entity_type for f in pii.find("Answer: call me on 2026 1122 1429")] == \
+        ["PHONE_NUMBER"]
+
+
 def test_no_network_when_built_or_used(monkeypatch: pytest.MonkeyPatch) -> None:
     """Construction and the e-mail/URL checks (tldextract) connect nowhere, not even to
     loopback: the public-suffix list is the bundled snapshot and nothing is cached on disk."""
