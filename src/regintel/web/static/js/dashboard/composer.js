@@ -26,7 +26,7 @@ export function createComposer({ getDocuments, getSets, onSend }) {
     class: 'composer-input', contenteditable: 'true', role: 'combobox', 'aria-expanded': 'false',
     'aria-autocomplete': 'list', 'aria-haspopup': 'listbox', 'aria-controls': listId,
     'aria-multiline': 'true', 'aria-label': 'Message. Type @ to tag documents, sets, actions or the web.',
-    'data-placeholder': 'Ask about your regulations… type @ to tag documents, sets or an action',
+    'data-placeholder': 'Ask about your regulations, or paste a text to check… type @ to tag documents, sets or an action',
     spellcheck: 'true',
   });
   const list = h('div', { class: 'mention-list', id: listId, role: 'listbox', 'aria-label': 'Suggestions', hidden: true });

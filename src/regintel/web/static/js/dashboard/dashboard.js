@@ -201,7 +201,7 @@ export function dashboardScreen(me) {
   function welcome() {
     messages.append(h('div', { class: 'welcome' },
       h('h2', {}, `Hello${me.display_name ? `, ${me.display_name}` : ''}.`),
-      h('p', {}, 'Ask about your regulations and policies. Type @ to tag documents or sets, pick an action (Summarize, Inquire, Compare, Audit) or turn on web search.'),
+      h('p', {}, 'Ask about your regulations and policies. Type @ to tag documents or sets, pick an action (Summarize, Inquire, Compare, Audit) or turn on web search. To check an email or a draft, write "Check this email against @AML:" and paste it after the colon.'),
       library.documents().length ? null : h('button', { type: 'button', class: 'btn primary', onclick: () => { setTab('docs'); library.openUpload(); } }, 'Upload your first document')));
   }
 
