@@ -24,20 +24,9 @@ def ancestors(k):
 ANC = [ancestors(k) for k in range(len(corpus))]
 print('passages with an ancestor', sum(bool(a) for a in ANC), 'of', len(corpus))
 
-def extend(i):
-    cand, X, y = F[i]
+def columns(i, cand):
     bmax = max(B[i].max(), 1e-9)
-    cols = []
-    for c in cand:
-        a = ANC[c]
-        cols.append([max((D[i][j] for j in a), default=0.0), max((B[i][j] / bmax for j in a), default=0.0),
-                     float(bool(a))])
-    return cand, np.hstack([X, np.array(cols, np.float32)]), y
+    return [[max((D[i][j] for j in ANC[c]), default=0.0), max((B[i][j] / bmax for j in ANC[c]), default=0.0),
+             float(bool(ANC[c]))] for c in cand]
 
-G = [extend(i) for i in range(len(qs))]
-mk = lambda: rerank.Listwise(1e-2)
-for name, FF in [('base', F), ('ancestry', G)]:
-    inner = rerank.inner_cv_list(FF, qs, T['f0'], mk)
-    m = mk().fit_groups([FF[i][1] for i in T['f0']], [FF[i][2] for i in T['f0']])
-    held = rerank.rank_eval(FF, qs, T['f1'], m.decision)
-    print(name, 'fold0 inner', np.round(inner, 4), 'fold1', np.round(held, 4), flush=True)
+rerank.compare_features(T, [('base', F), ('ancestry', rerank.with_columns(F, columns))])

@@ -27,20 +27,13 @@ by = {}
 for r, k in enumerate(owner):
     by.setdefault(int(k), []).append(r)
 
-def extend(i):
-    cand, X, y = F[i]
+def columns(i, cand):
     q = Q[i]; cols = []
     for c in cand:
         own = float(P[c] @ q)
         rows = by.get(int(c))
         best = float((S[rows] @ q).max()) if rows else own
         cols.append([best, best - own])
-    return cand, np.hstack([X, np.array(cols, np.float32)]), y
+    return cols
 
-G = [extend(i) for i in range(len(qs))]
-mk = lambda: rerank.Listwise(1e-2)
-for name, FF in [('base', F), ('sentences', G)]:
-    inner = rerank.inner_cv_list(FF, qs, T['f0'], mk)
-    m = mk().fit_groups([FF[i][1] for i in T['f0']], [FF[i][2] for i in T['f0']])
-    held = rerank.rank_eval(FF, qs, T['f1'], m.decision)
-    print(name, 'fold0 inner', np.round(inner, 4), 'fold1', np.round(held, 4), flush=True)
+rerank.compare_features(T, [('base', F), ('sentences', rerank.with_columns(F, columns))])

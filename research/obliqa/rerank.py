@@ -146,3 +146,19 @@ class ListwiseMLP(Listwise):
     def decision(self, X):
         Z = self.sc.transform(X); W1, b1, w2, w = self.p
         return np.tanh(Z @ W1 + b1) @ w2 + Z @ w
+
+
+def with_columns(F, columns):
+    """F with extra feature columns per question: ``columns(i, cand)`` gives a (len(cand) x k) array."""
+    return [(cand, np.hstack([X, np.asarray(columns(i, cand), np.float32)]), y)
+            for i, (cand, X, y) in enumerate(F)]
+
+
+def compare_features(T, variants, l2=1e-2):
+    """Listwise linear on each feature set: 2-way CV inside fold 0 (what chooses), fold 1 (reported)."""
+    qs = T['qs']
+    for name, FF in variants:
+        inner = inner_cv_list(FF, qs, T['f0'], lambda: Listwise(l2))
+        m = Listwise(l2).fit_groups([FF[i][1] for i in T['f0']], [FF[i][2] for i in T['f0']])
+        held = rank_eval(FF, qs, T['f1'], m.decision)
+        print(name, 'fold0 inner', np.round(inner, 4), 'fold1', np.round(held, 4), flush=True)
