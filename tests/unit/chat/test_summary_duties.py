@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from uuid import uuid4
 
-from regintel.chat.offline.compose import SUMMARY_OBLIGATIONS, key_duties
+from regintel.chat.offline.compose import SUMMARY_OBLIGATIONS, _self_description, key_duties
 from regintel.chat.offline.ranking import Sentence, sentences_of
 from regintel.domain.documents import ChunkHit, DocType
 
@@ -35,3 +35,16 @@ def test_every_obligation_when_too_few_duties_name_the_addressee() -> None:
     found = _sentences(OTHERS + DUTIES[:2])
     chosen = key_duties(found, exclude=-1)
     assert chosen == list(range(len(found)))
+
+
+def test_the_overview_is_where_the_document_says_what_it_does() -> None:
+    found = _sentences([
+        "1.1\tKestrel employs around 65 people on Al Maryah Island and is not part of a group.\r\n",
+        "1.2\tThese Rules apply in relation to Rule 5.1.1(b)(iii) of the General Rulebook.\r\n",
+        "1.3\tThis Policy sets out how Kestrel prevents its services from being used for money "
+        "laundering and terrorist financing.\r\n",
+        "9.9\tThis Policy applies to every director, employee and contractor of Kestrel and to "
+        "its nominees.\r\n"])
+    assert len(found) == 4
+    assert _self_description(found) == 2  # the first of the whole, not of one provision
+    assert _self_description(found[:2]) is None

@@ -3,6 +3,7 @@ evidence with its verified quote."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from uuid import UUID
@@ -53,6 +54,28 @@ def under_headings(candidates: Sequence[Sentence],
         if sentence.is_heading and following.hit is sentence.hit and not following.is_heading:
             inherited[i + 1] = max(inherited[i + 1], similarity[i])
     return inherited
+
+
+# A document saying what it is for: "This Policy sets out how Kestrel prevents …", "These
+# Rules apply to …". The best overview there is, when the summary's sample holds one.
+_SELF = re.compile(
+    r"^(?:This|These|The purpose of this) (?:Policy|Policies|Rules?|Rulebook|Manual|"
+    r"Procedures?|Standards?|Framework|Guidance|Code|Regulations?|Module|Chapter|Document)\b"
+    r"[^.]{0,80}?\b(?:sets? out|describes?|establish(?:es)?|explains?|defines?|is to|aims?|"
+    r"applies|apply|covers?|governs?)\b")
+
+
+_NARROW = re.compile(r"\b(?:Rules?|Chapter|Section|Article)\s*\u200e?\s*\d")
+MIN_SELF_CHARS = 80
+
+
+def _self_description(candidates: Sequence[Sentence]) -> int | None:
+    """The first sentence of the sample in which the document says what it does - of the
+    whole, not of one provision ("These Rules apply in relation to Rule 5.1.1(b)(iii).")."""
+    found = [i for i, s in enumerate(candidates) if _SELF.search(s.clean)
+             and len(s.clean) >= MIN_SELF_CHARS and not _NARROW.search(s.clean)]
+    return min(found, key=lambda i: (candidates[i].hit.ordinal, candidates[i].position),
+               default=None)
 
 
 def key_duties(candidates: Sequence[Sentence], *, exclude: int) -> list[int]:
@@ -111,7 +134,9 @@ async def summary(embedder: Embedder, documents: Sequence[Document],
         centroid = matrix.mean(axis=0)
         centroid /= max(float(np.linalg.norm(centroid)), 1e-9)
         centrality = [float(v) for v in matrix @ centroid]
-        overview_at = int(np.argmax(centrality))
+        overview_at = _self_description(candidates)
+        if overview_at is None:
+            overview_at = int(np.argmax(centrality))
         overview = cite(book, candidates[overview_at])
         obligations = key_duties(candidates, exclude=overview_at)
         chosen = mmr([centrality[i] for i in obligations], matrix[obligations],
