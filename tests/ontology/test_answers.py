@@ -176,7 +176,7 @@ async def test_finding_becomes_a_task_in_the_next_snapshot(
     # A second finding on the same regulation reuses the document entry.
     risk = await service.work_from_finding(tenant_id, project_id, finding, citations, "risk")
     assert risk.data["impact"] == "high"
-    assert ('AML Rulebook: "records must be kept for at least six years"' in
+    assert ('AML Rulebook: "records must be kept for at least six years…"' in
             risk.data["content"])
     assert 'Policy says: "Records are kept for three years."' in risk.data["content"]
     ctx = await service.loader.load(tenant_id, project_id, now=NOW)

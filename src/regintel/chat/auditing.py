@@ -9,7 +9,7 @@ from uuid import UUID
 from regintel.chat.engine import Composed
 from regintel.chat.evidence import CitationBook, markers
 from regintel.chat.offline.audit import AuditInputs, run_audit
-from regintel.domain.chat import SEVERITY_ORDER, AuditResult
+from regintel.domain.chat import SEVERITY_ORDER, AuditResult, quoted
 from regintel.domain.documents import Document
 from regintel.ports.embedder import Embedder
 from regintel.ports.library import ChunkIndex
@@ -59,8 +59,8 @@ def render(result: AuditResult, audited: str, targets: Sequence[Document]) -> st
                 theme = f" [{f.theme}]" if f.theme else ""
                 lines.append(f"- {kind}{where}{theme}: {f.consequence} "
                              f"{markers(f.citations)}".rstrip())
-                lines.append(f"  Requirement: \"{f.target_quote}\"")
+                lines.append(f"  Requirement: {quoted(f.target_quote)}")
                 if f.source_quote:
-                    lines.append(f"  {said}: \"{f.source_quote}\"")
+                    lines.append(f"  {said}: {quoted(f.source_quote)}")
                 lines.append(f"  Suggestion: {f.suggestion}")
     return "\n".join(lines)

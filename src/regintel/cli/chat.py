@@ -11,7 +11,7 @@ from uuid import UUID
 import typer
 
 from regintel.cli.app import JsonOption, TenantOption, app, load_settings, open_container, run
-from regintel.domain.chat import Action, ChatRequest, ChatResponse
+from regintel.domain.chat import Action, ChatRequest, ChatResponse, quoted
 from regintel.errors import InvalidRequest
 
 faq_app = typer.Typer(no_args_is_help=True, help="Tenant FAQ entries answered by triage.")
@@ -72,7 +72,7 @@ def _print_footer(response: ChatResponse) -> None:
     for c in response.citations:
         where = ", ".join(x for x in (c.version, f"p. {c.page}" if c.page else "",
                                       f"clause {c.clause}" if c.clause else "") if x)
-        typer.echo(f"[{c.n}] {c.title}" + (f" ({where})" if where else "") + f": \"{c.quote}\"")
+        typer.echo(f"[{c.n}] {c.title}" + (f" ({where})" if where else "") + f": {quoted(c.quote)}")
     if response.needs_input:
         for i, option in enumerate(response.needs_input.options, start=1):
             typer.echo(f"  {i}. {option.label}  (--answer {option.id})")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from typing import Literal
 from uuid import UUID
@@ -11,6 +12,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 MAX_MESSAGE_CHARS = 8000
 MAX_QUOTE_CHARS = 300
+
+_ENDS = re.compile(r"[.;:!?)\]\"”’…]\s*$")
+
+
+def quoted(quote: str) -> str:
+    """A quote for display, in quotation marks, with "…" where it stops mid-sentence (it is
+    cut to MAX_QUOTE_CHARS); the quote itself stays verbatim for verification."""
+    return f"\"{quote}\"" if _ENDS.search(quote) else f"\"{quote}…\""
 
 
 class Action(StrEnum):

@@ -8,7 +8,7 @@ from enum import StrEnum
 from typing import Any
 from uuid import UUID
 
-from regintel.domain.chat import AuditFinding, Citation
+from regintel.domain.chat import AuditFinding, Citation, quoted
 from regintel.domain.ontology import Entity, EntityKind
 from regintel.errors import InvalidRequest
 from regintel.ontology.service import OntologyService
@@ -51,8 +51,8 @@ def _fields(kind: WorkKind, finding: AuditFinding, props: dict[str, Any]) -> dic
         case WorkKind.RISK:
             return {"title": _short(f"{what}: {finding.consequence}"),
                     "content": f"{finding.consequence}\n\n{finding.target_doc_title}: "
-                               f"\"{finding.target_quote}\""
-                               + (f"\n\nPolicy says: \"{finding.source_quote}\""
+                               f"{quoted(finding.target_quote)}"
+                               + (f"\n\nPolicy says: {quoted(finding.source_quote)}"
                                   if finding.source_quote else "")
                                + f"\n\nSuggested fix: {finding.suggestion}",
                     "impact": _IMPACT[finding.severity], "type_key": "risk.compliance",
@@ -60,7 +60,7 @@ def _fields(kind: WorkKind, finding: AuditFinding, props: dict[str, Any]) -> dic
         case WorkKind.TASK:
             return {"title": _short(f"Fix {finding.kind}: {finding.suggestion}"),
                     "description": f"{finding.consequence}\n\nIn {finding.target_doc_title}: "
-                                   f"\"{finding.target_quote}\"",
+                                   f"{quoted(finding.target_quote)}",
                     "priority": _PRIORITY[finding.severity], "type_key": "task.remediation",
                     "props": props}
 

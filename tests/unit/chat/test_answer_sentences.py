@@ -10,6 +10,7 @@ import pytest
 
 from regintel.chat.offline.compose import under_headings
 from regintel.chat.offline.ranking import sentences_of
+from regintel.domain.chat import quoted
 from regintel.domain.documents import ChunkHit, DocType
 
 TEXT = ("15.6\tNotifications\n"
@@ -82,3 +83,10 @@ def test_a_guidance_label_with_its_heading_is_not_shown() -> None:
             "Regulator considers that after leaving office a PEP remains a higher risk.\r\n")
     assert [s.shown for s in sentences_of([_hit(text)])] == [
         "The Regulator considers that after leaving office a PEP remains a higher risk."]
+
+
+def test_a_quote_cut_mid_sentence_is_shown_so() -> None:
+    assert quoted("The MLRO must report.") == "\"The MLRO must report.\""
+    assert quoted("(a) the name of the customer;") == "\"(a) the name of the customer;\""
+    assert quoted("provided that the signatory gives a signed declaration of") == \
+        "\"provided that the signatory gives a signed declaration of…\""
