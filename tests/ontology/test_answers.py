@@ -90,6 +90,21 @@ async def test_overdue_open_requirements_and_not_about_the_project(
     assert decisions is not None and demo["decision_mlro"].id in decisions[1]
 
 
+async def test_open_tasks_and_the_urgent_ones(service: OntologyService, tenant_id: UUID,
+                                              demo: dict[str, Entity]) -> None:
+    open_work = {"task_rescreen", "task_vendor", "task_triage", "task_hire", "task_edd_proc",
+                 "task_archive"}  # task_bra is done
+    every = await _ask(service, tenant_id, demo, "Which tasks are still open?")
+    assert every is not None
+    assert every[1] - {demo["project"].id} == {demo[k].id for k in open_work}
+    urgent = await _ask(service, tenant_id, demo, "What are the open high-priority tasks?")
+    assert urgent is not None
+    assert urgent[1] - {demo["project"].id} == {demo[k].id for k in open_work - {"task_archive"}}
+    assert urgent[0].startswith("5 open high-priority task(s)")
+    assert await _ask(service, tenant_id, demo, "What tasks must the MLRO perform when an "
+                      "account is opened?") is None  # a question for the regulations
+
+
 async def test_detail_tools(service: OntologyService, tenant_id: UUID,
                             demo: dict[str, Entity]) -> None:
     tools = service.tools(tenant_id)  # no context: reads from the store

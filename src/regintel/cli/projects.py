@@ -200,8 +200,8 @@ def project_ask(
         answer = await answer_project_question(question, ctx, service.tools(tenant_id, ctx))
         if answer is None:
             raise InvalidRequest("that is not a question this project can answer offline",
-                                 hint="ask about risks, blockers, overdue work, requirements, "
-                                      "decisions or the project's status")
+                                 hint="ask about risks, blockers, open or overdue work, "
+                                      "requirements, decisions or the project's status")
         return answer.model_dump(mode="json")
 
     data = _with_projects(tenant, work)

@@ -196,6 +196,27 @@ async def _blocked_tasks(q: str, ctx: ProjectContext, tools: ProjectTools) -> Pr
     return c.answer()
 
 
+HIGH_PRIORITY = 2  # priorities 1 (a Critical finding's work) and 2 (High)
+
+
+async def _open_tasks(q: str, ctx: ProjectContext, tools: ProjectTools) -> ProjectAnswer:
+    """The tasks not done, most pressing first; only priorities 1-2 when the question asks
+    for the urgent ones."""
+    c = _Composer("open_tasks")
+    urgent = any(w in q for w in _URGENT)
+    tasks = [t for t in ctx.members.get(EntityKind.TASK, []) if not is_done(t)
+             and (not urgent or (t.data.get("priority") or 9) <= HIGH_PRIORITY)]
+    c.used[ctx.project.id] = ctx.project
+    what = "open high-priority task(s)" if urgent else "open task(s)"
+    c.lines.append(f"{len(tasks)} {what} in {cite(ctx.project)} {ctx.project.label}"
+                   + (":" if tasks else "."))
+    for task in ctx.ranked(tasks):
+        late = ", overdue" if is_overdue(task, ctx.now) else ""
+        c.item(task, f"priority {task.data.get('priority') or '-'}, {task.state}, "
+                     f"due {_due(task)}{late}")
+    return c.answer()
+
+
 async def _decisions(q: str, ctx: ProjectContext, tools: ProjectTools) -> ProjectAnswer:
     c = _Composer("decisions")
     decisions = sorted(ctx.members.get(EntityKind.DECISION, []),
@@ -247,6 +268,14 @@ _OPEN = ("open", "unmet", "outstanding", "not met", "not yet met", "remaining", 
          "project requirement", "programme requirement")
 _BLOCKED_WORK = ("blocked task", "tasks are blocked", "tasks blocked", "task is blocked",
                  "what is blocked", "what's blocked", "blocked work")
+# "open high-priority tasks", "tasks still outstanding", "what tasks are left" - not "what
+# tasks must the MLRO perform when an account is opened" (a question for the regulations).
+_OPEN_TASKS = re.compile(
+    r"\b(?:open|outstanding|remaining|pending|unfinished|urgent|high[- ]priority|critical|"
+    r"top[- ]priority)\b(?:\s+[\w-]+)?\s+tasks?\b|\btasks?\s+(?:(?:are|is|that are)\s+)?"
+    r"(?:still\s+)?(?:open|outstanding|remaining|pending|left|to do|in progress|not done)\b")
+_URGENT = ("high-priority", "high priority", "urgent", "critical", "top priority",
+           "top-priority", "priority 1")
 _DECISIONS = ("decisions have", "decisions did", "decisions were", "decisions made",
               "recorded decisions", "our decisions", "project decisions", "decision log",
               "what did we decide", "what have we decided")
@@ -267,6 +296,8 @@ def _route(q: str) -> Handler | None:
         return _open_requirements
     if has(_BLOCKED_WORK):
         return _blocked_tasks
+    if _OPEN_TASKS.search(q):
+        return _open_tasks
     if has(_DECISIONS):
         return _decisions
     if has(("project", "programme", "program")) and has(_STATUS):
