@@ -162,7 +162,7 @@ function auditView(audit, meta, ctx) {
           h('p', { class: 'consequence' }, f.consequence),
           f.target_quote ? h('blockquote', {}, f.target_quote,
             (f.target_clause || f.target_page) ? h('cite', {}, [f.target_clause ? ` ${f.target_clause}` : '', f.target_page ? ` · page ${f.target_page}` : ''].join('')) : null) : null,
-          f.source_quote ? h('p', { class: 'muted' }, 'Policy says: ', h('q', {}, f.source_quote)) : null,
+          f.source_quote ? h('p', { class: 'muted' }, audit.mode === 'text' ? 'Text says: ' : 'Policy says: ', h('q', {}, f.source_quote)) : null,
           f.suggestion ? h('p', { class: 'suggestion' }, h('strong', {}, 'Suggested fix: '), f.suggestion) : null,
           findingWork(f, meta.citations)))))));
 }
