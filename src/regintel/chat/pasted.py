@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from regintel.chat.evidence import sentences
 from regintel.domain.chat import ChatRequest
 
 MIN_PASTED_WORDS = 20
@@ -34,9 +35,15 @@ def split(message: str) -> tuple[str, str] | None:
         instruction, pasted = instruction.strip(), pasted.strip()
         if (instruction and len(instruction) <= MAX_INSTRUCTION_CHARS
                 and _CHECK.search(instruction) and _POINTER.search(instruction)
-                and len(pasted.split()) >= MIN_PASTED_WORDS):
+                and len(pasted.split()) >= MIN_PASTED_WORDS and not _one_question(pasted)):
             return instruction, pasted
     return None
+
+
+def _one_question(text: str) -> bool:
+    """"Review the following for me: what does Rule 8.1 require of trusts …?" asks; a text
+    to audit says more than one question."""
+    return text.endswith("?") and len(sentences(text)) == 1
 
 
 def _cuts(message: str) -> list[tuple[str, str]]:

@@ -30,6 +30,8 @@ def test_an_instruction_with_its_text_is_split(message: str) -> None:
     f"What does the regulation say about this: {EMAIL}",  # asks no check
     f"Check the CDD rules: {EMAIL}",  # points at no pasted text
     f"Review: {EMAIL}",
+    "Review the following requirement for me: what does Rule 8.1 require where the customer "
+    "is a trust whose trustee lives in another jurisdiction with weak controls?",  # a question
 ])
 def test_other_messages_are_left_whole(message: str) -> None:
     assert split(message) is None
