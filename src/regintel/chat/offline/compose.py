@@ -63,9 +63,7 @@ _SELF = re.compile(
     r"Procedures?|Standards?|Framework|Guidance|Code|Regulations?|Module|Chapter|Document)\b"
     r"[^.]{0,80}?\b(?:sets? out|describes?|establish(?:es)?|explains?|defines?|is to|aims?|"
     r"applies|apply|covers?|governs?)\b")
-
-
-_NARROW = re.compile(r"\b(?:Rules?|Chapter|Section|Article)\s*\u200e?\s*\d")
+_NARROW = re.compile(r"\b(?:Rules?|Chapter|Section|Article)\s*\u200e?\s*\d")  # of one provision
 MIN_SELF_CHARS = 80
 
 
