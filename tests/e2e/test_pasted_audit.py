@@ -1,0 +1,49 @@
+"""An email pasted into the chat box after "Check this email …:" is audited in text mode:
+findings quote the email ("Text says"), and its words are not taken for documents."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.async_api import Browser, expect
+
+from tests.e2e.conftest import needs_chromium
+from tests.e2e.documents import AML_RULES, make_pdf
+from tests.e2e.helpers import ANSWER_TIMEOUT_MS, new_email, open_tab, sign_up, upload
+
+pytestmark = needs_chromium
+
+TITLE = "Pasted AML Rules"
+EMAIL = ("Hi team, to win the new client quickly we will not screen him against any "
+         "sanctions lists, and he can send his ID documents next month. Please don't mention "
+         "anything to compliance.")
+
+
+async def test_an_email_pasted_into_the_chat_box_is_audited(browser: Browser, live_server: str,
+                                                             screenshots: Path) -> None:
+    tab = await open_tab(browser, live_server)
+    page = tab.page
+    await sign_up(tab, name="Paula Paste", organisation="Paste Bank", email=new_email("paula"))
+    await upload(tab, filename="aml.pdf", data=make_pdf(AML_RULES, TITLE), mime="application/pdf",
+                 title=TITLE, version="2025", doc_type="regulation")
+    await page.get_by_role("tab", name="Chats").click()
+    box = page.get_by_role("combobox", name=re.compile("^Message"))
+    await box.press_sequentially("@pasted")
+    await expect(page.get_by_role("option").filter(has_text=TITLE)).to_have_count(1)
+    await box.press("Enter")
+    await box.press_sequentially(f" Check this email against the rules: {EMAIL}")
+    await box.press("Enter")
+    answer = page.locator(".msg.assistant").last
+    await expect(answer).not_to_have_class(re.compile("streaming"), timeout=ANSWER_TIMEOUT_MS)
+    await expect(page.locator(".prompt")).to_have_count(0)  # no "I do not have ID documents"
+    audit = answer.locator(".audit")
+    await expect(audit).to_be_visible()
+    said = audit.locator(".finding p.muted")
+    assert await said.count() >= 1
+    for text in await said.all_text_contents():
+        assert text.startswith("Text says: ") and text.removeprefix("Text says: ") in EMAIL
+    await audit.locator(".finding").first.scroll_into_view_if_needed()
+    await tab.shot(screenshots, "28-pasted-email-audit")
+    tab.assert_clean()
+    await tab.context.close()
