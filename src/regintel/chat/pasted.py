@@ -23,7 +23,7 @@ _CHECK = re.compile(
 _POINTER = re.compile(
     r"\b(?:this|these|the following|below|attached|pasted|my|our)\b[^:\n]{0,40}?\b(?:email|"
     r"e-mail|message|text|letter|draft|copy|advert|advertisement|post|statement|note|"
-    r"memo|script|wording|paragraph|clause|following|below)\b|\bthe following\b|\bbelow\b",
+    r"memo|script|wording|paragraph|clause)\b|\bthe following\b|\bbelow\b",
     re.I)
 _QUOTED = re.compile(r"[\"“](.+)[\"”]\s*$", re.S)
 

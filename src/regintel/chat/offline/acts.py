@@ -216,13 +216,13 @@ _EXCLUDES = re.compile(rf"\bother than\s+(?:a|an|the)\s+((?:{_WORD}\s+){{0,3}}{_
 # sufficient", "may be used as"; not "is not accepted".
 _ACCEPTS = re.compile(r"\b(?:is|are|will be|may be|can be)\s+(?!not\b)(?:\w+\s+(?:and\s+)?)?"
                       r"(?:accepted|acceptable|sufficient|used as)\b|\baccepts?\b", re.I)
+accepts = Phrase(_ACCEPTS)
 
 
 def excluded(text: str) -> tuple[frozenset[str], str] | None:
     """What a duty excludes (the stems of it) and the phrase, if the text has one."""
     m = _EXCLUDES.search(text)
     return (frozenset(terms(m[1])), m[0]) if m else None
-accepts = Phrase(_ACCEPTS)
 
 
 # A rule that has a report reach the MLRO: "that Employee promptly notifies the Relevant
