@@ -206,6 +206,30 @@ async def test_text_audit_flags_a_non_compliant_email(audit: Audit, corpus: Corp
     assert book.dropped == 0 and len(book.citations) == len(result.findings)
 
 
+INTERNAL_EMAIL = ("Hi team, to win the new client quickly we will not screen him against any "
+                  "sanctions lists, and he can send his ID documents next month. No need to "
+                  "check where his funds come from. Please don't mention anything to "
+                  "compliance.")
+
+
+async def test_each_risk_of_an_email_meets_the_rule_it_breaks(audit: Audit,
+                                                              corpus: Corpus) -> None:
+    """Each risk is matched to the customer rule that forbids it, the rules for an
+    authorised firm included (an email does not say what its firm is), and a list item is
+    quoted with the lead-in that says what it is for."""
+    result, book, _ = await audit.run(corpus, [corpus.aml], text=INTERNAL_EMAIL)
+    by_clause = {f.target_clause: f for f in result.findings}
+    assert set(by_clause) == {"8.6.3", "8.2.1.(1)(a)", "8.4.1(c)(i)", "14.2.2"}
+    assert "next month" in (by_clause["8.2.1.(1)(a)"].source_quote or "")
+    funds = by_clause["8.4.1(c)(i)"]
+    assert funds.source_quote == "No need to check where his funds come from."
+    assert funds.target_quote.startswith("(c) identify and verify:")
+    assert "the Source of Funds" in funds.target_quote
+    assert "identify and verify: the Source of Funds" in funds.suggestion
+    assert by_clause["14.2.2"].target_quote.startswith("14.2.2 A Relevant Person must have")
+    assert book.dropped == 0 and len(book.citations) == len(result.findings)
+
+
 async def test_text_audit_of_a_compliant_text_is_clean(audit: Audit, corpus: Corpus) -> None:
     text = ("Before we open your account we will need a copy of your passport and proof of "
             "address, and we will ask about the source of the funds you invest.")

@@ -24,7 +24,14 @@ from regintel.chat.offline import alignment, glossary, lists, matching
 from regintel.chat.offline import obligations as obligation_rules
 from regintel.chat.offline.claims import text_audit
 from regintel.chat.offline.report import overall_status, summary
-from regintel.chat.offline.segments import Unit, citable, group_lists, page_texts, segment
+from regintel.chat.offline.segments import (
+    Unit,
+    citable,
+    group_lists,
+    in_its_list,
+    page_texts,
+    segment,
+)
 from regintel.domain.chat import MAX_QUOTE_CHARS, SEVERITY_ORDER, AuditFinding, AuditResult
 from regintel.domain.documents import ChunkHit, Document, StoredChunk
 from regintel.errors import InvalidRequest
@@ -217,7 +224,8 @@ def _cite(drafts: list[alignment.Draft], target: _Target, source: Document,
             break
         if draft.kind == "gap" and gaps >= MAX_GAPS:
             continue
-        quoted = draft.quote_unit or draft.target_unit
+        quoted = in_its_list(draft.quote_unit, draft.target_unit) if draft.quote_unit \
+            else draft.target_unit
         target_quote = _quote(quoted, target.chunks, target.pages, target.document,
                               focus=draft.focus)
         source_quote = None if draft.policy_unit is None else _quote(

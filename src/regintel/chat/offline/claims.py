@@ -20,8 +20,21 @@ from regintel.chat.evidence import CitationBook, normalise, sentences, verify
 from regintel.chat.offline import obligations
 from regintel.chat.offline.lexical import terms
 from regintel.chat.offline.report import overall_status, summary
-from regintel.chat.offline.segments import Unit, citable, group_lists, page_texts, segment
-from regintel.domain.chat import MAX_QUOTE_CHARS, SEVERITY_ORDER, AuditFinding, AuditResult
+from regintel.chat.offline.segments import (
+    Unit,
+    citable,
+    group_lists,
+    in_its_list,
+    page_texts,
+    segment,
+)
+from regintel.domain.chat import (
+    MAX_QUOTE_CHARS,
+    SEVERITY_ORDER,
+    AuditFinding,
+    AuditResult,
+    quoted,
+)
 from regintel.domain.documents import ChunkHit, Document, StoredChunk
 from regintel.errors import InvalidRequest
 from regintel.ports.embedder import Embedder
@@ -38,6 +51,7 @@ MAX_CLAIMS = 8
 # claim is not reported against that target.
 CLAIM_MATCH = 0.6
 WORDS_WEIGHT = 0.25
+TEXT_FIRM = ("Authorised Person",)  # what a pasted text's firm is taken to be
 
 
 @dataclass(frozen=True)
@@ -61,13 +75,14 @@ _RISKS: tuple[_Risk, ...] = (
           unless=re.compile(r"\b(?:where|source|origin)\b[^.;]{0,30}\b(?:funds|money|wealth)\b",
                             re.I)),
     _Risk("puts identification off until after the relationship has started",
-          "verify the identity of the customer before establishing a business relationship "
-          "or carrying out a transaction",
+          "the appropriate CDD obligations must be fulfilled before the Relevant Person "
+          "establishes a business relationship or undertakes any Transaction for the customer",
           re.compile(r"^(?=.*\b(?:id|identification|identity|documents?|kyc|passport|"
                      r"verif\w*)\b)(?=.*\b(?:later|next (?:week|month)|afterwards|in due "
                      r"course|at a later (?:date|stage)|after (?:the )?(?:account|onboarding|"
                      r"opening|first))\b)(?=.*\b(?:open\w*|onboard\w*|set \w+ up|activat\w*|"
-                     r"start\w*|accept\w*)\b)", re.I | re.S)),
+                     r"start\w*|accept\w*|win\w*|sign\w* (?:him|her|them|\w+ up)|new "
+                     r"(?:client|customer)s?)\b)", re.I | re.S)),
     _Risk("keeps a matter from compliance or the MLRO",
           "an Employee must report any knowledge or suspicion of money laundering to the "
           "MLRO (internal reporting)",
@@ -157,21 +172,31 @@ async def _check(document: Document, claims: Sequence[_Claim], hits: Sequence[Ch
     chunks = await index.document_chunks(tenant_id, document.id)
     pages = page_texts(chunks)
     every = group_lists(segment(document.id, pages))
-    applies = obligations.applicability(every, text)  # "a Representative Office must …"
+    # "A Representative Office must …" binds only a text that says it is one; an email
+    # seldom says what its firm is, and is read as an authorised firm's (the rules on when
+    # CDD is due, 8.2.1, are addressed to "an Authorised Person or Recognised Body").
+    applies = obligations.applicability(every, text, assumed=TEXT_FIRM)
     units = [(u, score) for u, score in _obligations_in(every, hits) if applies(u)]
     if not units:
         return []
     n = len(claims)
+    # A list is read whole and item by item (with its lead-in): "the Source of Funds" is
+    # item (c)(i) of a long rule on Enhanced CDD, and the whole list's vector is mostly
+    # about what comes first.
+    readings = [(k, p) for k, (u, _) in enumerate(units) for p in (u, *u.parts[1:])]
     vectors = await asyncio.to_thread(
         embedder.embed, [c.text for c in claims] + [c.risk.concept for c in claims] +
-        [obligations.context_text(u) for u, _ in units])
+        [obligations.context_text(p) for _, p in readings])
     rules = vectors[2 * n:]
     # The claim's own words, or the kind of rule it collides with, whichever is closer (a
     # promise of returns reads nothing like "clear, fair and not misleading"); plus a share
     # for the family's phrase in the rule's own words, since it is written as rules say it.
-    similarity = np.maximum(vectors[:n] @ rules.T, vectors[n:2 * n] @ rules.T) + \
-        WORDS_WEIGHT * np.array([[_share(c.risk.concept, u.body) for u, _ in units]
-                                 for c in claims])
+    closeness = np.maximum(vectors[:n] @ rules.T, vectors[n:2 * n] @ rules.T)
+    similarity = np.full((n, len(units)), -1.0)
+    for r, (k, _) in enumerate(readings):
+        similarity[:, k] = np.maximum(similarity[:, k], closeness[:, r])
+    similarity += WORDS_WEIGHT * np.array([[_share(c.risk.concept, u.body) for u, _ in units]
+                                           for c in claims])
     out: list[AuditFinding] = []
     used: set[int] = set()
     for claim, row in zip(claims, similarity, strict=True):
@@ -206,7 +231,8 @@ def _finding(document: Document, claim: _Claim, pair: tuple[Unit, float], sim: f
              book: CitationBook) -> AuditFinding | None:
     unit, score = pair
     part = _closest_part(unit, claim)
-    found = citable(part, chunks, pages.get(part.page, ""), document)
+    shown = in_its_list(part, unit)
+    found = citable(shown, chunks, pages.get(part.page, ""), document)
     source_quote = _fit(claim.text)
     if found is None or not verify(source_quote, text):
         return None
@@ -217,7 +243,9 @@ def _finding(document: Document, claim: _Claim, pair: tuple[Unit, float], sim: f
     if claim.risk.why.startswith("promises returns") and level in ("Medium", "Low"):
         level = "High"  # a promise of returns misleads whatever rule it meets
     ref = obligations.reference(document.title, part.clause)
-    rule = _fit(part.body, 200)
+    # The item with its lead-in when the quote has it ("identify and verify: the Source of
+    # Funds"); closing words, which say what the list is for, as they are.
+    rule = _fit(_LIST_TAIL.sub("", (part if shown is unit else shown).body), 200)
     return AuditFinding(
         target_doc_id=document.id, target_doc_title=document.title, theme=None,
         kind="conflict", severity=level,
@@ -225,9 +253,12 @@ def _finding(document: Document, claim: _Claim, pair: tuple[Unit, float], sim: f
         source_quote=source_quote, target_quote=found[1], target_clause=part.clause,
         target_page=part.page,
         suggestion=f"Remove or rewrite this statement: it {claim.risk.why}, which {ref} does "
-                   f"not allow (\"{rule}\").",
+                   f"not allow ({quoted(rule)}).",
         confidence_score=round(max(0.0, min(1.0, 0.5 * sim + 0.3 * score + 0.2)), 3),
         citations=[n])
+
+
+_LIST_TAIL = re.compile(r"\s*(?:[;,]\s*(?:and|or)?|\band|\bor)\s*$")
 
 
 def _share(phrase: str, text: str) -> float:

@@ -65,13 +65,31 @@ def subject_kinds(unit: Unit) -> list[str]:
 
 def kinds_named(text: str) -> list[str]:
     """``subject_kinds`` of a text."""
+    return [kind for either in _alternatives(text) for kind in either]
+
+
+def _alternatives(text: str) -> list[list[str]]:
+    """The kinds named before the verb, those joined by "or" together: "An Authorised
+    Person or a Recognised Body must …" binds a firm that is either, and "A Relevant Person
+    that is a DNFBP must …" only one that is both."""
     modal = _MODAL.search(text)
     head = text[:modal.start()] if modal else text
-    return [" ".join(m[1].split()) for m in _KIND.finditer(head)
-            if not _EXCEPT.search(head[:m.start()])]  # "other than a Representative Office"
+    groups: list[list[str]] = []
+    end = None
+    for m in _KIND.finditer(head):
+        if _EXCEPT.search(head[:m.start()]):  # "other than a Representative Office"
+            continue
+        kind = " ".join(m[1].split())
+        if groups and end is not None and _OR.fullmatch(head[end:m.start()]):
+            groups[-1].append(kind)
+        else:
+            groups.append([kind])
+        end = m.end()
+    return groups
 
 
 _EXCEPT = re.compile(r"(?:other than|except|excluding|not)\s*$", re.I)
+_OR = re.compile(r"\s*(?:,\s*)?(?:or|and/or)\s*", re.I)
 
 
 def usual_addressee(units: Sequence[Unit]) -> str:
@@ -80,16 +98,18 @@ def usual_addressee(units: Sequence[Unit]) -> str:
     return named.most_common(1)[0][0] if named else ""
 
 
-def applicability(units: Sequence[Unit], policy_text: str) -> Callable[[Unit], bool]:
+def applicability(units: Sequence[Unit], policy_text: str, *,
+                  assumed: Sequence[str] = ()) -> Callable[[Unit], bool]:
     """Whether an obligation applies to the policy's firm: the regulation's usual addressee
-    (its most named kind: "Relevant Person" in AML, "Authorised Person" in GEN) always does;
-    another kind ("a Representative Office", "a DNFBP", "an NPO") only when the policy
-    names it."""
-    usual = {usual_addressee(units)}
+    (its most named kind: "Relevant Person" in AML, "Authorised Person" in GEN) and the
+    ``assumed`` kinds always do; another kind ("a Representative Office", "a DNFBP", "an
+    NPO") only when the policy names it."""
+    usual = {usual_addressee(units), *assumed}
     text = policy_text.lower()
 
     def applies(unit: Unit) -> bool:
-        return all(k in usual or k.lower() in text for k in subject_kinds(unit))
+        return all(any(k in usual or k.lower() in text for k in either)
+                   for either in _alternatives(f"{unit.stem} {unit.body}"))
 
     return applies
 

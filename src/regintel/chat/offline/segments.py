@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from uuid import UUID
 
 from regintel.chat.evidence import normalise, quote_around
@@ -90,11 +90,36 @@ def _merged(group: Sequence[Unit]) -> Unit:
                 "", lead.chapter, lead.section, lead.guidance, tuple(group))
 
 
+# A list item shorter than this ("(i) the Source of Funds; and") says nothing on its own.
+STANDALONE_CHARS = 60
+
+
 def part_saying(unit: Unit, phrase: str) -> Unit:
     """The part of a grouped list that holds ``phrase`` (the item with "USD15,000"), or the
     unit itself."""
     needle = phrase.lower()
     return next((p for p in unit.parts if needle and needle in p.body.lower()), unit)
+
+
+def in_its_list(part: Unit, group: Unit) -> Unit:
+    """What to quote for a part of a list, so that the quote says what the item is for: the
+    item read from the nearest lead-in above it when the two fit one quote ("(c) identify
+    and verify: (i) the Source of Funds; and"); the list from its start when the item cannot
+    stand alone (a short item, or the closing words "that a Person is engaged in …"); else
+    the item."""
+    if part is group or part not in group.parts[1:]:
+        return part
+    at = group.parts.index(part)
+    lead = next((k for k in range(at - 1, -1, -1)
+                 if group.parts[k].body.rstrip().endswith(":")), None)
+    if lead is not None:
+        span = group.parts[lead:at + 1]
+        if len(normalise(" ".join(p.text for p in span))) <= MAX_QUOTE_CHARS:
+            return replace(part, start=span[0].start, text=" ".join(p.text for p in span),
+                           body=" ".join(p.body for p in span), stem="", parts=())
+    if len(part.body) < STANDALONE_CHARS or part.text == part.body:  # no marker: closing
+        return group
+    return part
 
 
 def page_texts(chunks: Iterable[StoredChunk]) -> dict[int, str]:

@@ -1,0 +1,51 @@
+"""Which of a regulation's obligations bind the policy's firm: the usual addressee always,
+another kind of person only when the policy names it, and one of several alternatives
+("an Authorised Person or a Recognised Body") when the policy names any of them."""
+
+from __future__ import annotations
+
+from uuid import uuid4
+
+from regintel.chat.offline.obligations import applicability, kinds_named
+from regintel.chat.offline.segments import Unit, segment
+
+RULES = (
+    "1.1\tA Relevant Person must keep its records for six years.\r\n"
+    "1.2\tA Relevant Person must train its Employees every year.\r\n"
+    "1.3\tA Relevant Person that is a DNFBP must register with the Registrar.\r\n"
+    "1.4\tAn Authorised Person or a Recognised Body must ensure that its internal audit "
+    "function reviews its controls.\r\n"
+    "1.5\tA Relevant Person other than a Representative Office must appoint an MLRO.\r\n"
+)
+
+
+def _units() -> list[Unit]:
+    units = segment(uuid4(), {1: RULES})
+    assert [u.clause for u in units] == ["1.1", "1.2", "1.3", "1.4", "1.5"]
+    return units
+
+
+def _binding(policy: str) -> list[str | None]:
+    units = _units()
+    applies = applicability(units, policy)
+    return [u.clause for u in units if applies(u)]
+
+
+def test_the_usual_addressee_is_always_bound() -> None:
+    assert _binding("The Firm keeps records.") == ["1.1", "1.2", "1.5"]
+
+
+def test_an_alternative_named_by_the_policy_binds_the_firm() -> None:
+    assert _binding("The Firm is an Authorised Person regulated by the FSRA.") == \
+        ["1.1", "1.2", "1.4", "1.5"]
+
+
+def test_a_kind_within_the_addressee_binds_only_when_named() -> None:
+    assert _binding("As a DNFBP, the Firm registers.") == ["1.1", "1.2", "1.3", "1.5"]
+
+
+def test_kinds_named_lists_every_kind_before_the_verb_but_the_excepted() -> None:
+    units = _units()
+    assert [kinds_named(f"{u.stem} {u.body}") for u in units[2:]] == [
+        ["Relevant Person", "DNFBP"], ["Authorised Person", "Recognised Body"],
+        ["Relevant Person"]]

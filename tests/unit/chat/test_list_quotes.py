@@ -1,0 +1,83 @@
+"""A list item is quoted so that the quote says what the item is for: with the nearest
+lead-in above it when both fit one quote, the list from its start when the item cannot
+stand alone, and alone otherwise."""
+
+from __future__ import annotations
+
+from uuid import uuid4
+
+from regintel.chat.offline.segments import Unit, group_lists, in_its_list, segment
+from regintel.domain.chat import MAX_QUOTE_CHARS
+
+RULE = (
+    "8.4.1\tWhere a Relevant Person is required to undertake Enhanced CDD, it must:\n"
+    "(a)\tobtain additional identification information on the customer and all Beneficial "
+    "Owners, and information on the reasons for a Transaction;\n"
+    "(b)\tupdate the CDD information which it holds on the customer more regularly;\n"
+    "(c)\tidentify and verify:\n"
+    "(i)\tthe Source of Funds; and\n"
+    "(ii)\tthe Source of Wealth;\n"
+)
+REPORTING = (
+    "14.2.1\tA Relevant Person must establish and maintain policies, procedures, systems and "
+    "controls in order to monitor its customers, and Transactions, for the purpose of "
+    "identifying and reporting suspicious activity, and keep records of what it found.\n"
+    "14.2.2\tA Relevant Person must have policies, procedures, systems and controls to ensure "
+    "that whenever any Employee, acting in the ordinary course of his employment, either:\n"
+    "(a)\tknows;\n(b)\tsuspects; or\n(c)\thas reasonable grounds for knowing or suspecting,\n"
+    "that a Person is engaged in or attempting money laundering or terrorist financing, that "
+    "Employee promptly notifies the Relevant Person's MLRO and provides the MLRO with all "
+    "relevant details.\n"
+)
+LONG = (
+    "9.1.1\tA Relevant Person which relies on a third party to conduct one or more elements "
+    "of CDD on its behalf remains responsible for any failure to comply with the CDD "
+    "requirements of these Rules, and may only rely on that third party if and to the extent "
+    "that, before it does so, it:\n"
+    "(a)\tcan immediately obtain the necessary CDD information from the third party;\n"
+    "(b)\ttakes adequate steps to satisfy itself that certified copies of the documents used "
+    "to undertake the relevant elements of CDD will be available from the third party on "
+    "request without delay;\n"
+)
+
+
+def _list(text: str) -> Unit:
+    group = group_lists(segment(uuid4(), {1: text}))[-1]
+    assert len(group.parts) >= 3
+    return group
+
+
+def _part(group: Unit, starting: str) -> Unit:
+    return next(p for p in group.parts if p.body.startswith(starting))
+
+
+def test_an_item_is_read_from_its_own_lead_in() -> None:
+    group = _list(RULE)
+    shown = in_its_list(_part(group, "the Source of Funds"), group)
+    assert shown.text == "(c) identify and verify: (i) the Source of Funds; and"
+    assert RULE[shown.start:shown.end].replace("\t", " ").replace("\n", " ") == shown.text
+
+
+def test_an_item_that_fits_with_its_lead_in_is_quoted_with_it() -> None:
+    group = _list(RULE)
+    shown = in_its_list(_part(group, "obtain additional"), group)
+    assert shown.text.startswith("8.4.1 Where a Relevant Person") and \
+        shown.text.endswith("reasons for a Transaction;")
+
+
+def test_an_item_that_stands_alone_is_quoted_alone() -> None:
+    group = _list(LONG)
+    item = _part(group, "takes adequate steps")
+    assert in_its_list(item, group) is item
+
+
+def test_closing_words_too_far_from_the_lead_in_bring_the_whole_list() -> None:
+    group = _list(REPORTING)
+    assert len(group.text) > MAX_QUOTE_CHARS
+    assert in_its_list(_part(group, "that a Person"), group) is group
+
+
+def test_the_lead_in_and_the_whole_list_are_quoted_as_they_are() -> None:
+    group = _list(RULE)
+    assert in_its_list(group, group) is group
+    assert in_its_list(group.parts[0], group) is group.parts[0]
