@@ -188,6 +188,22 @@ def test_an_obligation_in_a_relevant_section_is_not_marked_down_by_a_weak_hit() 
     assert scores["13.3.1"] == pytest.approx(0.9 * matching.EXPANSION_DISCOUNT)
 
 
+def test_in_a_long_section_a_relevant_chunk_reads_the_rest_of_its_rule() -> None:
+    """A section too long to read whole: a strongly relevant chunk that starts inside rule
+    8.3.5 reads 8.3.5's other items, and not the section's other rules."""
+    filler = [_unit(f"A Relevant Person must keep record {k}.", clause=f"8.3.{k + 10}",
+                    section="CDD", start=1000 + 100 * k)
+              for k in range(matching.SMALL_CHAPTER)]
+    rule = [_unit("any Natural Person who has control over the trust.", clause="8.3.5.(2)(e)",
+                  stem="The Relevant Person must identify:", section="CDD", start=0),
+            _unit("A Relevant Person must identify the trust's controllers' owners.",
+                  clause="8.3.5.(4)", section="CDD", start=200)]
+    found = matching.candidates(rule + filler, {"Trusts": [_hit(200, 300, 0.6)]},
+                                limit=100, applies=lambda u: True)
+    assert {c.unit.clause: c.score for c in found} == {
+        "8.3.5.(4)": 0.6, "8.3.5.(2)(e)": pytest.approx(0.6 * matching.EXPANSION_DISCOUNT)}
+
+
 def test_a_statement_of_fact() -> None:
     assert matching.states_fact(_unit("retained for three years"))
     assert matching.states_fact(_unit("may, where the Head of Operations considers it "

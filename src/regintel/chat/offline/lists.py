@@ -3,7 +3,10 @@ to CDD it must: (a) … (g) …") is often answered by a policy list that restat
 item ("For these clients the Firm requires: (a) … (f) …"). The list as a whole reads close to
 the rule, so the rule looks covered; the item the policy dropped is found only item by item:
 a rule item that no item of the policy's counterpart list restates, and that the policy does
-not say anywhere else either, is a gap of its own ("8.4.1(f)").
+not say anywhere else either, is a gap of its own ("8.4.1(f)"). Items of one subject read
+alike ("the settlor of the trust", "any Natural Person who has control over the trust"), so
+the lists are paired one to one: an item whose close policy items each restate another rule
+item more closely is left out too ("8.3.5(2)(e)").
 
 Items are compared by their own words (the lead-ins left out: "must:" and "requires:" would
 make every item of the one list look like every item of the other)."""
@@ -18,11 +21,11 @@ import numpy.typing as npt
 
 from regintel.chat.offline import obligations
 from regintel.chat.offline.alignment import (
+    MIN_GAP_CHARS,
     WORDED_ALIKE,
     Candidate,
     Draft,
     Weights,
-    asks_an_act,
     clause_number,
 )
 from regintel.chat.offline.lexical import terms, tfidf
@@ -135,30 +138,34 @@ def omitted(found: Sequence[Candidate], policy: Sequence[Unit],
             continue
         plist = lists.lists[chosen]
         own = similarity[:, owner[mine] == chosen]
-        paired = _paired(own)
+        pairs = _paired(own)
+        free = [c for c in range(own.shape[1]) if c not in pairs.values()]
         others = [j for j in range(len(policy)) if j not in plist.units]
         elsewhere = rows @ policy_vectors[others].T if others else np.zeros((len(group), 1))
         for r, i in enumerate(group):
             unit = found[i].unit
-            best = float(own[r].max())
-            if best >= ITEM_MATCH or r in paired or unit.clause in skip or \
-                    not asks_an_act(unit) or float(elsewhere[r].max()) >= ELSEWHERE or \
+            # Only the policy items no closer rule item took can restate this one. An item
+            # that names a person or thing counts: it is what a list of those to identify
+            # asks for ("(e) any Natural Person who has control over the trust").
+            best = float(own[r, free].max()) if free else 0.0
+            if best >= ITEM_MATCH or r in pairs or unit.clause in skip or \
+                    len(unit.body) < MIN_GAP_CHARS or float(elsewhere[r].max()) >= ELSEWHERE or \
                     any(weigh.coverage(unit.body, u) > WORDED_ALIKE for u in policy):
                 continue
             drafts.append(_item_gap(found[i], plist, best, title))
     return drafts
 
 
-def _paired(similarity: npt.NDArray[np.float32]) -> set[int]:
+def _paired(similarity: npt.NDArray[np.float32]) -> dict[int, int]:
     """The rule items (rows) that the policy's items (columns) restate one to one, closest
     pairs first, each pair at least PAIRED close: a policy item that paraphrases one rule
     item ("written sign-off from a member of the Executive Committee" for "obtain the
     approval of Senior Management") accounts for it, but for one item only."""
     left = similarity.astype(np.float64, copy=True)
-    paired: set[int] = set()
+    paired: dict[int, int] = {}
     while left.size and float(left.max()) >= PAIRED:
         r, c = np.unravel_index(int(left.argmax()), left.shape)
-        paired.add(int(r))
+        paired[int(r)] = int(c)
         left[r, :] = -np.inf
         left[:, c] = -np.inf
     return paired

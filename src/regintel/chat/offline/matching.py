@@ -59,8 +59,9 @@ def candidates(units: Sequence[Unit], evidence: dict[str, list[ChunkHit]], *,
     """The obligations to check, at most ``limit``, in document order: those in retrieved
     chunks that are relevant enough (MIN_EVIDENCE), and - since an omission sits beside what
     was found - the other obligations of the rule section of every strongly relevant chunk
-    (MIN_EXPANSION), or of its whole chapter when the chapter is short; a region longer than
-    SMALL_CHAPTER obligations is not read whole. When
+    (MIN_EXPANSION), or of its whole chapter when the chapter is short; in a section longer
+    than SMALL_CHAPTER obligations, those of the rule the chunk is in ("8.3.5": a chunk
+    that starts at its item (3)(d) still reads its (2)(e)). When
     there are more than ``limit``, each theme's best-scored come first, in turn."""
     ends: dict[int, list[tuple[int, int]]] = {}
     for i, unit in enumerate(units):
@@ -82,21 +83,35 @@ def candidates(units: Sequence[Unit], evidence: dict[str, list[ChunkHit]], *,
                     break
                 if hit.score >= MIN_EXPANSION and unit.section:
                     small = chapter_size[unit.chapter] <= SMALL_CHAPTER
-                    key = (unit.chapter, "" if small else unit.section)
-                    if (small or section_size[key] <= SMALL_CHAPTER) and \
-                            regions.get(key, ("", -1.0))[1] < hit.score:
+                    whole = (unit.chapter, "" if small else unit.section)
+                    # A long section: the rule the chunk is in.
+                    key = whole if small or section_size[whole] <= SMALL_CHAPTER \
+                        else _rule(unit)
+                    if key is not None and regions.get(key, ("", -1.0))[1] < hit.score:
                         regions[key] = (theme, hit.score)
                 if checkable[i] and (i not in best or best[i].score < hit.score):
                     best[i] = Candidate(unit, theme, hit.score)
     for i, unit in enumerate(units):
         if not checkable[i]:
             continue
-        region = regions.get((unit.chapter, unit.section)) or regions.get((unit.chapter, ""))
+        rule = _rule(unit)
+        region = regions.get((unit.chapter, unit.section)) or \
+            regions.get((unit.chapter, "")) or (regions.get(rule) if rule else None)
         # A unit a weakly relevant chunk also holds is as relevant as its region says.
         if region is not None and (i not in best or
                                    best[i].score < region[1] * EXPANSION_DISCOUNT):
             best[i] = Candidate(unit, region[0], region[1] * EXPANSION_DISCOUNT)
     return [best[i] for i in sorted(_fair_share(best, limit))]
+
+
+def _rule(unit: Unit) -> tuple[str, str] | None:
+    """The rule a unit belongs to ("8.3.5" for "8.3.5.(2)(e)") as a region, when it has
+    one."""
+    m = _RULE.match(unit.clause or "")
+    return (unit.chapter, f"rule {m[0]}") if m else None
+
+
+_RULE = re.compile(r"\d+\.\d+\.\d+")
 
 
 def _by_rank(hits: Sequence[ChunkHit]) -> list[ChunkHit]:
