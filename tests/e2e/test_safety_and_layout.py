@@ -151,3 +151,20 @@ async def test_narrow_screen_and_the_five_document_limit(browser: Browser, live_
     await expect(answer.locator(".notices")).to_contain_text("Limited information available")
     tab.assert_clean()
     await tab.context.close()
+
+
+async def test_a_quote_cut_mid_sentence_is_shown_with_an_ellipsis(browser: Browser,
+                                                                  live_server: str) -> None:
+    """The UI shows quotes as the chat answer and the CLI do (domain.chat.quoted): "…" where
+    a quote stops mid-sentence, nothing added to one that ends."""
+    tab = await open_tab(browser, live_server)
+    await tab.page.goto("/")
+    shown = await tab.page.evaluate("""async () => {
+        const { shownQuote } = await import('/static/js/dom.js');
+        return ['A firm must keep records for six years.', 'A firm must keep records for',
+                'the documents in Rule 4.6.1; and', '(a) the settlor;'].map(shownQuote);
+    }""")
+    assert shown == ["A firm must keep records for six years.", "A firm must keep records for…",
+                     "the documents in Rule 4.6.1; and…", "(a) the settlor;"]
+    assert tab.errors == []
+    await tab.context.close()

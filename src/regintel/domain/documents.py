@@ -165,6 +165,10 @@ class ChunkHit(ChunkSpan):
     document_version: str
     doc_type: DocType
     score: float = Field(ge=0.0, le=1.0)
+    # The lead-in of the list the chunk opens inside, when it lies in an earlier chunk ("4.5.1
+    # A Relevant Person must, where relevant, maintain the following records:"): shown with
+    # the items, never quoted (retrieval.lead_ins).
+    lead_in: str | None = None
 
     @classmethod
     def of(cls, chunk: StoredChunk, document: Document, score: float,

@@ -86,3 +86,7 @@ class ChunkIndex(Protocol):
                     chunk_ids: Sequence[UUID]) -> dict[UUID, tuple[StoredChunk, Document]]: ...
 
     async def document_chunks(self, tenant_id: UUID, document_id: UUID) -> list[StoredChunk]: ...
+
+    async def preceding(self, tenant_id: UUID, chunk_ids: Sequence[UUID],
+                        depth: int) -> dict[UUID, list[StoredChunk]]:
+        """Each chunk's ``depth`` chunks before it in its document, in document order."""

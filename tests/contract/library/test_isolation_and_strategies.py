@@ -9,7 +9,7 @@ import pytest
 
 from regintel.domain.documents import SearchScope
 from regintel.errors import NotFound
-from regintel.retrieval import strategies
+from regintel.retrieval import lead_ins, strategies
 from regintel.retrieval.confidence import Tier, assess
 from tests.contract.library.conftest import Library
 from tests.contract.library.files import make_pdf, make_text
@@ -61,6 +61,45 @@ async def test_term_coverage_counts_the_question_within_its_tenant(
     assert off_topic[ids[0]].idf_share < held[ids[0]].idf_share
     others = [c.id for c in await library.index.document_chunks(other_tenant, theirs.id)]
     assert await library.index.coverage(tenant, "transaction records", others) == {}
+
+
+LONG_LIST = ("4.4.1\tA Relevant Person must appoint an MLRO who is resident in the UAE and "
+             "who has the seniority to act on his own authority.\n"
+             "4.5.1\tA Relevant Person must, where relevant, maintain the following records:\n"
+             + "".join(f"({letter})\t{text} {'with every supporting document ' * 6};\n"
+                       for letter, text in zip("abcdefg", [
+                           "a copy of all documents obtained in undertaking CDD",
+                           "records of the customer business relationship",
+                           "internal notifications of suspicious activity made to its MLRO",
+                           "Suspicious Activity Reports and their supporting documents",
+                           "any relevant communications with the FIU",
+                           "the documents in Rule 4.6.1",
+                           "any other matter it is expressly required to record"], strict=True))
+             + "for at least six years from the date on which the report was made.\n"
+             "4.6.1\tA Relevant Person must keep its risk assessments up to date.\n")
+
+
+async def test_a_list_item_is_shown_with_its_lead_in_from_an_earlier_chunk(
+    library: Library, tenant: UUID, other_tenant: UUID, tmp_path: Path,
+) -> None:
+    """A chunk that opens inside a list learns the list's lead-in from the chunks before it
+    (retrieval.lead_ins); the chunks before are read within the tenant only."""
+    ours = await library.add(tenant, make_text(tmp_path / "a.txt", LONG_LIST))
+    theirs = await library.add(other_tenant, make_text(tmp_path / "b.txt", LONG_LIST))
+    chunks = await library.index.document_chunks(tenant, ours.id)
+    inside = [c for c in chunks if c.clause == "4.5.1" and not c.text.startswith("4.5.1")]
+    assert len(chunks) >= 3 and inside
+    before = await library.index.preceding(tenant, [inside[0].id], 2)
+    assert [c.ordinal for c in before[inside[0].id]] == \
+        list(range(max(0, inside[0].ordinal - 2), inside[0].ordinal))
+    hits = await library.retriever.search(tenant, "communications with the FIU", k=10)
+    shown = await lead_ins.attach(library.index, tenant, hits)
+    lead = "A Relevant Person must, where relevant, maintain the following records:"
+    assert {h.chunk_id for h in shown if h.lead_in == lead} == \
+        {h.chunk_id for h in hits if h.chunk_id in {c.id for c in inside}} != set()
+    assert all(h.lead_in is None for h in shown if h.text.startswith("4."))
+    others = [c.id for c in await library.index.document_chunks(other_tenant, theirs.id)]
+    assert await library.index.preceding(tenant, others, 2) == {}
 
 
 async def test_search_finds_the_clause_that_answers(library: Library, tenant: UUID,

@@ -118,6 +118,18 @@ class MemoryIndex:
         return [c for c, d in self._chunks.values() if d.id == document_id and
                 tenant_id == TENANT]
 
+    async def preceding(self, tenant_id: UUID, chunk_ids: Sequence[UUID],
+                        depth: int) -> dict[UUID, list[StoredChunk]]:
+        out: dict[UUID, list[StoredChunk]] = {}
+        for i in chunk_ids:
+            if i in self._chunks and tenant_id == TENANT:
+                chunk = self._chunks[i][0]
+                out[i] = sorted((c for c, _ in self._chunks.values()
+                                 if c.document_id == chunk.document_id and
+                                 chunk.ordinal - depth <= c.ordinal < chunk.ordinal),
+                                key=lambda c: c.ordinal)
+        return out
+
 
 @dataclass
 class Corpus:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import select, text
+from sqlalchemy import and_, select, text
 
 from regintel.adapters.postgres import tables as t
 from regintel.adapters.postgres.database import Database
@@ -149,6 +149,26 @@ class PostgresChunkIndex:
             data = dict(row)
             chunk = StoredChunk(**{name: data.pop(f"chunk_{name}") for name in _CHUNK_FIELDS})
             found[chunk.id] = (chunk, document_from_row(data))
+        return found
+
+    async def preceding(self, tenant_id: UUID, chunk_ids: Sequence[UUID],
+                        depth: int) -> dict[UUID, list[StoredChunk]]:
+        if not chunk_ids or depth < 1:
+            return {}
+        of, before = t.chunks.alias("of"), t.chunks.alias("before")
+        query = (select(of.c.id.label("of_id"), *[before.c[name] for name in _CHUNK_FIELDS])
+                 .join_from(of, before, and_(before.c.document_id == of.c.document_id,
+                                             before.c.ordinal >= of.c.ordinal - depth,
+                                             before.c.ordinal < of.c.ordinal))
+                 .where(of.c.tenant_id == tenant_id, before.c.tenant_id == tenant_id,
+                        of.c.id.in_(list(chunk_ids)))
+                 .order_by(of.c.id, before.c.ordinal))
+        async with self._db.tenant_session(tenant_id) as s:
+            rows = (await s.execute(query)).mappings().all()
+        found: dict[UUID, list[StoredChunk]] = {}
+        for row in rows:
+            data = dict(row)
+            found.setdefault(data.pop("of_id"), []).append(StoredChunk(**data))
         return found
 
     async def document_chunks(self, tenant_id: UUID, document_id: UUID) -> list[StoredChunk]:

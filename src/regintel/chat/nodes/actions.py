@@ -28,7 +28,7 @@ from regintel.domain.chat import (
     ResolvedDocument,
 )
 from regintel.domain.documents import ChunkHit, Document
-from regintel.retrieval import strategies
+from regintel.retrieval import lead_ins, strategies
 from regintel.retrieval.confidence import assess
 
 log = logging.getLogger(__name__)
@@ -156,6 +156,8 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
         if searching is not None:  # the turn failed or was cancelled: so is its web search
             searching.cancel()
         raise
+    with deps.timed("retrieval"):
+        hits = await lead_ins.attach(deps.index, deps.tenant_id, hits)
     out = _evidence(hits, state, runtime, update) | {"tool_log": tool_log}
     if searching is not None:
         results, notices = await searching

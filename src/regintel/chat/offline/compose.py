@@ -100,7 +100,7 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
     if not candidates:
         return Composed(answer="No passage in the selected documents addresses this question. "
                         "Please rephrase it or tag the documents to search.")
-    vectors = await embed(embedder, [question] + [s.text for s in candidates])
+    vectors = await embed(embedder, [question] + [s.in_context for s in candidates])
     query, matrix = vectors[0], vectors[1:]
     similarity = under_headings(candidates, matrix @ query)
     # The sentence must match the question; the chunk's calibrated relevance breaks ties.

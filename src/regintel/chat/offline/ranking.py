@@ -77,14 +77,36 @@ class Sentence:
         return " ".join(_LIST_MARK.sub("", self.text).split())
 
     @property
+    def lead_in(self) -> str | None:
+        """The lead-in of the list this sentence belongs to, when it lies in an earlier chunk
+        (ChunkHit.lead_in) and no other clause begins before or with the sentence."""
+        if not self.hit.lead_in or _CLAUSE_LINE.match(self.text) or \
+                _CLAUSE_LINE.search(self.hit.text[:self.position]):
+            return None
+        return self.hit.lead_in
+
+    @property
+    def in_context(self) -> str:
+        """What the sentence means where it stands: with its list's lead-in, when that is in
+        an earlier chunk ("… must maintain the following records: … (e) any relevant
+        communications with the FIU;")."""
+        lead_in = self.lead_in
+        return f"{lead_in} {self.text}" if lead_in else self.text
+
+    @property
     def shown(self) -> str:
-        """For display in an answer: clean, and "…" where a list goes on (past what was
-        joined, or past the chunk: an item that ends in ";", "," or "; and" is not the last)."""
+        """For display in an answer: clean, after its list's lead-in when that is in an
+        earlier chunk, and "…" where a list goes on (past what was joined, or past the chunk:
+        an item that ends in ";", "," or "; and" is not the last)."""
         clean = self.clean
-        return f"{clean} …" if self.continues or _GOES_ON.search(clean) else clean
+        if self.continues or _GOES_ON.search(clean):
+            clean = f"{clean} …"
+        lead_in = self.lead_in
+        return f"{lead_in} … {clean}" if lead_in else clean
 
 
 _GOES_ON = re.compile(r"(?:[;,]|;\s*(?:and|or))$")
+_CLAUSE_LINE = re.compile(r"^[ \t]*\d+(?:\.\d+)+", re.M)  # "4.5.2\tA Relevant Person …"
 # A list item after a lead-in ("… any change in its:"): "(a) name;", "- address", "or".
 _ITEM = re.compile(r"^(?:\(?[a-z0-9ivx]{1,4}[.)]\s|[-•*]\s|(?:and|or)$)", re.I)
 

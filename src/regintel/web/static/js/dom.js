@@ -65,3 +65,10 @@ export function initials(name) {
     .match(/[\p{L}\p{N}]+/gu) || [];
   return (words.slice(0, 2).map((w) => w[0]).join('') || '?').toUpperCase();
 }
+
+// A quote as shown: with "…" where it stops mid-sentence (quotes are cut at 300 characters and
+// stay verbatim for verification). The same rule as regintel.domain.chat.quoted.
+const QUOTE_ENDS = /[.;:!?)\]"”’…]\s*$/;
+export function shownQuote(quote) {
+  return QUOTE_ENDS.test(quote) ? quote : `${quote}…`;
+}

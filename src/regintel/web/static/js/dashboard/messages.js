@@ -1,6 +1,6 @@
 // Rendering of chat messages: answers with inline citation markers, confidence, prompts for
 // pending questions, audit findings, comparison tables, summaries and the cost line.
-import { h, safeUrl } from '../dom.js';
+import { h, safeUrl, shownQuote } from '../dom.js';
 import { icon } from '../icons.js';
 import { withTooltip } from './tooltip.js';
 import { findingWork } from './findingwork.js';
@@ -27,7 +27,7 @@ function citationTip(c) {
   return () => [
     h('strong', { class: 'tip-title' }, c.title || 'Untitled source'),
     citationMeta(c) ? h('span', { class: 'tip-meta' }, citationMeta(c)) : null,
-    c.quote ? h('q', { class: 'tip-quote' }, c.quote) : null,
+    c.quote ? h('q', { class: 'tip-quote' }, shownQuote(c.quote)) : null,
   ];
 }
 
@@ -160,9 +160,9 @@ function auditView(audit, meta, ctx) {
             f.theme ? h('span', { class: 'finding-theme' }, f.theme) : null,
             markersFor(f.citations, meta.citations, ctx)),
           h('p', { class: 'consequence' }, f.consequence),
-          f.target_quote ? h('blockquote', {}, f.target_quote,
+          f.target_quote ? h('blockquote', {}, shownQuote(f.target_quote),
             (f.target_clause || f.target_page) ? h('cite', {}, [f.target_clause ? ` ${f.target_clause}` : '', f.target_page ? ` · page ${f.target_page}` : ''].join('')) : null) : null,
-          f.source_quote ? h('p', { class: 'muted' }, audit.mode === 'text' ? 'Text says: ' : 'Policy says: ', h('q', {}, f.source_quote)) : null,
+          f.source_quote ? h('p', { class: 'muted' }, audit.mode === 'text' ? 'Text says: ' : 'Policy says: ', h('q', {}, shownQuote(f.source_quote))) : null,
           f.suggestion ? h('p', { class: 'suggestion' }, h('strong', {}, 'Suggested fix: '), f.suggestion) : null,
           findingWork(f, meta.citations)))))));
 }

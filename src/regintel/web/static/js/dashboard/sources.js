@@ -1,6 +1,6 @@
 // The Sources panel: the citations of the current conversation, documents and web; clicking
 // a citation in a message opens the panel at its excerpt. Collapses to a thin strip.
-import { clear, h, safeUrl } from '../dom.js';
+import { clear, h, safeUrl, shownQuote } from '../dom.js';
 import { icon } from '../icons.js';
 import { citationMeta } from './messages.js';
 
@@ -39,7 +39,7 @@ export function createSources({ onToggle }) {
       h('div', { class: 'source-title' }, icon(isWeb ? 'globe' : 'document'), ' ',
         url ? h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, c.title || url) : (c.title || 'Untitled')),
       citationMeta(c) ? h('div', { class: 'source-meta' }, citationMeta(c)) : null,
-      c.quote ? h('blockquote', {}, c.quote) : null);
+      c.quote ? h('blockquote', {}, shownQuote(c.quote)) : null);
     (isWeb ? web : docs).append(item);
     seen.set(key, item);
     empty.hidden = true;

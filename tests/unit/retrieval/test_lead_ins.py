@@ -1,0 +1,77 @@
+"""A chunk that opens inside a list is shown with the list's lead-in from the chunk before;
+a failed lookup leaves the answer as it was."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from uuid import UUID, uuid4
+
+import pytest
+
+from regintel.chat.offline.ranking import sentences_of
+from regintel.domain.documents import ChunkHit, DocType, StoredChunk
+from regintel.retrieval.lead_ins import attach, lead_in
+
+BEFORE = ("4.4.1\tA Relevant Person must appoint an MLRO.\n"
+          "4.5.1\tA Relevant Person must, where relevant, maintain the following records:\n"
+          "(a)\ta copy of all documents obtained in undertaking CDD;\n"
+          "(b)\trecords of the business relationship, including:\n"
+          "(i)\tbusiness correspondence;\n")
+INSIDE = ("(e)\tany relevant communications with the FIU;\n"
+          "(f)\tthe documents in Rule 4.6.1; and\n"
+          "4.6.1\tA Relevant Person must keep its risk assessment up to date and documented.\n")
+LEAD = "A Relevant Person must, where relevant, maintain the following records:"
+
+
+def test_the_lead_in_is_the_line_that_opens_the_clause() -> None:
+    assert lead_in("4.5.1", BEFORE) == LEAD
+    assert lead_in("8.3.5.(2)", "8.3.5.(2)\tThe Relevant Person must identify:\n(a)\tx;") == \
+        "The Relevant Person must identify:"
+
+
+def test_no_lead_in_when_another_clause_began_or_the_clause_asks_nothing_listed() -> None:
+    assert lead_in("4.4.1", BEFORE) is None  # 4.5.1 began after it
+    assert lead_in("4.4.1", "4.4.1\tA Relevant Person must appoint an MLRO.\n") is None
+    assert lead_in("4.5.1", "(c)\tinternal notifications;\n") is None
+
+
+def _hit(text: str, clause: str, lead: str | None = None) -> ChunkHit:
+    return ChunkHit(ordinal=3, text=text, page_start=1, page_end=1, char_start=0,
+                    char_end=len(text), clause=clause, chunk_id=uuid4(), document_id=uuid4(),
+                    document_title="AML", document_version="1", doc_type=DocType.REGULATION,
+                    score=0.9, lead_in=lead)
+
+
+def test_items_are_shown_after_the_lead_in_until_the_next_clause() -> None:
+    found = sentences_of([_hit(INSIDE, "4.5.1", LEAD)])
+    assert [s.shown for s in found] == [  # "(f) the documents …" is too short to show
+        f"{LEAD} … any relevant communications with the FIU; …",
+        "A Relevant Person must keep its risk assessment up to date and documented."]
+    assert found[0].in_context == f"{LEAD} {found[0].text}"
+    assert found[1].in_context == found[1].text
+
+
+class _Index:
+    def __init__(self, fail: bool) -> None:
+        self.fail = fail
+
+    async def preceding(self, tenant_id: UUID, chunk_ids: Sequence[UUID],
+                        depth: int) -> dict[UUID, list[StoredChunk]]:
+        if self.fail:
+            raise ConnectionError("database went away")
+        return {i: [StoredChunk(id=uuid4(), document_id=uuid4(), ordinal=2, text=BEFORE,
+                                page_start=1, page_end=1, char_start=0,
+                                char_end=len(BEFORE), clause="4.5.1")] for i in chunk_ids}
+
+
+async def test_attach_reads_only_chunks_that_open_inside_a_list() -> None:
+    hits = [_hit(INSIDE, "4.5.1"), _hit("4.6.1\tA Relevant Person must keep …", "4.6.1")]
+    shown = await attach(_Index(fail=False), uuid4(), hits)  # type: ignore[arg-type]
+    assert [h.lead_in for h in shown] == [LEAD, None]
+
+
+async def test_a_failed_lookup_leaves_the_hits_as_they_were(
+        caplog: pytest.LogCaptureFixture) -> None:
+    hits = [_hit(INSIDE, "4.5.1")]
+    assert await attach(_Index(fail=True), uuid4(), hits) == hits  # type: ignore[arg-type]
+    assert "lead-in lookup failed" in caplog.text
