@@ -124,9 +124,14 @@ export function confidenceBadge(confidence) {
   return h('span', { class: 'badge conf low', title: `Low confidence${score}` }, icon('alert'), ' Low confidence — shown with a disclaimer');
 }
 
-export function costLine(usage) {
+export function costLine(usage, engine) {
   if (!usage) return null;
   const tokens = (usage.input_tokens || 0) + (usage.output_tokens || 0);
+  // The offline engine calls no model: say so rather than "0 tokens · $0.000" on every answer.
+  if (engine === 'offline' && tokens === 0) {
+    return h('div', { class: 'cost', title: 'Answered by the offline engine: no model was called' },
+      icon('coin'), ' Offline engine · no model cost');
+  }
   const cost = Number(usage.cost_usd || 0);
   const dollars = cost > 0 && cost < 0.001 ? cost.toFixed(5) : cost.toFixed(3);
   return h('div', { class: 'cost', title: `${usage.input_tokens || 0} in · ${usage.output_tokens || 0} out` },
@@ -279,7 +284,7 @@ export function renderAnswer(meta, ctx, { live = true } = {}) {
     parts.push(h('ul', { class: 'notices' }, notices.map((n) => h('li', {}, String(n)))));
   }
   const footer = h('div', { class: 'msg-footer' },
-    meta.needs_input ? null : confidenceBadge(meta.confidence), costLine(meta.usage));
+    meta.needs_input ? null : confidenceBadge(meta.confidence), costLine(meta.usage, meta.engine));
   if (footer.childNodes.length) parts.push(footer);
   return parts;
 }
