@@ -165,10 +165,12 @@ class ChunkHit(ChunkSpan):
     document_version: str
     doc_type: DocType
     score: float = Field(ge=0.0, le=1.0)
-    # The lead-in of the list the chunk opens inside, when it lies in an earlier chunk ("4.5.1
-    # A Relevant Person must, where relevant, maintain the following records:"): shown with
-    # the items, never quoted (retrieval.lead_ins).
+    # Read from the chunks before, shown and never quoted (retrieval.preceding): the lead-in
+    # of the list the chunk opens inside ("4.5.1 A Relevant Person must, where relevant,
+    # maintain the following records:"), and the opening words of the sentence it is cut
+    # into ("A Relevant").
     lead_in: str | None = None
+    opening: str | None = None
 
     @classmethod
     def of(cls, chunk: StoredChunk, document: Document, score: float,

@@ -9,7 +9,7 @@ import pytest
 
 from regintel.domain.documents import SearchScope
 from regintel.errors import NotFound
-from regintel.retrieval import lead_ins, strategies
+from regintel.retrieval import preceding, strategies
 from regintel.retrieval.confidence import Tier, assess
 from tests.contract.library.conftest import Library
 from tests.contract.library.files import make_pdf, make_text
@@ -83,7 +83,7 @@ async def test_a_list_item_is_shown_with_its_lead_in_from_an_earlier_chunk(
     library: Library, tenant: UUID, other_tenant: UUID, tmp_path: Path,
 ) -> None:
     """A chunk that opens inside a list learns the list's lead-in from the chunks before it
-    (retrieval.lead_ins); the chunks before are read within the tenant only."""
+    (retrieval.preceding); the chunks before are read within the tenant only."""
     ours = await library.add(tenant, make_text(tmp_path / "a.txt", LONG_LIST))
     theirs = await library.add(other_tenant, make_text(tmp_path / "b.txt", LONG_LIST))
     chunks = await library.index.document_chunks(tenant, ours.id)
@@ -93,7 +93,7 @@ async def test_a_list_item_is_shown_with_its_lead_in_from_an_earlier_chunk(
     assert [c.ordinal for c in before[inside[0].id]] == \
         list(range(max(0, inside[0].ordinal - 2), inside[0].ordinal))
     hits = await library.retriever.search(tenant, "communications with the FIU", k=10)
-    shown = await lead_ins.attach(library.index, tenant, hits)
+    shown = await preceding.attach(library.index, tenant, hits)
     lead = "A Relevant Person must, where relevant, maintain the following records:"
     assert {h.chunk_id for h in shown if h.lead_in == lead} == \
         {h.chunk_id for h in hits if h.chunk_id in {c.id for c in inside}} != set()

@@ -28,7 +28,7 @@ from regintel.domain.chat import (
     ResolvedDocument,
 )
 from regintel.domain.documents import ChunkHit, Document
-from regintel.retrieval import lead_ins, strategies
+from regintel.retrieval import preceding, strategies
 from regintel.retrieval.confidence import assess
 
 log = logging.getLogger(__name__)
@@ -157,7 +157,7 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
             searching.cancel()
         raise
     with deps.timed("retrieval"):
-        hits = await lead_ins.attach(deps.index, deps.tenant_id, hits)
+        hits = await preceding.attach(deps.index, deps.tenant_id, hits)
     out = _evidence(hits, state, runtime, update) | {"tool_log": tool_log}
     if searching is not None:
         results, notices = await searching

@@ -68,8 +68,9 @@ class Sentence:
 
     @property
     def is_fragment(self) -> bool:
-        """Starts mid-sentence (the tail of a list item split at a semicolon)."""
-        return self.clean[:1].islower()
+        """Starts mid-sentence (the tail of a list item split at a semicolon), and the chunk
+        before does not hold the start."""
+        return not self.opening and self.clean[:1].islower()
 
     @property
     def clean(self) -> str:
@@ -86,19 +87,26 @@ class Sentence:
         return self.hit.lead_in
 
     @property
+    def opening(self) -> str:
+        """The first words of the sentence, when the chunk starts inside it and the chunk
+        before holds them ("A Relevant" for "Person should be aware …"), else ""."""
+        return (self.hit.opening or "") if self.position == 0 else ""
+
+    @property
     def in_context(self) -> str:
-        """What the sentence means where it stands: with its list's lead-in, when that is in
-        an earlier chunk ("… must maintain the following records: … (e) any relevant
-        communications with the FIU;")."""
+        """What the sentence means where it stands: whole, and with its list's lead-in when
+        that is in an earlier chunk ("… must maintain the following records: … (e) any
+        relevant communications with the FIU;")."""
+        text = f"{self.opening} {self.text}" if self.opening else self.text
         lead_in = self.lead_in
-        return f"{lead_in} {self.text}" if lead_in else self.text
+        return f"{lead_in} {text}" if lead_in else text
 
     @property
     def shown(self) -> str:
-        """For display in an answer: clean, after its list's lead-in when that is in an
-        earlier chunk, and "…" where a list goes on (past what was joined, or past the chunk:
+        """For display in an answer: clean and whole, after its list's lead-in when that is
+        in an earlier chunk, and "…" where a list goes on (past what was joined, or past the chunk:
         an item that ends in ";", "," or "; and" is not the last)."""
-        clean = self.clean
+        clean = f"{self.opening} {self.clean}" if self.opening else self.clean
         if self.continues or _GOES_ON.search(clean):
             clean = f"{clean} …"
         lead_in = self.lead_in

@@ -1,5 +1,6 @@
-"""A chunk that opens inside a list is shown with the list's lead-in from the chunk before;
-a failed lookup leaves the answer as it was."""
+"""A chunk that opens inside a list is shown with the list's lead-in from the chunk before,
+one cut into a sentence with the sentence's opening words; a failed lookup leaves the answer
+as it was."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from regintel.chat.offline.ranking import sentences_of
 from regintel.domain.documents import ChunkHit, DocType, StoredChunk
-from regintel.retrieval.lead_ins import attach, lead_in
+from regintel.retrieval.preceding import attach, lead_in, opening
 
 BEFORE = ("4.4.1\tA Relevant Person must appoint an MLRO.\n"
           "4.5.1\tA Relevant Person must, where relevant, maintain the following records:\n"
@@ -35,11 +36,33 @@ def test_no_lead_in_when_another_clause_began_or_the_clause_asks_nothing_listed(
     assert lead_in("4.5.1", "(c)\tinternal notifications;\n") is None
 
 
-def _hit(text: str, clause: str, lead: str | None = None) -> ChunkHit:
+CUT = ("Person should be aware that customer relationships with family members of PEPs "
+       "involve similar risks. A Relevant Person must apply Enhanced CDD to them.")
+CUT_BEFORE = ("8.3.6.Guidance.2.\tGenerally, a foreign PEP presents a higher risk.\n"
+              "8.3.6.Guidance.3.\tA Relevant " + CUT[:120])
+
+
+def test_the_opening_is_the_start_of_the_sentence_the_chunk_is_cut_into() -> None:
+    assert opening(CUT_BEFORE, CUT) == "A Relevant"
+    starts = "A Relevant Person must apply Enhanced CDD to them and keep records."
+    assert opening("It must act. " + starts, starts) is None  # a sentence starts there
+    assert opening("must:\n" + starts, starts) is None  # a line starts there
+    assert opening("no overlap with the chunk at all", CUT) is None
+
+
+def _hit(text: str, clause: str | None, lead: str | None = None,
+         start: str | None = None) -> ChunkHit:
     return ChunkHit(ordinal=3, text=text, page_start=1, page_end=1, char_start=0,
                     char_end=len(text), clause=clause, chunk_id=uuid4(), document_id=uuid4(),
                     document_title="AML", document_version="1", doc_type=DocType.REGULATION,
-                    score=0.9, lead_in=lead)
+                    score=0.9, lead_in=lead, opening=start)
+
+
+def test_the_first_sentence_is_shown_whole() -> None:
+    first, second = sentences_of([_hit(CUT, None, start="A Relevant")])
+    assert first.shown.startswith("A Relevant Person should be aware that")
+    assert first.in_context == f"A Relevant {first.text}"
+    assert second.shown == "A Relevant Person must apply Enhanced CDD to them."
 
 
 def test_items_are_shown_after_the_lead_in_until_the_next_clause() -> None:
@@ -59,19 +82,22 @@ class _Index:
                         depth: int) -> dict[UUID, list[StoredChunk]]:
         if self.fail:
             raise ConnectionError("database went away")
-        return {i: [StoredChunk(id=uuid4(), document_id=uuid4(), ordinal=2, text=BEFORE,
+        text = BEFORE + CUT_BEFORE
+        return {i: [StoredChunk(id=uuid4(), document_id=uuid4(), ordinal=2, text=text,
                                 page_start=1, page_end=1, char_start=0,
-                                char_end=len(BEFORE), clause="4.5.1")] for i in chunk_ids}
+                                char_end=len(text), clause="4.5.1")] for i in chunk_ids}
 
 
-async def test_attach_reads_only_chunks_that_open_inside_a_list() -> None:
-    hits = [_hit(INSIDE, "4.5.1"), _hit("4.6.1\tA Relevant Person must keep …", "4.6.1")]
+async def test_attach_reads_the_lead_in_and_the_opening_the_chunk_needs() -> None:
+    hits = [_hit(INSIDE, "4.5.1"), _hit("4.6.1\tA Relevant Person must keep …", "4.6.1"),
+            _hit(CUT, "8.3.6")]
     shown = await attach(_Index(fail=False), uuid4(), hits)  # type: ignore[arg-type]
-    assert [h.lead_in for h in shown] == [LEAD, None]
+    assert [(h.lead_in, h.opening) for h in shown] == [(LEAD, None), (None, None),
+                                                       (None, "A Relevant")]
 
 
 async def test_a_failed_lookup_leaves_the_hits_as_they_were(
         caplog: pytest.LogCaptureFixture) -> None:
     hits = [_hit(INSIDE, "4.5.1")]
     assert await attach(_Index(fail=True), uuid4(), hits) == hits  # type: ignore[arg-type]
-    assert "lead-in lookup failed" in caplog.text
+    assert "lookup of the chunks before failed" in caplog.text

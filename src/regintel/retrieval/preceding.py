@@ -1,0 +1,94 @@
+"""What a retrieved chunk needs from the chunks before it to be read. Chunks are cut at
+about 1,000 characters, so a chunk can start:
+
+* inside a list - at "(e) any relevant communications with the FIU;" - with the rule that
+  says what the items are ("4.5.1 A Relevant Person must, where relevant, maintain the
+  following records:") in the chunk before: the list's *lead-in*;
+* inside a sentence - at "Person should be aware that …" when no sentence or line started
+  near the cut - with "A Relevant" in the chunk before: the sentence's *opening*.
+
+Both are looked up in the chunks just before, shown with the chunk's text and never quoted
+(a quote stays inside its own chunk)."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from uuid import UUID
+
+from regintel.domain.documents import ChunkHit
+from regintel.ports.library import ChunkIndex
+
+log = logging.getLogger(__name__)
+
+DEPTH = 2  # chunks looked back: a list longer than two chunks is rare in a rulebook
+MAX_LEAD_IN_CHARS = 400
+MAX_OPENING_CHARS = 200
+_PROBE_CHARS = 40  # of the chunk's start, looked up in the chunk before (they overlap)
+_SENTENCE_END = re.compile(r"(?:[.!?:;][\"”’)]?\s+|\n\s*)")
+# A chunk that starts inside a list: an item marker ("(e)", "(ii)", "-") or the words that
+# close a list ("for at least six years …").
+_OPENS_INSIDE = re.compile(r"^\s*(?:\(?[a-z0-9ivx]{1,4}\)\s|[-•]\s|[a-z])")
+_MARK = re.compile(r"^\s*(\d+(?:\.[\dA-Z]+)*(?:\.?\(\d+\))*)\.?\s+")
+
+
+def lead_in(clause: str, before: str) -> str | None:
+    """The last line of ``before`` that opens ``clause`` ("4.5.1 …" or "8.3.5.(2) …") and
+    ends in ":", when the clause does not close before the text that follows."""
+    for line in reversed(before.splitlines()):
+        mark = _MARK.match(line)
+        if mark is None:
+            continue
+        if mark[1] != clause:
+            return None  # a later clause began: the chunk is not inside this one's list
+        text = " ".join(line[mark.end():].split())
+        return text if text.endswith(":") and len(text) <= MAX_LEAD_IN_CHARS else None
+    return None
+
+
+def opening(previous: str, text: str) -> str | None:
+    """The words of the sentence that ``text`` starts in the middle of, from ``previous``
+    (the chunk before, which overlaps it); None when ``text`` starts a sentence or a line."""
+    probe = text.lstrip()[:_PROBE_CHARS]
+    at = previous.rfind(probe) if probe else -1
+    if at <= 0:
+        return None
+    head = previous[:at]
+    ends = list(_SENTENCE_END.finditer(head))
+    start = ends[-1].end() if ends else 0
+    if start == len(head):
+        return None
+    words = " ".join(head[start:].split())
+    return words if 0 < len(words) <= MAX_OPENING_CHARS else None
+
+
+async def attach(index: ChunkIndex, tenant_id: UUID, hits: Sequence[ChunkHit]) -> list[ChunkHit]:
+    """``hits``, each with the lead-in of the numbered clause's list it opens inside and the
+    opening of the sentence it is cut into, when the chunks before hold them. A failed
+    lookup leaves them as they are: the answer still comes, as the chunks read alone."""
+    later = [h for h in hits if h.ordinal > 0]
+    if not later:
+        return list(hits)
+    try:
+        earlier = await index.preceding(tenant_id, [h.chunk_id for h in later], DEPTH)
+    except Exception:  # display context only: it never fails the turn
+        log.warning("lookup of the chunks before failed; chunks are shown as they are",
+                    exc_info=True)
+        return list(hits)
+    found: dict[UUID, dict[str, str]] = {}
+    for hit in later:
+        before = earlier.get(hit.chunk_id, [])
+        update: dict[str, str] = {}
+        if hit.clause and _OPENS_INSIDE.match(hit.text):
+            # Neighbours overlap; a line read twice does not change which clause opened last.
+            said = lead_in(hit.clause, "\n".join(c.text for c in before))
+            if said:
+                update["lead_in"] = said
+        if before and before[-1].ordinal == hit.ordinal - 1:
+            words = opening(before[-1].text, hit.text)
+            if words:
+                update["opening"] = words
+        if update:
+            found[hit.chunk_id] = update
+    return [h.model_copy(update=found[h.chunk_id]) if h.chunk_id in found else h for h in hits]
