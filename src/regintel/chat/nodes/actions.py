@@ -176,6 +176,7 @@ async def summarize(state: ChatState, runtime: Rt) -> Update:
         for document in documents_of(state):
             sample = await strategies.stratified_sample(deps.index, deps.tenant_id, document.id)
             hits += [ChunkHit.of(c, document, 1.0) for c in sample]
+        hits = await preceding.attach(deps.index, deps.tenant_id, hits)
     hits, update = await _screen(hits, runtime, state)
     return {"hits": [h.model_dump(mode="json") for h in hits],
             "confidence": ConfidenceOut(tier="high", score=1.0).model_dump()} | update
@@ -198,6 +199,7 @@ async def compare(state: ChatState, runtime: Rt) -> Update:
                 sample = await strategies.stratified_sample(deps.index, deps.tenant_id,
                                                             document.id)
                 hits += [ChunkHit.of(c, document, 0.5) for c in sample]
+        hits = await preceding.attach(deps.index, deps.tenant_id, hits)
     hits, update = await _screen(hits, runtime, state)
     context = dict(update.get("context") or state.get("context") or {})
     context["comparison_topic"] = topic

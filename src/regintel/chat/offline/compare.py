@@ -59,7 +59,7 @@ async def compare(embedder: Embedder, question: str, documents: Sequence[Documen
     flat = [(doc_id, s) for doc_id, items in per_doc.items() for s in items]
     if not flat:
         return Composed(answer="The selected documents returned no comparable passages.")
-    vectors = await embed(embedder, [topic or question] + [s.text for _, s in flat])
+    vectors = await embed(embedder, [topic or question] + [s.in_context for _, s in flat])
     query, matrix = vectors[0], vectors[1:]
     index = {id(s): i for i, (_, s) in enumerate(flat)}
     if topic:

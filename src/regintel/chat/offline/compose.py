@@ -128,7 +128,7 @@ async def summary(embedder: Embedder, documents: Sequence[Document],
             sections.append(SummarySection(document_id=document.id, title=document.title,
                                            overview="The document has no summarisable text."))
             continue
-        matrix = await embed(embedder, [s.text for s in candidates])
+        matrix = await embed(embedder, [s.in_context for s in candidates])
         centroid = matrix.mean(axis=0)
         centroid /= max(float(np.linalg.norm(centroid)), 1e-9)
         centrality = [float(v) for v in matrix @ centroid]
