@@ -513,8 +513,10 @@ def _evidence_item(n: int, hit: ChunkHit) -> str:
     clause = f", clause {hit.clause}" if hit.clause else ""
     pages = f"p. {hit.page_start}" if hit.page_end == hit.page_start else \
         f"pp. {hit.page_start}-{hit.page_end}"
+    before = " … ".join(w for w in (hit.lead_in, hit.opening) if w)
     return p.EVIDENCE_ITEM.format(n=n, title=hit.document_title, clause=clause,
-                                  page=f", {pages}", text=hit.text)
+                                  page=f", {pages}", text=hit.text,
+                                  before=p.EVIDENCE_BEFORE.format(words=before) if before else "")
 
 
 def _numbered_evidence(documents: Sequence[Document], numbered: Numbered) -> str:

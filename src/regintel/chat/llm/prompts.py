@@ -90,7 +90,10 @@ INQUIRY_INPUT = """Question: {question}
 
 Evidence:
 {evidence}"""
-EVIDENCE_ITEM = "[{n}] {title}{clause}{page}\n{text}"
+EVIDENCE_ITEM = "[{n}] {title}{clause}{page}\n{before}{text}"
+# What the passage needs from the text before it (retrieval.preceding); not part of the
+# passage, so not to be quoted (a quote is verified against the passage alone).
+EVIDENCE_BEFORE = "(Read after, from the text before it; do not quote: \"{words}\")\n"
 
 
 # -- compose_summary and compose_comparison (one structured call each) ----------------------
