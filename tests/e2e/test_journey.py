@@ -127,6 +127,7 @@ async def test_whole_path(browser: Browser, live_server: str, screenshots: Path)
     answer = page.locator(".msg.assistant").last
     # The offline engine calls no model: its answers say so instead of "0 tokens · $0.000".
     await expect(answer.locator(".cost")).to_have_text(" Offline engine · no model cost")
+    await expect(page.locator(".chat-usage")).to_have_text(" No model cost")
     await expect(answer.locator(".badge.conf")).to_have_count(1)
     await expect(page.locator(".chat-title")).to_have_text(re.compile(QUESTION[:20]))
 

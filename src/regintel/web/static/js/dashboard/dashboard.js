@@ -187,7 +187,9 @@ export function dashboardScreen(me) {
     try {
       const usage = await get(`/api/conversations/${state.threadId}/usage`);
       const tokens = usage.input_tokens + usage.output_tokens;
-      usageEl.replaceChildren(icon('coin'), ` ${tokens.toLocaleString('en-US')} tokens · $${Number(usage.cost_usd).toFixed(3)}`);
+      // A conversation the offline engine answered alone called no model.
+      usageEl.replaceChildren(icon('coin'), tokens === 0 && !Number(usage.cost_usd) ? ' No model cost'
+        : ` ${tokens.toLocaleString('en-US')} tokens · $${Number(usage.cost_usd).toFixed(3)}`);
     } catch {
       usageEl.textContent = '';
     }
