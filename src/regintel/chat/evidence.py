@@ -40,8 +40,9 @@ def clause_of(hit: ChunkHit, quote: str) -> str | None:
     """The clause a quote sits under: the last clause marker of the chunk at or before where
     the quote starts (a chunk that begins in 15.6.2 may quote 15.7.1); else the clause the
     chunk runs on from - unless the chunk is named after a clause that starts only after the
-    quote (ingestion names a chunk by a clause starting near its top), when the quote's own
-    clause is not in the chunk and none is better than a wrong one."""
+    quote (ingestion names a chunk by a clause starting near its top): then the last clause
+    before the chunk, when the chunks before told it (``ChunkHit.clause_before``), and none
+    otherwise, since none is better than a wrong one."""
     words = quote.split()
     found = re.search(r"\s+".join(map(re.escape, words)), hit.text) if words else None
     if found is None:
@@ -50,7 +51,7 @@ def clause_of(hit: ChunkHit, quote: str) -> str | None:
     before = [label for offset, label in marks if offset <= found.start()]
     if before:
         return before[-1]
-    return None if hit.clause in {label for _, label in marks} else hit.clause
+    return hit.clause_before if hit.clause in {label for _, label in marks} else hit.clause
 
 
 def content_words(text: str) -> set[str]:

@@ -165,12 +165,15 @@ class ChunkHit(ChunkSpan):
     document_version: str
     doc_type: DocType
     score: float = Field(ge=0.0, le=1.0)
-    # Read from the chunks before, shown and never quoted (retrieval.preceding): the lead-in
+    # Read from the chunks before (retrieval.preceding), shown and never quoted: the lead-in
     # of the list the chunk opens inside ("4.5.1 A Relevant Person must, where relevant,
     # maintain the following records:"), and the opening words of the sentence it is cut
     # into ("A Relevant").
     lead_in: str | None = None
     opening: str | None = None
+    # The clause the chunk's first words belong to, when the chunk is named after a clause
+    # that starts further down (the last clause marker before it, from the chunks before).
+    clause_before: str | None = None
 
     @classmethod
     def of(cls, chunk: StoredChunk, document: Document, score: float,

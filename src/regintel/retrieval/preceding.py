@@ -5,7 +5,9 @@ about 1,000 characters, so a chunk can start:
   says what the items are ("4.5.1 A Relevant Person must, where relevant, maintain the
   following records:") in the chunk before: the list's *lead-in*;
 * inside a sentence - at "Person should be aware that …" when no sentence or line started
-  near the cut - with "A Relevant" in the chunk before: the sentence's *opening*.
+  near the cut - with "A Relevant" in the chunk before: the sentence's *opening*;
+* before its first clause marker, when ingestion named it after that marker (the one near
+  its top): the clause its first words belong to is the last marker before it.
 
 Both are looked up in the chunks just before, shown with the chunk's text and never quoted
 (a quote stays inside its own chunk)."""
@@ -18,6 +20,7 @@ from collections.abc import Sequence
 from uuid import UUID
 
 from regintel.domain.documents import ChunkHit
+from regintel.ingestion.clauses import find_clauses
 from regintel.ports.library import ChunkIndex
 
 log = logging.getLogger(__name__)
@@ -47,6 +50,15 @@ def lead_in(clause: str, before: str) -> str | None:
     return None
 
 
+def clause_before(previous: str, text: str) -> str | None:
+    """The last clause marker of ``previous`` (the chunks before, which overlap ``text``)
+    before where ``text`` starts."""
+    probe = text.lstrip()[:_PROBE_CHARS]
+    at = previous.rfind(probe) if probe else -1
+    marks = find_clauses(previous if at < 0 else previous[:at])
+    return marks[-1][1] if marks else None
+
+
 def opening(previous: str, text: str) -> str | None:
     """The words of the sentence that ``text`` starts in the middle of, from ``previous``
     (the chunk before, which overlaps it); None when ``text`` starts a sentence or a line."""
@@ -64,8 +76,9 @@ def opening(previous: str, text: str) -> str | None:
 
 
 async def attach(index: ChunkIndex, tenant_id: UUID, hits: Sequence[ChunkHit]) -> list[ChunkHit]:
-    """``hits``, each with the lead-in of the numbered clause's list it opens inside and the
-    opening of the sentence it is cut into, when the chunks before hold them. A failed
+    """``hits``, each with the lead-in of the numbered clause's list it opens inside, the
+    opening of the sentence it is cut into and the clause it runs on from, when the chunks
+    before hold them. A failed
     lookup leaves them as they are: the answer still comes, as the chunks read alone."""
     later = [h for h in hits if h.ordinal > 0]
     if not later:
@@ -79,12 +92,16 @@ async def attach(index: ChunkIndex, tenant_id: UUID, hits: Sequence[ChunkHit]) -
     found: dict[UUID, dict[str, str]] = {}
     for hit in later:
         before = earlier.get(hit.chunk_id, [])
+        # Neighbours overlap; a line read twice does not change which clause opened last.
+        joined = "\n".join(c.text for c in before)
         update: dict[str, str] = {}
         if hit.clause and _OPENS_INSIDE.match(hit.text):
-            # Neighbours overlap; a line read twice does not change which clause opened last.
-            said = lead_in(hit.clause, "\n".join(c.text for c in before))
+            said = lead_in(hit.clause, joined)
             if said:
                 update["lead_in"] = said
+        label = clause_before(joined, hit.text)
+        if label:
+            update["clause_before"] = label
         if before and before[-1].ordinal == hit.ordinal - 1:
             words = opening(before[-1].text, hit.text)
             if words:

@@ -13,11 +13,11 @@ TEXT = ("15.6.2.(1)\tA DNFBP must notify the Regulator in writing at least ten B
         "15.7.1.(1)\tThe Regulator may suspend the registration of a DNFBP at its request.\n")
 
 
-def _hit(text: str, clause: str | None) -> ChunkHit:
+def _hit(text: str, clause: str | None, before: str | None = None) -> ChunkHit:
     return ChunkHit(ordinal=0, text=text, page_start=3, page_end=3, char_start=0,
                     char_end=len(text), clause=clause, chunk_id=uuid4(), document_id=uuid4(),
                     document_title="AML Rulebook", document_version="VER09",
-                    doc_type=DocType.REGULATION, score=0.9)
+                    doc_type=DocType.REGULATION, score=0.9, clause_before=before)
 
 
 def _clause(hit: ChunkHit, quote: str) -> str | None:
@@ -39,6 +39,10 @@ def test_a_quote_before_the_clause_the_chunk_is_named_after_cites_no_clause() ->
     # its top; the list items belong to 15.6.1, which the chunk does not show.
     text = "(b)\tlegal status;\n(c)\taddress.\n" + TEXT
     assert _clause(_hit(text, "15.6.2.(1)"), "legal status;") is None
+    # Unless the chunks before said which clause the chunk's first words belong to.
+    assert _clause(_hit(text, "15.6.2.(1)", before="15.6.1"), "legal status;") == "15.6.1"
+    assert _clause(_hit(text, "15.6.2.(1)", before="15.6.1"),
+                   "A DNFBP must notify the Regulator in writing") == "15.6.2.(1)"
 
 
 def test_a_quote_in_a_clause_running_on_from_the_previous_chunk_cites_it() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from regintel.chat.offline.ranking import sentences_of
 from regintel.domain.documents import ChunkHit, DocType, StoredChunk
-from regintel.retrieval.preceding import attach, lead_in, opening
+from regintel.retrieval.preceding import attach, clause_before, lead_in, opening
 
 BEFORE = ("4.4.1\tA Relevant Person must appoint an MLRO.\n"
           "4.5.1\tA Relevant Person must, where relevant, maintain the following records:\n"
@@ -48,6 +48,12 @@ def test_the_opening_is_the_start_of_the_sentence_the_chunk_is_cut_into() -> Non
     assert opening("It must act. " + starts, starts) is None  # a sentence starts there
     assert opening("must:\n" + starts, starts) is None  # a line starts there
     assert opening("no overlap with the chunk at all", CUT) is None
+
+
+def test_the_clause_before_is_the_last_marker_before_the_chunk_starts() -> None:
+    assert clause_before(CUT_BEFORE, CUT) == "8.3.6.Guidance.3"
+    assert clause_before(BEFORE, INSIDE) == "4.5.1"  # no overlap found: the last marker
+    assert clause_before("no marker here", CUT) is None
 
 
 def _hit(text: str, clause: str | None, lead: str | None = None,
@@ -92,8 +98,9 @@ async def test_attach_reads_the_lead_in_and_the_opening_the_chunk_needs() -> Non
     hits = [_hit(INSIDE, "4.5.1"), _hit("4.6.1\tA Relevant Person must keep …", "4.6.1"),
             _hit(CUT, "8.3.6")]
     shown = await attach(_Index(fail=False), uuid4(), hits)  # type: ignore[arg-type]
-    assert [(h.lead_in, h.opening) for h in shown] == [(LEAD, None), (None, None),
-                                                       (None, "A Relevant")]
+    assert [(h.lead_in, h.opening, h.clause_before) for h in shown] == [
+        (LEAD, None, "8.3.6.Guidance.3"), (None, None, "8.3.6.Guidance.3"),
+        (None, "A Relevant", "8.3.6.Guidance.3")]
 
 
 async def test_a_failed_lookup_leaves_the_hits_as_they_were(
