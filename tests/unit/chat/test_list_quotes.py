@@ -81,3 +81,25 @@ def test_the_lead_in_and_the_whole_list_are_quoted_as_they_are() -> None:
     group = _list(RULE)
     assert in_its_list(group, group) is group
     assert in_its_list(group.parts[0], group) is group.parts[0]
+
+
+def test_an_omitted_item_is_quoted_from_its_lead_in_or_alone() -> None:
+    """A gap on a list item quotes it from the lead-in above when both fit, and the item
+    alone when they do not: the list's opening without the item would not show what is
+    missing."""
+    from regintel.chat.offline.alignment import Candidate, Draft
+    from regintel.chat.offline.audit import _shown, _Target
+
+    units = segment(uuid4(), {1: RULE + LONG})
+    lists = {(p.page, p.start): g for g in group_lists(units) for p in g.parts[1:]}
+    target = _Target(None, [], {}, units, [], lists)  # type: ignore[arg-type]
+
+    def gap_on(starting: str) -> Unit:
+        unit = next(u for u in units if u.body.startswith(starting))
+        return _shown(Draft(Candidate(unit, "theme", 0.8), unit, unit.clause, "gap", "High",
+                            None, 0.5, 0.5, "", ""), target)
+
+    assert gap_on("the Source of Funds").text == \
+        "(c) identify and verify: (i) the Source of Funds; and"
+    takes = gap_on("takes adequate steps")
+    assert takes.text.startswith("(b) takes adequate steps")

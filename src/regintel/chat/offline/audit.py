@@ -106,6 +106,7 @@ class _Target:
     pages: dict[int, str]
     units: list[Unit]
     obligations: list[alignment.Candidate]
+    lists: dict[tuple[int, int], Unit]  # each list item's (page, start) -> its whole list
 
 
 async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: HybridRetriever,
@@ -181,7 +182,9 @@ def _read_target(document: Document, chunks: list[StoredChunk],
     obligations = [replace(c, anchor=anchored.pop((c.unit.page, c.unit.start)).anchor)
                    if (c.unit.page, c.unit.start) in anchored else c for c in obligations]
     obligations += anchored.values()
-    return _Target(document, chunks, pages, units, obligations)
+    lists = {(part.page, part.start): group for group in group_lists(units)
+             for part in group.parts[1:]}
+    return _Target(document, chunks, pages, units, obligations, lists)
 
 
 async def _enumerations(targets: Sequence[_Target], obligation_vectors: Vectors,
@@ -230,8 +233,7 @@ def _cite(drafts: list[alignment.Draft], target: _Target, source: Document,
             break
         if draft.kind == "gap" and gaps >= MAX_GAPS:
             continue
-        quoted = in_its_list(draft.quote_unit, draft.target_unit) if draft.quote_unit \
-            else draft.target_unit
+        quoted = _shown(draft, target)
         target_quote = _quote(quoted, target.chunks, target.pages, target.document,
                               focus=draft.focus)
         source_quote = None if draft.policy_unit is None else _quote(
@@ -253,6 +255,18 @@ def _cite(drafts: list[alignment.Draft], target: _Target, source: Document,
             suggestion=draft.suggestion, confidence_score=round(draft.confidence, 3),
             citations=[n for n in numbers if n is not None]))
     return sorted(out, key=lambda f: SEVERITY_ORDER.index(f.severity))
+
+
+def _shown(draft: alignment.Draft, target: _Target) -> Unit:
+    """What a finding quotes of the rule: the part it turns on, read from its lead-in when
+    both fit one quote (segments.in_its_list). An omitted item is always quoted itself - the
+    list's opening alone would not show what is missing."""
+    if draft.quote_unit is not None:
+        return in_its_list(draft.quote_unit, draft.target_unit)
+    unit = draft.target_unit
+    group = target.lists.get((unit.page, unit.start))
+    shown = in_its_list(unit, group) if group is not None else unit
+    return unit if shown is group else shown
 
 
 def _quote(unit: Unit, chunks: Sequence[StoredChunk], pages: dict[int, str],
