@@ -9,8 +9,9 @@ about 1,000 characters, so a chunk can start:
 * before its first clause marker, when ingestion named it after that marker (the one near
   its top): the clause its first words belong to is the last marker before it.
 
-Both are looked up in the chunks just before, shown with the chunk's text and never quoted
-(a quote stays inside its own chunk)."""
+All three are read from the chunks just before. The lead-in and the opening are shown with
+the chunk's text, the clause names its citation; none of them is quoted (a quote stays
+inside its own chunk)."""
 
 from __future__ import annotations
 
@@ -50,20 +51,23 @@ def lead_in(clause: str, before: str) -> str | None:
     return None
 
 
-def clause_before(previous: str, text: str) -> str | None:
-    """The last clause marker of ``previous`` (the chunks before, which overlap ``text``)
-    before where ``text`` starts."""
+def _start_in(previous: str, text: str) -> int:
+    """Where ``text`` starts in ``previous`` (the chunks before, which overlap it), or -1."""
     probe = text.lstrip()[:_PROBE_CHARS]
-    at = previous.rfind(probe) if probe else -1
+    return previous.rfind(probe) if probe else -1
+
+
+def clause_before(previous: str, text: str) -> str | None:
+    """The last clause marker of ``previous`` before where ``text`` starts."""
+    at = _start_in(previous, text)
     marks = find_clauses(previous if at < 0 else previous[:at])
     return marks[-1][1] if marks else None
 
 
 def opening(previous: str, text: str) -> str | None:
-    """The words of the sentence that ``text`` starts in the middle of, from ``previous``
-    (the chunk before, which overlaps it); None when ``text`` starts a sentence or a line."""
-    probe = text.lstrip()[:_PROBE_CHARS]
-    at = previous.rfind(probe) if probe else -1
+    """The words of the sentence that ``text`` starts in the middle of, from ``previous``;
+    None when ``text`` starts a sentence or a line."""
+    at = _start_in(previous, text)
     if at <= 0:
         return None
     head = previous[:at]
@@ -78,8 +82,8 @@ def opening(previous: str, text: str) -> str | None:
 async def attach(index: ChunkIndex, tenant_id: UUID, hits: Sequence[ChunkHit]) -> list[ChunkHit]:
     """``hits``, each with the lead-in of the numbered clause's list it opens inside, the
     opening of the sentence it is cut into and the clause it runs on from, when the chunks
-    before hold them. A failed
-    lookup leaves them as they are: the answer still comes, as the chunks read alone."""
+    before hold them. A failed lookup leaves them as they are: the answer still comes, as
+    the chunks read alone."""
     later = [h for h in hits if h.ordinal > 0]
     if not later:
         return list(hits)
