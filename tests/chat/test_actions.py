@@ -38,6 +38,19 @@ async def test_inquire_answers_with_verified_citations(conversation: Conversatio
     await _all_quotes_verify(container, corpus, r)
 
 
+async def test_a_list_item_is_answered_with_its_lead_in(conversation: Conversation,
+                                                         container: Container,
+                                                         corpus: Corpus) -> None:
+    """AML 4.5.1's items start a chunk of their own; the rule that says what they are is in
+    the chunk before, and the answer shows it with them (the quote stays in its chunk)."""
+    r = await conversation.ask("What records must a Relevant Person keep of its "
+                               "communications with the FIU?", tagged_doc_ids=[corpus.aml.id])
+    if r.engine is Engine.OFFLINE:  # the stub model writes its own sentences
+        assert re.search(r"maintain the following records: … [^\n]*communications with the "
+                         r"FIU", r.answer), r.answer
+    await _all_quotes_verify(container, corpus, r)
+
+
 async def test_summarize_gives_sections_with_key_obligations(conversation: Conversation,
                                                              container: Container,
                                                              corpus: Corpus) -> None:
