@@ -68,7 +68,7 @@ class EmbeddedPostgres:
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self) -> PostgresEndpoint:
         """Start (initialising on first use) or attach to the running server."""
-        endpoint = self.running_endpoint()
+        endpoint = self._live_endpoint()
         if endpoint is not None:
             return endpoint
         if not self.initialized:
@@ -97,6 +97,17 @@ class EmbeddedPostgres:
                                         hint=f"see {self.pgdata / 'log'}")
         self._ensure_database(endpoint)
         return endpoint
+
+    def _live_endpoint(self) -> PostgresEndpoint | None:
+        """The running server's endpoint once it accepts connections; None when there is no
+        server, or when the one the pid file names goes away instead (a postmaster killed a
+        moment ago still looks alive until it has exited, and refuses connections)."""
+        deadline = time.monotonic() + self.start_timeout_s
+        while (endpoint := self.running_endpoint()) is not None:
+            if _accepts(endpoint) or time.monotonic() > deadline:
+                return endpoint
+            time.sleep(0.2)
+        return None
 
     def stop(self) -> None:
         if self.running_endpoint() is None:
@@ -182,6 +193,16 @@ def _is_postmaster(pid: int, pgdata: Path) -> bool:
     except (psutil.NoSuchProcess, psutil.AccessDenied):
         return False
     return str(pgdata) in cmdline or proc.cwd() == str(pgdata)
+
+
+def _accepts(endpoint: PostgresEndpoint) -> bool:
+    import psycopg
+
+    try:
+        with psycopg.connect(endpoint.url("postgres"), connect_timeout=5):
+            return True
+    except psycopg.OperationalError:
+        return False
 
 
 def _pgserver_commands() -> Any:
