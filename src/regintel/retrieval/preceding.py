@@ -34,21 +34,19 @@ _SENTENCE_END = re.compile(r"(?:[.!?:;][\"”’)]?\s+|\n\s*)")
 # A chunk that starts inside a list: an item marker ("(e)", "(ii)", "-") or the words that
 # close a list ("for at least six years …").
 _OPENS_INSIDE = re.compile(r"^\s*(?:\(?[a-z0-9ivx]{1,4}\)\s|[-•]\s|[a-z])")
-_MARK = re.compile(r"^\s*(\d+(?:\.[\dA-Z]+)*(?:\.?\(\d+\))*)\.?\s+")
 
 
 def lead_in(clause: str, before: str) -> str | None:
-    """The last line of ``before`` that opens ``clause`` ("4.5.1 …" or "8.3.5.(2) …") and
-    ends in ":", when the clause does not close before the text that follows."""
-    for line in reversed(before.splitlines()):
-        mark = _MARK.match(line)
-        if mark is None:
-            continue
-        if mark[1] != clause:
-            return None  # a later clause began: the chunk is not inside this one's list
-        text = " ".join(line[mark.end():].split())
-        return text if text.endswith(":") and len(text) <= MAX_LEAD_IN_CHARS else None
-    return None
+    """The line of ``before`` that opens ``clause`` ("4.5.1 …" or "8.3.5.(2) …"), when it
+    ends in ":" and no later clause begins after it (the chunk is then inside its list).
+    Clauses are read as ingestion names them, so ``clause`` is a chunk's own label."""
+    marks = find_clauses(before)
+    if not marks or marks[-1][1] != clause:
+        return None
+    offset, label = marks[-1]
+    line = before[offset:].split("\n", 1)[0]
+    text = " ".join(line.removeprefix(label).lstrip(". \t").split())
+    return text if text.endswith(":") and len(text) <= MAX_LEAD_IN_CHARS else None
 
 
 def _start_in(previous: str, text: str) -> int:

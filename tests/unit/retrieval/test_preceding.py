@@ -81,30 +81,35 @@ def test_items_are_shown_after_the_lead_in_until_the_next_clause() -> None:
 
 
 class _Index:
-    def __init__(self, fail: bool) -> None:
-        self.fail = fail
+    """Each chunk's text before it, as a document would have it; or a failing lookup."""
+
+    def __init__(self, before: dict[UUID, str] | None) -> None:
+        self.before = before
 
     async def preceding(self, tenant_id: UUID, chunk_ids: Sequence[UUID],
                         depth: int) -> dict[UUID, list[StoredChunk]]:
-        if self.fail:
+        if self.before is None:
             raise ConnectionError("database went away")
-        text = BEFORE + CUT_BEFORE
         return {i: [StoredChunk(id=uuid4(), document_id=uuid4(), ordinal=2, text=text,
-                                page_start=1, page_end=1, char_start=0,
-                                char_end=len(text), clause="4.5.1")] for i in chunk_ids}
+                                page_start=1, page_end=1, char_start=0, char_end=len(text),
+                                clause=None)] for i in chunk_ids if (text := self.before[i])}
 
 
 async def test_attach_reads_the_lead_in_and_the_opening_the_chunk_needs() -> None:
     hits = [_hit(INSIDE, "4.5.1"), _hit("4.6.1\tA Relevant Person must keep …", "4.6.1"),
             _hit(CUT, "8.3.6")]
-    shown = await attach(_Index(fail=False), uuid4(), hits)  # type: ignore[arg-type]
+    before = dict(zip([h.chunk_id for h in hits], [BEFORE, BEFORE, CUT_BEFORE], strict=True))
+    shown = await attach(_Index(before), uuid4(), hits)  # type: ignore[arg-type]
     assert [(h.lead_in, h.opening, h.clause_before) for h in shown] == [
-        (LEAD, None, "8.3.6.Guidance.3"), (None, None, "8.3.6.Guidance.3"),
-        (None, "A Relevant", "8.3.6.Guidance.3")]
+        (LEAD, None, "4.5.1"), (None, None, "4.5.1"), (None, "A Relevant", "8.3.6.Guidance.3")]
+
+
+def test_a_later_clause_before_the_chunk_means_it_is_not_inside_the_list() -> None:
+    assert lead_in("4.5.1", BEFORE + CUT_BEFORE) is None  # 8.3.6.Guidance.3 began after it
 
 
 async def test_a_failed_lookup_leaves_the_hits_as_they_were(
         caplog: pytest.LogCaptureFixture) -> None:
     hits = [_hit(INSIDE, "4.5.1")]
-    assert await attach(_Index(fail=True), uuid4(), hits) == hits  # type: ignore[arg-type]
+    assert await attach(_Index(None), uuid4(), hits) == hits  # type: ignore[arg-type]
     assert "lookup of the chunks before failed" in caplog.text

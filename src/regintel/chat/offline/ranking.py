@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from regintel.domain.documents import ChunkHit
+from regintel.ingestion.clauses import find_clauses
 from regintel.ports.embedder import Embedder
 from regintel.sentences import sentence_spans
 
@@ -81,8 +82,8 @@ class Sentence:
     def lead_in(self) -> str | None:
         """The lead-in of the list this sentence belongs to, when it lies in an earlier chunk
         (ChunkHit.lead_in) and no other clause begins before or with the sentence."""
-        if not self.hit.lead_in or _CLAUSE_LINE.match(self.text) or \
-                _CLAUSE_LINE.search(self.hit.text[:self.position]):
+        if not self.hit.lead_in or any(offset <= self.position
+                                       for offset, _ in find_clauses(self.hit.text)):
             return None
         return self.hit.lead_in
 
@@ -114,7 +115,6 @@ class Sentence:
 
 
 _GOES_ON = re.compile(r"(?:[;,]|;\s*(?:and|or))$")
-_CLAUSE_LINE = re.compile(r"^[ \t]*\d+(?:\.\d+)+", re.M)  # "4.5.2\tA Relevant Person …"
 # A list item after a lead-in ("… any change in its:"): "(a) name;", "- address", "or".
 _ITEM = re.compile(r"^(?:\(?[a-z0-9ivx]{1,4}[.)]\s|[-•*]\s|(?:and|or)$)", re.I)
 
