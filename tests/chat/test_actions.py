@@ -34,7 +34,7 @@ async def test_inquire_answers_with_verified_citations(conversation: Conversatio
     assert r.confidence.tier in ("high", "medium")
     if r.engine is Engine.OFFLINE:  # the stub model picks sentences by word overlap only
         assert any("six years" in c.quote for c in r.citations), (r.answer, r.citations)
-    assert r.validation.sources.grounded
+    assert r.validation.sources.grounded, (r.answer, r.validation.sources)
     await _all_quotes_verify(container, corpus, r)
 
 
@@ -48,6 +48,23 @@ async def test_a_list_item_is_answered_with_its_lead_in(conversation: Conversati
     if r.engine is Engine.OFFLINE:  # the stub model writes its own sentences
         assert re.search(r"maintain the following records: … [^\n]*communications with the "
                          r"FIU", r.answer), r.answer
+    # The lead-in is shown, not quoted: the claim is the item, which its quote supports.
+    assert r.validation.sources.grounded, (r.answer, r.validation.sources)
+    await _all_quotes_verify(container, corpus, r)
+
+
+async def test_a_question_about_requirements_is_answered_from_the_rules_first(
+        conversation: Conversation, container: Container, corpus: Corpus) -> None:
+    """AML 8.7.1.Guidance repeats the question's words more closely than Rule 8.7.1(1) does;
+    asked what a firm must do, the answer leads with the rule, and the guidance follows."""
+    r = await conversation.ask("What must a Relevant Person do if it is unable to complete "
+                               "CDD?", tagged_doc_ids=[corpus.aml.id])
+    if r.engine is Engine.OFFLINE:
+        clauses = [c.clause or "" for c in r.citations]
+        assert clauses and "Guidance" not in clauses[0], clauses
+        assert any(c.startswith("8.7.1.(1)") for c in clauses), clauses
+        ruled = ["Guidance" not in c for c in clauses]
+        assert ruled == sorted(ruled, reverse=True), clauses  # no rule after guidance
     await _all_quotes_verify(container, corpus, r)
 
 

@@ -4,6 +4,7 @@ memory spec — sources, tone, output guardrail."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from regintel.chat import concepts
 from regintel.chat.evidence import content_words, normalise
@@ -62,6 +63,18 @@ def _claims(answer: str) -> list[str]:
     return claims
 
 
+def _shown_with(cited: list[dict[str, Any]], hits: dict[str, dict[str, Any]]) -> set[str]:
+    """Words a claim shows around what it quotes, which are no claim of the quote's: the
+    source's name ("AML Rules, 4.5.1: …") and what the chunk before says to read it (its
+    list's lead-in, the opening words of a sentence cut in two; ``retrieval.preceding``)."""
+    shown = []
+    for c in cited:
+        hit = hits.get(str(c.get("chunk_id")), {})
+        shown += [c.get("title") or "", c.get("clause") or "", hit.get("lead_in") or "",
+                  hit.get("opening") or ""]
+    return content_words(" ".join(shown))
+
+
 async def validate_sources(state: ChatState, runtime: Rt) -> Update:
     """Is each claim supported by what it cites? A claim citing [n] must share at least half
     of its content words with quote n (the offline engine's claims are the quotes' own
@@ -70,6 +83,7 @@ async def validate_sources(state: ChatState, runtime: Rt) -> Update:
     citations = {c["n"]: c for c in state.get("citations") or []}
     if not citations:
         return {}
+    context = {h["chunk_id"]: h for h in state.get("hits") or []}
     issues: list[str] = []
     supported = total = 0
     with runtime.context.timed("validation"):
@@ -78,9 +92,9 @@ async def validate_sources(state: ChatState, runtime: Rt) -> Update:
             if not numbers:
                 continue
             total += 1
-            words = content_words(_MARKER.sub("", claim))
-            quoted = content_words(" ".join(
-                citations[n]["quote"] for n in numbers if n in citations))
+            cited = [citations[n] for n in numbers if n in citations]
+            words = content_words(_MARKER.sub("", claim)) - _shown_with(cited, context)
+            quoted = content_words(" ".join(c["quote"] for c in cited))
             missing = [n for n in numbers if n not in citations]
             if missing:
                 issues.append(f"cites [{missing[0]}], which is not a source of this answer")

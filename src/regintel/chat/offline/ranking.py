@@ -11,6 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from regintel.chat.evidence import clause_of
+from regintel.chat.offline import obligations
 from regintel.domain.documents import ChunkHit
 from regintel.ingestion.clauses import find_clauses
 from regintel.ports.embedder import Embedder
@@ -45,6 +47,12 @@ class Sentence:
     @property
     def is_obligation(self) -> bool:
         return bool(OBLIGATION.search(self.text))
+
+    @property
+    def binds(self) -> bool:
+        """A binding requirement (must/shall/required, not "should"), outside guidance."""
+        clause = clause_of(self.hit, self.text) or ""  # its own, not the chunk's first
+        return "guidance" not in clause.lower() and obligations.binds(self.in_context)
 
     @property
     def is_heading(self) -> bool:
