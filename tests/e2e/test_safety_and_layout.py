@@ -168,3 +168,34 @@ async def test_a_quote_cut_mid_sentence_is_shown_with_an_ellipsis(browser: Brows
                      "the documents in Rule 4.6.1; and…", "(a) the settlor;"]
     assert tab.errors == []
     await tab.context.close()
+
+
+async def test_list_items_are_shown_under_their_lead_in(browser: Browser,
+                                                       live_server: str) -> None:
+    """An answer that shows several items of one rule's list gives the lead-in once and the
+    items under it ("  - " lines, chat/offline/compose.listed): a list inside the bullet."""
+    tab = await open_tab(browser, live_server)
+    await tab.page.goto("/")
+    shown = await tab.page.evaluate("""async () => {
+        const { paragraphs } = await import('/static/js/dashboard/messages.js');
+        const text = 'Based on the retrieved provisions:\\n\\n' +
+            '- AML, 4.5.1: A Relevant Person must maintain the following records:\\n' +
+            '  - (a) a copy of all documents; … [1]\\n' +
+            '  - (e) communications with the FIU; … [2]\\n' +
+            '- AML, 13.2.1: A Relevant Person must provide training at least annually. [3]';
+        const cited = [1, 2, 3].map((n) => ({ n, source_type: 'document', title: 'AML' }));
+        const blocks = paragraphs(text, cited, { onCite: () => {} });
+        const list = blocks.find((b) => b.tagName === 'UL');
+        return [...list.children].map((li) => ({
+            own: li.firstChild.textContent,
+            items: [...li.querySelectorAll(':scope > ul > li')].map((c) => c.textContent),
+            markers: li.querySelectorAll('button.cite').length }));
+    }""")
+    assert [s["own"] for s in shown] == ["AML, 4.5.1: A Relevant Person must maintain the "
+                                         "following records:", "AML, 13.2.1: A Relevant Person "
+                                         "must provide training at least annually. "]
+    assert [len(s["items"]) for s in shown] == [2, 0]
+    assert shown[0]["items"][0].startswith("(a) a copy of all documents; …")
+    assert [s["markers"] for s in shown] == [2, 1]
+    assert tab.errors == []
+    await tab.context.close()

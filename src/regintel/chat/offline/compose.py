@@ -97,6 +97,57 @@ def key_duties(candidates: Sequence[Sentence], *, exclude: int) -> list[int]:
     return duties if len(duties) >= SUMMARY_OBLIGATIONS else obligations
 
 
+# A list item shown after its lead-in in the chunk itself: "…records: (a) a copy of …".
+_LEAD_IN_AND_ITEM = re.compile(r"^(.{12,400}?:) (\(?[a-z0-9ivx]{1,4}[.)] .*)$")
+_ITEM_MARK = re.compile(r"^\s*(\(?[a-z0-9ivx]{1,4}[.)])\s")
+
+
+def _in_list(sentence: Sentence) -> tuple[str, str] | None:
+    """(lead-in, item with its marker) for a list item shown with its list's lead-in."""
+    shown = sentence.shown
+    if sentence.lead_in:
+        item = shown.removeprefix(f"{sentence.lead_in} … ")
+        mark = _ITEM_MARK.match(sentence.text)
+        return sentence.lead_in, f"{mark[1]} {item}" if mark else item
+    found = _LEAD_IN_AND_ITEM.match(shown)
+    return (found[1], found[2]) if found else None
+
+
+def listed(sentences: Sequence[Sentence], book: CitationBook) -> list[str]:
+    """Answer bullets, one per sentence cited; items of one list are shown once under their
+    lead-in, in the list's order ("4.5.1: … maintain the following records:" then "(a) …",
+    "(e) …"), rather than each repeating it. The lead-in line cites nothing: it is context
+    from the rule; each item cites its own quote, numbered in the order shown."""
+    def key(sentence: Sentence) -> tuple[str, str] | None:
+        parts = _in_list(sentence)
+        return (str(sentence.hit.document_id), parts[0]) if parts else None
+
+    keys = [key(s) for s in sentences]
+    ordered: list[Sentence] = []
+    for sentence, k in zip(sentences, keys, strict=True):
+        if k is None or keys.count(k) < 2:
+            ordered.append(sentence)
+        elif sentence not in ordered:
+            ordered += sorted((m for m, mk in zip(sentences, keys, strict=True) if mk == k),
+                              key=lambda m: (m.hit.ordinal, m.position))
+    cited = [(s, key(s), st) for s in ordered
+             if (st := cite(book, s, located=True)) is not None]
+    together = Counter(k for _, k, _ in cited if k is not None)
+    lines: list[str] = []
+    heading: tuple[str, str] | None = None
+    for sentence, k, statement in cited:
+        parts = _in_list(sentence)
+        if k is None or parts is None or together[k] < 2:
+            lines.append(bullet(statement))
+            continue
+        if k != heading:
+            heading = k
+            where = statement.text.removesuffix(sentence.shown)  # "AML Rules, 4.5.1: "
+            lines.append(f"- {where}{parts[0]}")
+        lines.append(f"  - {parts[1]} {markers(statement.citations)}".rstrip())
+    return lines
+
+
 def bullet(statement: Statement) -> str:
     return f"- {statement.text} {markers(statement.citations)}".rstrip()
 
@@ -118,9 +169,8 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
     picked = [i for i in mmr(relevance, matrix, INQUIRY_POINTS) if relevance[i] >= best - 0.2]
     if _ASKS_REQUIREMENTS.search(question):
         picked.sort(key=lambda i: not candidates[i].binds)  # the rules, then the guidance
-    statements = [st for i in picked
-                  if (st := cite(book, candidates[i], located=True)) is not None]
-    lines = ["Based on the retrieved provisions:", ""] + [bullet(s) for s in statements]
+    lines = ["Based on the retrieved provisions:", "",
+             *listed([candidates[i] for i in picked], book)]
     if caution:
         lines += ["", CAUTION]
     return Composed(answer="\n".join(lines))

@@ -65,8 +65,9 @@ export function citedText(text, citations, ctx) {
   return nodes;
 }
 
-/** Answer text as blocks: "#" headings, "- " bullet lists, paragraphs (never HTML). */
-function paragraphs(text, citations, ctx) {
+/** Answer text as blocks: "#" headings, "- " bullet lists (an indented "  - " bullet is an
+ * item under the one before: a rule's list items under its lead-in), paragraphs (never HTML). */
+export function paragraphs(text, citations, ctx) {
   const out = [];
   let para = [];
   let items = [];
@@ -75,12 +76,15 @@ function paragraphs(text, citations, ctx) {
     para = [];
   };
   const flushList = () => {
-    if (items.length) out.push(h('ul', {}, items.map((i) => h('li', {}, citedText(i, citations, ctx)))));
+    if (items.length) {
+      out.push(h('ul', {}, items.map((i) => h('li', {}, citedText(i.text, citations, ctx),
+        i.children.length ? h('ul', {}, i.children.map((c) => h('li', {}, citedText(c, citations, ctx)))) : null))));
+    }
     items = [];
   };
   for (const line of String(text || '').split('\n')) {
     const heading = line.match(/^#{1,4}\s+(.*)$/);
-    const bullet = line.match(/^\s*[-•*]\s+(.*)$/);
+    const bullet = line.match(/^(\s*)[-•*]\s+(.*)$/);
     if (!line.trim()) {
       flushPara();
       flushList();
@@ -90,7 +94,8 @@ function paragraphs(text, citations, ctx) {
       out.push(h('h4', { class: 'answer-heading' }, citedText(heading[1].replace(/\*\*/g, ''), citations, ctx)));
     } else if (bullet) {
       flushPara();
-      items.push(bullet[1]);
+      if (bullet[1].length >= 2 && items.length) items[items.length - 1].children.push(bullet[2]);
+      else items.push({ text: bullet[2], children: [] });
     } else {
       flushList();
       para.push(line);
