@@ -119,3 +119,33 @@ def test_graph_purge_forgets_old_deletions(run_cli: RunCli) -> None:
     assert result.returncode == 0, result.stderr
     figures = json.loads(result.stdout)
     assert figures["older_than_days"] == 30 and figures["purged"] >= 0
+
+
+def test_bench_answers_counts_gold_citations_on_real_obliqa_documents(run_cli: RunCli,
+                                                                      tmp_path: Path) -> None:
+    """Four ObliQA documents and the 16 dev questions whose gold passages all lie in them,
+    through the library search and the offline composition."""
+    obliqa = Path(__file__).resolve().parents[3] / "shared" / "data" / "obliqa"
+    docs = {20, 25, 32, 38}
+    corpus = tmp_path / "passages"
+    corpus.mkdir()
+    for doc in docs:
+        (corpus / f"{doc}.json").write_text((obliqa / "passages" / f"{doc}.json").read_text())
+    questions = [q for q in json.loads((obliqa / "ObliQA_dev.json").read_text())
+                 if all(int(p["DocumentID"]) in docs for p in q["Passages"])]
+    path = tmp_path / "questions.json"
+    path.write_text(json.dumps(questions))
+    result = run_cli("bench", "answers", "--corpus", str(corpus), "--questions", str(path),
+                     "--json", timeout=600)
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    assert figures["questions"] == len(questions) == 16
+    assert figures["passages"] == sum(len(json.loads((corpus / f"{d}.json").read_text()))
+                                      for d in docs)
+    assert figures["citations_per_answer"] >= 1
+    # A small corpus all about the questions' documents: most answers show a gold passage.
+    assert 0 < figures["gold_share"] <= 1 and figures["answers_citing_gold"] >= 0.5
+    assert sum(f["questions"] for f in figures["folds"].values()) == 16
+    table = run_cli("bench", "answers", "--corpus", str(corpus), "--questions", str(path),
+                    "--fold", "1", timeout=600)
+    assert "fold 1 (held-out)" in table.stdout and "answers citing gold" in table.stdout

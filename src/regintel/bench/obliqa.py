@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import uuid
 from collections import defaultdict
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 import numpy as np
@@ -18,6 +22,9 @@ import numpy as np
 from regintel.domain.documents import ChunkDraft, DocType, NewDocument
 from regintel.ports.embedder import Embedder, Vectors
 from regintel.ports.library import ChunkIndex, DocumentStore, FileStore
+
+if TYPE_CHECKING:
+    from regintel.container import Container
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,33 @@ def read_questions(path: Path) -> list[Question]:
     return [Question(row["QuestionID"], row["Question"], tuple(
         Passage(int(p["DocumentID"]), str(p["PassageID"]), p["Passage"]) for p in row["Passages"]))
         for row in json.loads(path.read_text())]
+
+
+def selected(path: Path, *, fold: int | None, limit: int | None) -> list[Question]:
+    """The questions of one fold (or both), the first ``limit`` of them when given."""
+    questions = [q for q in read_questions(path) if fold is None or q.fold == fold]
+    return questions[:limit] if limit else questions
+
+
+@asynccontextmanager
+async def corpus_tenant(container: Container, corpus_dir: Path, *, keep: bool = False,
+                        cache_dir: Path | None = None) -> AsyncIterator[LoadedCorpus]:
+    """The passages loaded into a fresh tenant, which is deleted afterwards unless ``keep``."""
+    from sqlalchemy import text
+
+    from regintel.adapters.files.local import LocalFileStore
+
+    tenant_id = await container.documents.ensure_tenant(f"bench-obliqa-{uuid.uuid4().hex[:8]}")
+    try:
+        yield await load_corpus(read_corpus(corpus_dir), document_titles(corpus_dir),
+                                tenant_id=tenant_id, documents=container.documents,
+                                files=LocalFileStore(container.settings.files_dir),
+                                index=container.chunk_index, embedder=container.embedder,
+                                cache_dir=cache_dir)
+    finally:
+        if not keep:
+            async with container.database.system_session() as session:
+                await session.execute(text("DELETE FROM tenants WHERE id = :t"), {"t": tenant_id})
 
 
 def document_titles(corpus_dir: Path) -> dict[int, str]:

@@ -6,16 +6,12 @@ from __future__ import annotations
 
 import statistics
 import time
-import uuid
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import text
-
-from regintel.adapters.files.local import LocalFileStore
 from regintel.bench.metrics import average_precision_at, ndcg_at, percentile, recall_at
-from regintel.bench.obliqa import document_titles, load_corpus, read_corpus, read_questions
+from regintel.bench.obliqa import corpus_tenant, selected
 from regintel.container import Container
 from regintel.retrieval.confidence import assess
 
@@ -32,21 +28,13 @@ def _summary(rows: list[dict[str, float]]) -> dict[str, float]:
 async def run(container: Container, corpus_dir: Path, questions_path: Path, *,
               fold: int | None = None, limit: int | None = None, keep: bool = False,
               cache_dir: Path | None = None) -> dict[str, Any]:
-    questions = read_questions(questions_path)
-    if fold is not None:
-        questions = [q for q in questions if q.fold == fold]
-    questions = questions[:limit] if limit else questions
-    tenant_id = await container.documents.ensure_tenant(f"bench-obliqa-{uuid.uuid4().hex[:8]}")
+    questions = selected(questions_path, fold=fold, limit=limit)
     t0 = time.perf_counter()
-    loaded = await load_corpus(read_corpus(corpus_dir), document_titles(corpus_dir),
-                               tenant_id=tenant_id, documents=container.documents,
-                               files=LocalFileStore(container.settings.files_dir),
-                               index=container.chunk_index, embedder=container.embedder,
-                               cache_dir=cache_dir)
-    load_s = time.perf_counter() - t0
-    retriever = container.retriever
-    r = container.settings.retrieval
-    try:
+    async with corpus_tenant(container, corpus_dir, keep=keep, cache_dir=cache_dir) as loaded:
+        load_s = time.perf_counter() - t0
+        tenant_id = loaded.tenant_id
+        retriever = container.retriever
+        r = container.settings.retrieval
         await retriever.search(tenant_id, "warm-up query about capital requirements", k=10)
         per_fold: dict[int, list[dict[str, float]]] = defaultdict(list)
         latencies: list[float] = []
@@ -62,10 +50,6 @@ async def run(container: Container, corpus_dir: Path, questions_path: Path, *,
                 "ndcg": ndcg_at(ranked, gold)})
             tier = assess(hits, high=r.high_threshold, medium=r.medium_threshold).tier
             tiers[tier.value].append(bool(ranked) and ranked[0] in gold)
-    finally:
-        if not keep:
-            async with container.database.system_session() as session:
-                await session.execute(text("DELETE FROM tenants WHERE id = :t"), {"t": tenant_id})
     everything = [row for rows in per_fold.values() for row in rows]
     figures: dict[str, Any] = {
         **_summary(everything),

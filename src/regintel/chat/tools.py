@@ -35,6 +35,9 @@ TOOL_SCHEMAS: list[dict[str, Any]] = [
 ]
 
 
+LIBRARY_HITS = 8  # chunks a question over the whole library reads
+
+
 async def search_knowledge_base(deps: TurnDeps, query: str,
                                 document_ids: Sequence[UUID] = (), *,
                                 set_ids: Sequence[UUID] = ()) -> list[ChunkHit]:
@@ -43,7 +46,7 @@ async def search_knowledge_base(deps: TurnDeps, query: str,
         return await strategies.adaptive_k(deps.retriever, deps.tenant_id, query,
                                            list(document_ids),
                                            threshold=deps.limits.adaptive_threshold)
-    return await deps.retriever.search(deps.tenant_id, query, k=8,
+    return await deps.retriever.search(deps.tenant_id, query, k=LIBRARY_HITS,
                                        scope=SearchScope(set_ids=tuple(set_ids)))
 
 

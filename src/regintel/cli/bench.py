@@ -89,6 +89,30 @@ def bench_retrieval(
         cache_dir=settings.data_dir / "cache"), json_out, show)
 
 
+@bench_app.command("answers")
+def bench_answers(
+    corpus: CorpusOption,
+    questions: QuestionsOption,
+    fold: Annotated[int | None, typer.Option(min=0, max=1,
+                                             help="Only this fold (0 tune, 1 held-out).")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="First N questions only.")] = None,
+    json_out: JsonOption = False,
+) -> None:
+    """How many of the passages offline-engine answers cite are ObliQA gold passages."""
+    from regintel.bench import answers
+
+    def show(figures: Figures) -> str:
+        return render_table(
+            f"ObliQA answers, offline engine ({figures['passages']} passages; "
+            f"p50 {figures['p50_ms']} ms, p95 {figures['p95_ms']} ms per answer)",
+            ["split", "questions", "citations/answer", "gold share", "answers citing gold"],
+            answers.table_rows(figures))
+
+    _measure(lambda container, settings: answers.run(
+        container, corpus, questions, fold=fold, limit=limit,
+        cache_dir=settings.data_dir / "cache"), json_out, show)
+
+
 @bench_app.command("ingest")
 def bench_ingest(
     directory: Annotated[Path, typer.Option("--dir", exists=True, file_okay=False,

@@ -102,6 +102,11 @@ _LEAD_IN_AND_ITEM = re.compile(r"^(.{12,400}?:) (\(?[a-z0-9ivx]{1,4}[.)] .*)$")
 _ITEM_MARK = re.compile(r"^\s*(\(?[a-z0-9ivx]{1,4}[.)])\s")
 
 
+def asks_requirements(question: str) -> bool:
+    """Whether a question asks what is required ("What must …", "… requirements for …")."""
+    return bool(_ASKS_REQUIREMENTS.search(question))
+
+
 def _in_list(sentence: Sentence) -> tuple[str, str] | None:
     """(lead-in, item with its marker) for a list item shown with its list's lead-in."""
     shown = sentence.shown
@@ -167,7 +172,7 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
                  - HEADING_PENALTY * s.is_heading for i, s in enumerate(candidates)]
     best = max(relevance)
     picked = [i for i in mmr(relevance, matrix, INQUIRY_POINTS) if relevance[i] >= best - 0.2]
-    if _ASKS_REQUIREMENTS.search(question):
+    if asks_requirements(question):
         picked.sort(key=lambda i: not candidates[i].binds)  # the rules, then the guidance
     lines = ["Based on the retrieved provisions:", "",
              *listed([candidates[i] for i in picked], book)]

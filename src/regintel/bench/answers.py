@@ -1,0 +1,76 @@
+"""``regintel bench answers``: ObliQA questions answered by the offline engine over the whole
+passage corpus - the library search a chat turn runs, the chunks before each hit, then the
+extractive composition - and how many of the passages each answer cites are gold. Retrieval
+recall says whether the evidence was found; this says whether the answer shows it:
+
+* ``gold_share``: of all the citations the answers make, the share that are gold passages;
+* ``answers_citing_gold``: the share of answers that cite at least one gold passage;
+* both again for the questions that ask what is required ("must", "requirements" …), the
+  ones answered rules first (chat/offline/compose.py)."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from regintel.bench.metrics import percentile
+from regintel.bench.obliqa import corpus_tenant, selected
+from regintel.chat.evidence import CitationBook
+from regintel.chat.offline import compose
+from regintel.chat.tools import LIBRARY_HITS
+from regintel.retrieval import preceding
+
+if TYPE_CHECKING:
+    from regintel.container import Container
+
+
+def _summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    cited = sum(r["cited"] for r in rows)
+    return {"questions": len(rows),
+            "citations_per_answer": round(cited / len(rows), 2) if rows else 0.0,
+            "gold_share": round(sum(r["gold"] for r in rows) / cited, 4) if cited else 0.0,
+            "answers_citing_gold": round(statistics.fmean(r["gold"] > 0 for r in rows), 4)
+            if rows else 0.0}
+
+
+async def run(container: Container, corpus_dir: Path, questions_path: Path, *,
+              fold: int | None = None, limit: int | None = None,
+              cache_dir: Path | None = None) -> dict[str, Any]:
+    questions = selected(questions_path, fold=fold, limit=limit)
+    per_fold: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    latencies: list[float] = []
+    async with corpus_tenant(container, corpus_dir, cache_dir=cache_dir) as loaded:
+        tenant_id = loaded.tenant_id
+        for question in questions:
+            start = time.perf_counter()
+            hits = await container.retriever.search(tenant_id, question.text, k=LIBRARY_HITS)
+            hits = await preceding.attach(container.chunk_index, tenant_id, hits)
+            book = CitationBook()
+            await compose.inquiry(container.embedder, question.text, hits, book, caution=False)
+            latencies.append((time.perf_counter() - start) * 1000)
+            gold = loaded.gold_chunks(question)
+            cited = [c.chunk_id for c in book.citations]
+            per_fold[question.fold].append({
+                "cited": len(cited), "gold": sum(c in gold for c in cited),
+                "asks": compose.asks_requirements(question.text)})
+    rows = [row for fold_rows in per_fold.values() for row in fold_rows]
+    return {**_summary(rows),
+            "requirement_questions": _summary([r for r in rows if r["asks"]]),
+            "p50_ms": round(percentile(latencies, 50), 1),
+            "p95_ms": round(percentile(latencies, 95), 1),
+            "passages": loaded.chunk_count,
+            "folds": {str(f): _summary(r) for f, r in sorted(per_fold.items())}}
+
+
+def table_rows(figures: dict[str, Any]) -> list[list[Any]]:
+    def row(name: str, s: dict[str, Any]) -> list[Any]:
+        return [name, s["questions"], s["citations_per_answer"], s["gold_share"],
+                s["answers_citing_gold"]]
+
+    rows = [row(f"fold {name} ({'tune' if name == '0' else 'held-out'})", s)
+            for name, s in figures["folds"].items()]
+    return [*rows, row("all", figures),
+            row("asking what is required", figures["requirement_questions"])]
