@@ -13,11 +13,12 @@ from __future__ import annotations
 import statistics
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from regintel.bench.metrics import percentile
-from regintel.bench.obliqa import corpus_tenant, selected
+from regintel.bench.obliqa import LoadedCorpus, Question, corpus_tenant, selected
 from regintel.chat.evidence import CitationBook
 from regintel.chat.offline import compose
 from regintel.chat.tools import LIBRARY_HITS
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from regintel.container import Container
 
 
-def _summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     cited = sum(r["cited"] for r in rows)
     return {"questions": len(rows),
             "citations_per_answer": round(cited / len(rows), 2) if rows else 0.0,
@@ -36,33 +37,43 @@ def _summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
             if rows else 0.0}
 
 
+async def answered(container: Container, loaded: LoadedCorpus,
+                   questions: Sequence[Question]) -> tuple[list[dict[str, Any]], list[float]]:
+    """One row per question (its fold, citations, gold citations, whether it asks what is
+    required) and each answer's time in ms."""
+    rows: list[dict[str, Any]] = []
+    latencies: list[float] = []
+    tenant_id = loaded.tenant_id
+    for question in questions:
+        start = time.perf_counter()
+        hits = await container.retriever.search(tenant_id, question.text, k=LIBRARY_HITS)
+        hits = await preceding.attach(container.chunk_index, tenant_id, hits)
+        book = CitationBook()
+        await compose.inquiry(container.embedder, question.text, hits, book, caution=False)
+        latencies.append((time.perf_counter() - start) * 1000)
+        gold = loaded.gold_chunks(question)
+        cited = [c.chunk_id for c in book.citations]
+        rows.append({"fold": question.fold, "cited": len(cited),
+                     "gold": sum(c in gold for c in cited),
+                     "asks": compose.asks_requirements(question.text)})
+    return rows, latencies
+
+
 async def run(container: Container, corpus_dir: Path, questions_path: Path, *,
               fold: int | None = None, limit: int | None = None,
               cache_dir: Path | None = None) -> dict[str, Any]:
     questions = selected(questions_path, fold=fold, limit=limit)
-    per_fold: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    latencies: list[float] = []
     async with corpus_tenant(container, corpus_dir, cache_dir=cache_dir) as loaded:
-        tenant_id = loaded.tenant_id
-        for question in questions:
-            start = time.perf_counter()
-            hits = await container.retriever.search(tenant_id, question.text, k=LIBRARY_HITS)
-            hits = await preceding.attach(container.chunk_index, tenant_id, hits)
-            book = CitationBook()
-            await compose.inquiry(container.embedder, question.text, hits, book, caution=False)
-            latencies.append((time.perf_counter() - start) * 1000)
-            gold = loaded.gold_chunks(question)
-            cited = [c.chunk_id for c in book.citations]
-            per_fold[question.fold].append({
-                "cited": len(cited), "gold": sum(c in gold for c in cited),
-                "asks": compose.asks_requirements(question.text)})
-    rows = [row for fold_rows in per_fold.values() for row in fold_rows]
-    return {**_summary(rows),
-            "requirement_questions": _summary([r for r in rows if r["asks"]]),
+        rows, latencies = await answered(container, loaded, questions)
+    per_fold: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        per_fold[row["fold"]].append(row)
+    return {**summary(rows),
+            "requirement_questions": summary([r for r in rows if r["asks"]]),
             "p50_ms": round(percentile(latencies, 50), 1),
             "p95_ms": round(percentile(latencies, 95), 1),
             "passages": loaded.chunk_count,
-            "folds": {str(f): _summary(r) for f, r in sorted(per_fold.items())}}
+            "folds": {str(f): summary(r) for f, r in sorted(per_fold.items())}}
 
 
 def table_rows(figures: dict[str, Any]) -> list[list[Any]]:
