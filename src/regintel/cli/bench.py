@@ -22,6 +22,9 @@ CorpusOption = Annotated[Path, typer.Option(
     exists=True, file_okay=False, help="ObliQA passages directory (N.json files).")]
 QuestionsOption = Annotated[Path, typer.Option(
     exists=True, dir_okay=False, help="ObliQA questions file, e.g. ObliQA_dev.json.")]
+FoldOption = Annotated[int | None, typer.Option(min=0, max=1,
+                                                help="Only this fold (0 tune, 1 held-out).")]
+LimitOption = Annotated[int | None, typer.Option(min=1, help="First N questions only.")]
 
 
 def _measure(work: Callable[[Container, Settings], Awaitable[Figures]], json_out: bool,
@@ -63,9 +66,8 @@ def bench_startup(
 def bench_retrieval(
     corpus: CorpusOption,
     questions: QuestionsOption,
-    fold: Annotated[int | None, typer.Option(min=0, max=1,
-                                             help="Only this fold (0 tune, 1 held-out).")] = None,
-    limit: Annotated[int | None, typer.Option(min=1, help="First N questions only.")] = None,
+    fold: FoldOption = None,
+    limit: LimitOption = None,
     keep: Annotated[bool, typer.Option(help="Keep the benchmark tenant afterwards.")] = False,
     json_out: JsonOption = False,
 ) -> None:
@@ -93,9 +95,8 @@ def bench_retrieval(
 def bench_answers(
     corpus: CorpusOption,
     questions: QuestionsOption,
-    fold: Annotated[int | None, typer.Option(min=0, max=1,
-                                             help="Only this fold (0 tune, 1 held-out).")] = None,
-    limit: Annotated[int | None, typer.Option(min=1, help="First N questions only.")] = None,
+    fold: FoldOption = None,
+    limit: LimitOption = None,
     json_out: JsonOption = False,
 ) -> None:
     """How many of the passages offline-engine answers cite are ObliQA gold passages."""
