@@ -35,8 +35,9 @@ HEADING_PENALTY = 0.3  # a heading is shown only when nothing under it was retri
 # A question about what is required ("What must a firm do if it cannot complete CDD?") is
 # answered with the rules first and the guidance after them: the points chosen are the same,
 # only their order. A bonus that also chose binding sentences over closer guidance was
-# measured and rejected: on ObliQA fold 1 (400 questions that ask what is required), the
-# share of cited passages that are gold fell from 0.423 to 0.393.
+# measured and rejected: on ObliQA fold 1 (400 questions that ask what is required, ten
+# hits each, chunk weight 0.25), the share of cited passages that are gold fell from 0.423
+# to 0.393.
 _ASKS_REQUIREMENTS = re.compile(
     r"\b(?:requirements?|required|requires?|obligations?|obliged|duty|duties|must|shall|"
     r"mandatory|need to|needs to|have to|has to)\b", re.I)
@@ -176,7 +177,7 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
     vectors = await embed(embedder, [question] + [s.in_context for s in candidates])
     query, matrix = vectors[0], vectors[1:]
     similarity = under_headings(candidates, matrix @ query)
-    # The sentence must match the question; the chunk's calibrated relevance breaks ties.
+    # How well the sentence matches the question, and how relevant retrieval found its chunk.
     relevance = [(1 - CHUNK_WEIGHT) * float(similarity[i]) + CHUNK_WEIGHT * s.hit.score
                  - 0.05 * s.is_fragment
                  - HEADING_PENALTY * s.is_heading for i, s in enumerate(candidates)]
