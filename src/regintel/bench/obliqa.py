@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING
 from uuid import UUID
 
 import numpy as np
+from sqlalchemy import text
 
+from regintel.adapters.files.local import LocalFileStore
 from regintel.domain.documents import ChunkDraft, DocType, NewDocument
 from regintel.ports.embedder import Embedder, Vectors
 from regintel.ports.library import ChunkIndex, DocumentStore, FileStore
@@ -90,10 +92,6 @@ def selected(path: Path, *, fold: int | None, limit: int | None) -> list[Questio
 async def corpus_tenant(container: Container, corpus_dir: Path, *, keep: bool = False,
                         cache_dir: Path | None = None) -> AsyncIterator[LoadedCorpus]:
     """The passages loaded into a fresh tenant, which is deleted afterwards unless ``keep``."""
-    from sqlalchemy import text
-
-    from regintel.adapters.files.local import LocalFileStore
-
     tenant_id = await container.documents.ensure_tenant(f"bench-obliqa-{uuid.uuid4().hex[:8]}")
     try:
         yield await load_corpus(read_corpus(corpus_dir), document_titles(corpus_dir),

@@ -138,33 +138,35 @@ def listed(sentences: Sequence[Sentence], book: CitationBook) -> list[str]:
     lead-in, in the list's order ("4.5.1: … maintain the following records:" then "(a) …",
     "(e) …"), rather than each repeating it. The lead-in line cites nothing: it is context
     from the rule; each item cites its own quote, numbered in the order shown."""
-    def key(sentence: Sentence) -> tuple[str, str] | None:
+    # Each sentence with its list (document, lead-in) and the item shown under it, if any.
+    read: list[tuple[Sentence, tuple[str, str] | None, str]] = []
+    for sentence in sentences:
         parts = _in_list(sentence)
-        return (str(sentence.hit.document_id), parts[0]) if parts else None
-
-    keys = [key(s) for s in sentences]
-    ordered: list[Sentence] = []
-    for sentence, k in zip(sentences, keys, strict=True):
-        if k is None or keys.count(k) < 2:
-            ordered.append(sentence)
-        elif sentence not in ordered:
-            ordered += sorted((m for m, mk in zip(sentences, keys, strict=True) if mk == k),
-                              key=lambda m: (m.hit.ordinal, m.position))
-    cited = [(s, key(s), st) for s in ordered
-             if (st := cite(book, s, located=True)) is not None]
-    together = Counter(k for _, k, _ in cited if k is not None)
+        read.append((sentence, (str(sentence.hit.document_id), parts[0]), parts[1]) if parts
+                    else (sentence, None, ""))
+    sizes = Counter(k for _, k, _ in read if k is not None)
+    ordered: list[tuple[Sentence, tuple[str, str] | None, str]] = []
+    for entry in read:
+        k = entry[1]
+        if k is None or sizes[k] < 2:
+            ordered.append(entry)
+        elif entry not in ordered:
+            ordered += sorted((e for e in read if e[1] == k),
+                              key=lambda e: (e[0].hit.ordinal, e[0].position))
+    cited = [(sentence, k, item, st) for sentence, k, item in ordered
+             if (st := cite(book, sentence, located=True)) is not None]
+    together = Counter(k for _, k, _, _ in cited if k is not None)
     lines: list[str] = []
     heading: tuple[str, str] | None = None
-    for sentence, k, statement in cited:
-        parts = _in_list(sentence)
-        if k is None or parts is None or together[k] < 2:
+    for sentence, k, item, statement in cited:
+        if k is None or together[k] < 2:
             lines.append(bullet(statement))
             continue
         if k != heading:
             heading = k
             where = statement.text.removesuffix(sentence.shown)  # "AML Rules, 4.5.1: "
-            lines.append(f"- {where}{parts[0]}")
-        lines.append(f"  - {parts[1]} {markers(statement.citations)}".rstrip())
+            lines.append(f"- {where}{k[1]}")
+        lines.append(f"  - {item} {markers(statement.citations)}".rstrip())
     return lines
 
 
