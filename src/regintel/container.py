@@ -43,6 +43,7 @@ from regintel.chat.llm.egress import RedactingChatModel
 from regintel.chat.llm.engine import LlmEngine
 from regintel.chat.llm.routing import LlmRouter, Price, Route
 from regintel.chat.offline.engine import OfflineEngine
+from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.chat.service import ChatService
 from regintel.concepts.services import ConceptServices
 from regintel.errors import ConfigurationError, DependencyUnavailable, RegintelError
@@ -85,6 +86,8 @@ class Container:
     _llm_clients: list[httpx.AsyncClient] = field(default_factory=list, repr=False)
     _tenant_keys: dict[str, str] = field(default_factory=dict, repr=False)
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict, repr=False)
+    # The regulations' unit vectors, kept between audits (chat.offline.unit_vectors).
+    _unit_vectors: UnitVectors = field(default_factory=UnitVectors, repr=False)
     _web: TavilySearch | None = field(default=None, repr=False)
     _jobs_registered: bool = field(default=False, repr=False)
 
@@ -224,7 +227,8 @@ class Container:
                         retriever=retriever, index=index, embedder=embedder,
                         engine=engine, guard=guard, web=self.web_search,
                         projects=self.projects, concepts=self._concepts,
-                        auditor=OfflineAuditor(retriever, index, embedder), faq=self.faq,
+                        auditor=OfflineAuditor(retriever, index, embedder, self._unit_vectors),
+                        faq=self.faq,
                         limits=limits)
 
     async def chat(self) -> ChatService:

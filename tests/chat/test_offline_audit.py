@@ -36,6 +36,7 @@ from regintel.bench.audit_tuning import (
 from regintel.chat.evidence import CitationBook, normalise, verify
 from regintel.chat.offline import facets
 from regintel.chat.offline.audit import MAX_FINDINGS, MAX_GAPS, AuditInputs, run_audit
+from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.demo.corpus import DEMO_CORPUS, GDPR_TITLE, load_demo_corpus
 from regintel.domain.chat import SEVERITY_ORDER, AuditResult
 from regintel.domain.documents import DocStatus, Document
@@ -107,13 +108,13 @@ class Audit:
     embedder: LocalEmbedder
 
     async def run(self, corpus: Corpus, targets: list[Document], *,
-                  source: Document | None = None,
-                  text: str | None = None) -> tuple[AuditResult, CitationBook, float]:
+                  source: Document | None = None, text: str | None = None,
+                  memo: UnitVectors | None = None) -> tuple[AuditResult, CitationBook, float]:
         book = CitationBook()
         started = time.perf_counter()
         result = await run_audit(AuditInputs(corpus.tenant_id, targets, source, text),
                                  retriever=self.retriever, index=self.index,
-                                 embedder=self.embedder, book=book)
+                                 embedder=self.embedder, book=book, memo=memo)
         return result, book, time.perf_counter() - started
 
 
@@ -147,6 +148,21 @@ async def test_policy_audit_finds_the_planted_gaps(
     contradictions = [g for g in gaps if g["kind"] == "contradiction"]
     assert sum(any(f.kind == "conflict" and finds(f, g) for f in result.findings)
                for g in contradictions) >= MIN_RECALL * len(contradictions)
+
+
+async def test_a_repeated_audit_reuses_the_regulations_vectors(
+        policy_audit: tuple[AuditResult, CitationBook, float], audit: Audit,
+        corpus: Corpus) -> None:
+    """The container keeps the targets' unit vectors between audits (about half an audit's
+    time); the findings are the ones a fresh audit gives."""
+    memo = UnitVectors()
+    first, _, _ = await audit.run(corpus, [corpus.aml, corpus.gen], source=corpus.policy,
+                                  memo=memo)
+    kept = len(memo)
+    again, _, _ = await audit.run(corpus, [corpus.aml, corpus.gen], source=corpus.policy,
+                                  memo=memo)
+    assert kept > 300 and len(memo) == kept  # the second audit embedded no target unit
+    assert first.findings == again.findings == policy_audit[0].findings
 
 
 async def test_policy_audit_quotes_are_verbatim_and_cited(

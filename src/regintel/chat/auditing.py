@@ -9,6 +9,7 @@ from uuid import UUID
 from regintel.chat.engine import Composed
 from regintel.chat.evidence import CitationBook, markers
 from regintel.chat.offline.audit import AuditInputs, run_audit
+from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.domain.chat import SEVERITY_ORDER, AuditResult, quoted
 from regintel.domain.documents import Document
 from regintel.ports.embedder import Embedder
@@ -18,10 +19,12 @@ from regintel.retrieval.hybrid import HybridRetriever
 
 class OfflineAuditor:
     def __init__(self, retriever: HybridRetriever, index: ChunkIndex,
-                 embedder: Embedder) -> None:
+                 embedder: Embedder, memo: UnitVectors | None = None) -> None:
+        """``memo``: the regulations' unit vectors, kept by the container between turns."""
         self._retriever = retriever
         self._index = index
         self._embedder = embedder
+        self._memo = memo
 
     async def __call__(self, *, tenant_id: UUID, targets: Sequence[Document],
                        source_document: Document | None, source_text: str | None,
@@ -29,7 +32,8 @@ class OfflineAuditor:
         result = await run_audit(
             AuditInputs(tenant_id=tenant_id, targets=targets, source_document=source_document,
                         source_text=source_text),
-            retriever=self._retriever, index=self._index, embedder=self._embedder, book=book)
+            retriever=self._retriever, index=self._index, embedder=self._embedder, book=book,
+            memo=self._memo)
         audited = source_document.title if source_document else "the submitted text"
         return Composed(answer=render(result, audited, targets), audit=result)
 

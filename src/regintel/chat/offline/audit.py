@@ -32,6 +32,7 @@ from regintel.chat.offline.segments import (
     page_texts,
     segment,
 )
+from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.domain.chat import MAX_QUOTE_CHARS, SEVERITY_ORDER, AuditFinding, AuditResult
 from regintel.domain.documents import ChunkHit, Document, StoredChunk
 from regintel.errors import InvalidRequest
@@ -77,15 +78,18 @@ class AuditInputs:
 
 async def run_audit(inputs: AuditInputs, *, retriever: HybridRetriever, index: ChunkIndex,
                     embedder: Embedder, book: CitationBook,
-                    thresholds: alignment.Thresholds = alignment.SHIPPED) -> AuditResult:
-    """``thresholds``: the similarity thresholds of policy mode (tuning tries others)."""
+                    thresholds: alignment.Thresholds = alignment.SHIPPED,
+                    memo: UnitVectors | None = None) -> AuditResult:
+    """``thresholds``: the similarity thresholds of policy mode (tuning tries others);
+    ``memo``: the targets' unit vectors kept from earlier audits (None: embed them all)."""
     if not 1 <= len(inputs.targets) <= MAX_TARGETS:
         raise InvalidRequest(f"an audit checks against 1 to {MAX_TARGETS} regulations "
                              f"({len(inputs.targets)} given)")
     if inputs.source_document is not None:
         return await _policy_audit(inputs, inputs.source_document, retriever=retriever,
                                    index=index, embedder=embedder, book=book,
-                                   thresholds=thresholds)
+                                   thresholds=thresholds,
+                                   memo=UnitVectors(0) if memo is None else memo)
     if inputs.source_text and inputs.source_text.strip():
         return await text_audit(inputs.tenant_id, inputs.targets, inputs.source_text,
                                 retriever=retriever, index=index, embedder=embedder,
@@ -114,7 +118,7 @@ class _Target:
 
 async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: HybridRetriever,
                         index: ChunkIndex, embedder: Embedder, book: CitationBook,
-                        thresholds: alignment.Thresholds) -> AuditResult:
+                        thresholds: alignment.Thresholds, memo: UnitVectors) -> AuditResult:
     tenant = inputs.tenant_id
     policy_chunks, sample = await asyncio.gather(
         index.document_chunks(tenant, source.id), stratified_sample(index, tenant, source.id))
@@ -140,8 +144,9 @@ async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: Hyb
         policy_text = " ".join(u.text for u in policy_units)
         targets = [_read_target(document, chunks, evidence, policy_text, policy_units)
                    for document, chunks in zip(inputs.targets, target_chunks, strict=True)]
-        obligation_vectors = await _embed(embedder, [matching.context_of(c.unit)
-                                                     for t in targets for c in t.obligations])
+        obligation_vectors = await memo.embed(
+            embedder, tenant, [(t.document.id, matching.context_of(c.unit))
+                               for t in targets for c in t.obligations])
         policy_vectors = await policy_job
     finally:
         if not policy_job.done():
