@@ -69,6 +69,9 @@ async def run(container: Container, rulebooks: Path, *, rounds: int = 1,
         "inquire": _figures(times, inquire),
         "audit": _figures(audit_times, audit) | {
             "findings": len(audit[-1].audit.findings) if audit[-1].audit else 0},
+        # Apart: the first audit embeds the regulations' units, the later ones reuse them
+        # (chat.offline.unit_vectors), so their p50 says little about a first audit.
+        "audit_first": _figures(audit_times[:1], audit[:1]),
         "targets": {"inquire_p95_s": 1.5, "audit_max_s": 10.0},
     }
 
@@ -86,7 +89,7 @@ def _figures(times: list[float], responses: list[ChatResponse]) -> dict[str, Any
 
 def table_rows(figures: dict[str, Any]) -> list[list[Any]]:
     rows = []
-    for name in ("inquire", "audit"):
+    for name in ("inquire", "audit", "audit_first"):
         f = figures[name]
         phase = f["mean_ms_by_phase"]
         rows.append([name, f["turns"], f["p50_s"], f["p95_s"], f["max_s"],
