@@ -24,7 +24,8 @@ STOP = frozenset(_STOP_WORDS.split())
 
 
 # An audit stems about 120,000 words, most of them many times over (the same rule and policy
-# texts are read by each step): remembering them saves about a third of a second.
+# texts are read by each step): remembering them saves most of the 0.4 s the profiler gave
+# the stemmer in an audit of the Kestrel policy.
 @lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """A crude suffix stripper; "complete", "completes" and "completed" are one stem."""
