@@ -57,9 +57,6 @@ MAX_QUERIES = 48  # bounds the searches (each theme costs one per target)
 # relevant chunk in a long section was read too (matching.candidates); with it, 350 left out
 # a planted omission on a development policy that 450 keeps.
 MAX_OBLIGATIONS = 450
-# Per target: the obligations read in rule sections no theme reached (matching.unreached);
-# the development policies leave 22-95 per target (AML and GEN); this bounds an odd case.
-MAX_UNREACHED = 150
 # Per target: at most MAX_GAPS omissions, and MAX_FINDINGS findings in all. A contradiction
 # is read from a fact the policy states (one finding per statement and kind, see
 # alignment._distinct), so they are few and sure; omissions are many and less sure, and a
@@ -88,8 +85,7 @@ async def run_audit(inputs: AuditInputs, *, retriever: HybridRetriever, index: C
     if inputs.source_document is not None:
         return await _policy_audit(inputs, inputs.source_document, retriever=retriever,
                                    index=index, embedder=embedder, book=book,
-                                   thresholds=thresholds,
-                                   memo=UnitVectors(0) if memo is None else memo)
+                                   thresholds=thresholds, memo=memo)
     if inputs.source_text and inputs.source_text.strip():
         return await text_audit(inputs.tenant_id, inputs.targets, inputs.source_text,
                                 retriever=retriever, index=index, embedder=embedder,
@@ -118,7 +114,8 @@ class _Target:
 
 async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: HybridRetriever,
                         index: ChunkIndex, embedder: Embedder, book: CitationBook,
-                        thresholds: alignment.Thresholds, memo: UnitVectors) -> AuditResult:
+                        thresholds: alignment.Thresholds,
+                        memo: UnitVectors | None) -> AuditResult:
     tenant = inputs.tenant_id
     policy_chunks, sample = await asyncio.gather(
         index.document_chunks(tenant, source.id), stratified_sample(index, tenant, source.id))
@@ -144,9 +141,10 @@ async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: Hyb
         policy_text = " ".join(u.text for u in policy_units)
         targets = [_read_target(document, chunks, evidence, policy_text, policy_units)
                    for document, chunks in zip(inputs.targets, target_chunks, strict=True)]
-        obligation_vectors = await memo.embed(
-            embedder, tenant, [(t.document.id, matching.context_of(c.unit))
-                               for t in targets for c in t.obligations])
+        keyed = [(t.document.id, matching.context_of(c.unit))
+                 for t in targets for c in t.obligations]
+        obligation_vectors = await (_embed(embedder, [text for _, text in keyed])
+                                    if memo is None else memo.embed(embedder, tenant, keyed))
         policy_vectors = await policy_job
     finally:
         if not policy_job.done():
@@ -177,15 +175,13 @@ def _read_target(document: Document, chunks: list[StoredChunk],
                  evidence: dict[str, dict[UUID, list[ChunkHit]]],
                  policy_text: str, policy_units: Sequence[Unit]) -> _Target:
     """A target's units and the obligations among them worth checking: those the themes'
-    evidence holds, those of the rule sections no theme reached, and those the policy's
-    statements of fact restate."""
+    evidence holds, and those the policy's statements of fact restate."""
     pages = page_texts(chunks)
     units = segment(document.id, pages)
     applies = obligation_rules.applicability(units, policy_text)
     obligations = matching.candidates(
         units, {theme: per[document.id] for theme, per in evidence.items()},
         limit=MAX_OBLIGATIONS, applies=applies)
-    obligations += matching.unreached(units, obligations, limit=MAX_UNREACHED, applies=applies)
     anchored = {(c.unit.page, c.unit.start): c
                 for c in matching.anchored(units, policy_units, applies=applies)}
     # A rule both found and anchored keeps its theme and score, and learns its anchor.
