@@ -46,13 +46,10 @@ _REFERENCE = re.compile(r"\b(?:rules?|articles?|sections?|chapters?|clauses?|par
 _PO_BOX = re.compile(r"\bP\.?\s?O\.?\s?Box(?:es)?\b", re.I)
 
 
-def terms(text: str) -> list[str]:
-    """The stemmed content words of ``text``, cross-references left out."""
-    return list(_terms(text))
-
-
 @lru_cache(maxsize=1 << 14)
-def _terms(text: str) -> tuple[str, ...]:
+def terms(text: str) -> tuple[str, ...]:
+    """The stemmed content words of ``text``, cross-references left out (a tuple: it is
+    remembered, and shared by every caller that reads the same text)."""
     text = _PO_BOX.sub("post office box", _REFERENCE.sub(" ", text))
     return tuple(stem(w) for w in _WORD.findall(text) if w.lower() not in STOP)
 

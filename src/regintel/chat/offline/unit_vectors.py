@@ -56,4 +56,4 @@ class UnitVectors:
             self._vectors.popitem(last=False)
         if not keys:
             return np.zeros((0, embedder.dimension), dtype=np.float32)
-        return np.stack([kept[key] for key in keys]).astype(np.float32, copy=False)
+        return np.stack([kept[key] for key in keys])
