@@ -47,9 +47,26 @@ async def test_a_list_item_is_answered_with_its_lead_in(conversation: Conversati
                                "communications with the FIU?", tagged_doc_ids=[corpus.aml.id])
     if r.engine is Engine.OFFLINE:  # the stub model writes its own sentences
         # After the lead-in on its line, or under it with the list's other items shown.
-        assert re.search(r"maintain the following records:(?: … |\n +- \(e\) )[^\n]*"
-                         r"communications with the FIU", r.answer), r.answer
+        assert re.search(r"maintain the following records:(?: … | \[\d+\]\n(?: +- .*\n)*?"
+                         r" +- \(e\) )[^\n]*communications with the FIU", r.answer), r.answer
     # The lead-in is shown, not quoted: the claim is the item, which its quote supports.
+    assert r.validation.sources.grounded, (r.answer, r.validation.sources)
+    await _all_quotes_verify(container, corpus, r)
+
+
+async def test_a_list_asked_for_is_shown_whole_each_item_cited(conversation: Conversation,
+                                                               container: Container,
+                                                               corpus: Corpus) -> None:
+    """AML 4.5.1's seven kinds of record run over two chunks, and search returns the one
+    with "(e)" to "(g)"; the answer shows the rule's whole list, not the items it found."""
+    r = await conversation.ask("What records must a Relevant Person maintain?",
+                               tagged_doc_ids=[corpus.aml.id])
+    if r.engine is Engine.OFFLINE:  # the stub model writes its own sentences
+        block = r.answer.split("maintain the following records:", 1)[1]
+        items = re.findall(r"^ +- \(([a-z]+)\) .*\[(\d+)\]$", block, flags=re.M)
+        letters = [mark for mark, _ in items if mark not in ("i", "ii", "iii")]
+        assert letters == list("abcdefg"), r.answer
+        assert len({n for _, n in items}) == len(items)  # each item its own quote
     assert r.validation.sources.grounded, (r.answer, r.validation.sources)
     await _all_quotes_verify(container, corpus, r)
 

@@ -1,6 +1,6 @@
 """``regintel bench answers``: ObliQA questions answered by the offline engine over the whole
-passage corpus - the library search a chat turn runs, the chunks before each hit, then the
-extractive composition - and how many of the passages each answer cites are gold. Retrieval
+passage corpus - the library search a chat turn runs, the chunks before each hit and the
+chunks that hold the rest of a list a hit shows in part, then the extractive composition - and how many of the passages each answer cites are gold. Retrieval
 recall says whether the evidence was found; this says whether the answer shows it:
 
 * ``gold_share``: of all the citations the answers make, the share that are gold passages;
@@ -22,7 +22,7 @@ from regintel.bench.obliqa import LoadedCorpus, Question, corpus_tenant, selecte
 from regintel.chat.evidence import CitationBook
 from regintel.chat.offline import compose
 from regintel.chat.tools import LIBRARY_HITS
-from regintel.retrieval import preceding
+from regintel.retrieval import list_context, preceding
 
 if TYPE_CHECKING:
     from regintel.container import Container
@@ -48,6 +48,7 @@ async def answered(container: Container, loaded: LoadedCorpus,
         start = time.perf_counter()
         hits = await container.retriever.search(tenant_id, question.text, k=LIBRARY_HITS)
         hits = await preceding.attach(container.chunk_index, tenant_id, hits)
+        hits += await list_context.complete(container.chunk_index, tenant_id, hits)
         book = CitationBook()
         await compose.inquiry(container.embedder, question.text, hits, book, caution=False)
         latencies.append((time.perf_counter() - start) * 1000)

@@ -174,6 +174,10 @@ class ChunkHit(ChunkSpan):
     # The clause the chunk's first words belong to, when the chunk is named after a clause
     # that starts further down (the last clause marker before it, from the chunks before).
     clause_before: str | None = None
+    # A chunk fetched only to show in whole a list that the retrieved chunk with this id
+    # shows in part (retrieval.list_context): not retrieved for the question, so it neither
+    # ranks nor sets the confidence.
+    completes: UUID | None = None
 
     @classmethod
     def of(cls, chunk: StoredChunk, document: Document, score: float,

@@ -90,3 +90,7 @@ class ChunkIndex(Protocol):
     async def preceding(self, tenant_id: UUID, chunk_ids: Sequence[UUID],
                         depth: int) -> dict[UUID, list[StoredChunk]]:
         """Each chunk's ``depth`` chunks before it in its document, in document order."""
+
+    async def following(self, tenant_id: UUID, chunk_ids: Sequence[UUID],
+                        depth: int) -> dict[UUID, list[StoredChunk]]:
+        """Each chunk's ``depth`` chunks after it in its document, in document order."""

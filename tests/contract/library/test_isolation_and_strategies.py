@@ -9,7 +9,7 @@ import pytest
 
 from regintel.domain.documents import SearchScope
 from regintel.errors import NotFound
-from regintel.retrieval import preceding, strategies
+from regintel.retrieval import list_context, preceding, strategies
 from regintel.retrieval.confidence import Tier, assess
 from tests.contract.library.conftest import Library
 from tests.contract.library.files import make_pdf, make_text
@@ -100,6 +100,26 @@ async def test_a_list_item_is_shown_with_its_lead_in_from_an_earlier_chunk(
     assert all(h.lead_in is None for h in shown if h.text.startswith("4."))
     others = [c.id for c in await library.index.document_chunks(other_tenant, theirs.id)]
     assert await library.index.preceding(tenant, others, 2) == {}
+
+
+async def test_the_rest_of_a_list_is_fetched_within_the_tenant(
+    library: Library, tenant: UUID, other_tenant: UUID, tmp_path: Path,
+) -> None:
+    """The chunks after a chunk that stops inside a list, and before one that opens inside
+    it, are fetched to show the list whole (retrieval.list_context); only the tenant's."""
+    ours = await library.add(tenant, make_text(tmp_path / "a.txt", LONG_LIST))
+    theirs = await library.add(other_tenant, make_text(tmp_path / "b.txt", LONG_LIST))
+    chunks = await library.index.document_chunks(tenant, ours.id)
+    after = await library.index.following(tenant, [chunks[0].id], 2)
+    assert [c.ordinal for c in after[chunks[0].id]] == [1, 2][:len(chunks) - 1]
+    hits = await preceding.attach(library.index, tenant, await library.retriever.search(
+        tenant, "communications with the FIU", k=1))
+    rest = await list_context.complete(library.index, tenant, hits)
+    assert rest and all(h.completes == hits[0].chunk_id and h.score == 0 for h in rest)
+    assert {h.chunk_id for h in rest} <= {c.id for c in chunks} - {hits[0].chunk_id}
+    others = [c.id for c in await library.index.document_chunks(other_tenant, theirs.id)]
+    assert await library.index.following(tenant, others, 2) == {}
+    assert await list_context.complete(library.index, other_tenant, hits) == []
 
 
 async def test_search_finds_the_clause_that_answers(library: Library, tenant: UUID,

@@ -120,13 +120,21 @@ class MemoryIndex:
 
     async def preceding(self, tenant_id: UUID, chunk_ids: Sequence[UUID],
                         depth: int) -> dict[UUID, list[StoredChunk]]:
+        return self._beside(tenant_id, chunk_ids, -depth, -1)
+
+    async def following(self, tenant_id: UUID, chunk_ids: Sequence[UUID],
+                        depth: int) -> dict[UUID, list[StoredChunk]]:
+        return self._beside(tenant_id, chunk_ids, 1, depth)
+
+    def _beside(self, tenant_id: UUID, chunk_ids: Sequence[UUID], first: int,
+                last: int) -> dict[UUID, list[StoredChunk]]:
         out: dict[UUID, list[StoredChunk]] = {}
         for i in chunk_ids:
             if i in self._chunks and tenant_id == TENANT:
                 chunk = self._chunks[i][0]
                 out[i] = sorted((c for c, _ in self._chunks.values()
                                  if c.document_id == chunk.document_id and
-                                 chunk.ordinal - depth <= c.ordinal < chunk.ordinal),
+                                 chunk.ordinal + first <= c.ordinal <= chunk.ordinal + last),
                                 key=lambda c: c.ordinal)
         return out
 

@@ -162,16 +162,25 @@ class PostgresChunkIndex:
 
     async def preceding(self, tenant_id: UUID, chunk_ids: Sequence[UUID],
                         depth: int) -> dict[UUID, list[StoredChunk]]:
-        if not chunk_ids or depth < 1:
+        return await self._beside(tenant_id, chunk_ids, -depth, -1)
+
+    async def following(self, tenant_id: UUID, chunk_ids: Sequence[UUID],
+                        depth: int) -> dict[UUID, list[StoredChunk]]:
+        return await self._beside(tenant_id, chunk_ids, 1, depth)
+
+    async def _beside(self, tenant_id: UUID, chunk_ids: Sequence[UUID], first: int,
+                      last: int) -> dict[UUID, list[StoredChunk]]:
+        """Each chunk's neighbours at ordinal offsets ``first``..``last``, in document order."""
+        if not chunk_ids or first > last:
             return {}
-        of, before = t.chunks.alias("of"), t.chunks.alias("before")
-        query = (select(of.c.id.label("of_id"), *[before.c[name] for name in _CHUNK_FIELDS])
-                 .join_from(of, before, and_(before.c.document_id == of.c.document_id,
-                                             before.c.ordinal >= of.c.ordinal - depth,
-                                             before.c.ordinal < of.c.ordinal))
-                 .where(of.c.tenant_id == tenant_id, before.c.tenant_id == tenant_id,
+        of, near = t.chunks.alias("of"), t.chunks.alias("near")
+        query = (select(of.c.id.label("of_id"), *[near.c[name] for name in _CHUNK_FIELDS])
+                 .join_from(of, near, and_(near.c.document_id == of.c.document_id,
+                                           near.c.ordinal >= of.c.ordinal + first,
+                                           near.c.ordinal <= of.c.ordinal + last))
+                 .where(of.c.tenant_id == tenant_id, near.c.tenant_id == tenant_id,
                         of.c.id.in_(list(chunk_ids)))
-                 .order_by(of.c.id, before.c.ordinal))
+                 .order_by(of.c.id, near.c.ordinal))
         async with self._db.tenant_session(tenant_id) as s:
             rows = (await s.execute(query)).mappings().all()
         found: dict[UUID, list[StoredChunk]] = {}

@@ -71,6 +71,7 @@ from regintel.ports.llm import (
     Usage,
 )
 from regintel.retrieval.hybrid import HybridRetriever
+from regintel.retrieval.list_context import retrieved
 
 if TYPE_CHECKING:
     from regintel.chat.deps import Auditor
@@ -503,8 +504,10 @@ def _resolution(out: p.ReferencesOutput, explicit: Sequence[Document],
 
 
 def _inquiry_input(question: str, hits: Sequence[ChunkHit]) -> tuple[list[ChunkHit], str]:
-    """The evidence shown to the model (the best hits) and the user message carrying it."""
-    top = sorted(hits, key=lambda h: -h.score)[:MAX_EVIDENCE]
+    """The evidence shown to the model (the best hits searched; the chunks fetched to show a
+    list whole are for the offline composition, and the prefetched call had none) and the
+    user message carrying it."""
+    top = sorted(retrieved(hits), key=lambda h: -h.score)[:MAX_EVIDENCE]
     return top, p.INQUIRY_INPUT.format(question=question, evidence="\n\n".join(
         _evidence_item(n, hit) for n, hit in enumerate(top, 1)))
 

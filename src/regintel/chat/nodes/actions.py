@@ -28,7 +28,7 @@ from regintel.domain.chat import (
     ResolvedDocument,
 )
 from regintel.domain.documents import ChunkHit, Document
-from regintel.retrieval import preceding, strategies
+from regintel.retrieval import list_context, preceding, strategies
 from regintel.retrieval.confidence import assess
 
 log = logging.getLogger(__name__)
@@ -158,6 +158,10 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
         raise
     with deps.timed("retrieval"):
         hits = await preceding.attach(deps.index, deps.tenant_id, hits)
+        rest = await list_context.complete(deps.index, deps.tenant_id, hits)
+    if rest:  # screened like the hits: a list's other chunk may carry planted instructions
+        rest, screened = await _screen(rest, runtime, {**state, **update})  # type: ignore[typeddict-item]
+        hits, update = hits + rest, update | screened
     out = _evidence(hits, state, runtime, update) | {"tool_log": tool_log}
     if searching is not None:
         results, notices = await searching

@@ -12,12 +12,14 @@ import numpy as np
 import numpy.typing as npt
 
 from regintel.chat.engine import Composed
-from regintel.chat.evidence import CitationBook, markers
+from regintel.chat.evidence import CitationBook, clause_of, markers, normalise
 from regintel.chat.offline import obligations as obligation_rules
+from regintel.chat.offline import whole_list
 from regintel.chat.offline.ranking import Sentence, embed, mmr, sentences_of
-from regintel.domain.chat import Statement, SummaryResult, SummarySection
+from regintel.domain.chat import MAX_QUOTE_CHARS, Statement, SummaryResult, SummarySection
 from regintel.domain.documents import ChunkHit, Document
 from regintel.ports.embedder import Embedder
+from regintel.retrieval.list_context import EVIDENCE_CHUNKS, retrieved
 
 CAUTION = ("Medium confidence: the retrieved provisions only partly match the question. "
            "Verification against the source documents is recommended.")
@@ -133,11 +135,15 @@ def _in_list(sentence: Sentence) -> tuple[str, str] | None:
     return (found[1], found[2]) if found else None
 
 
-def listed(sentences: Sequence[Sentence], book: CitationBook) -> list[str]:
+def listed(sentences: Sequence[Sentence], book: CitationBook,
+           hits: Sequence[ChunkHit] = ()) -> list[str]:
     """Answer bullets, one per sentence cited; items of one list are shown once under their
     lead-in, in the list's order ("4.5.1: … maintain the following records:" then "(a) …",
-    "(e) …"), rather than each repeating it. The lead-in line cites nothing: it is context
-    from the rule; each item cites its own quote, numbered in the order shown."""
+    "(e) …"), rather than each repeating it. A list shown in part - two of its items
+    chosen, or its lead-in with the first items and more to come - is shown whole when
+    ``hits`` hold it (``whole_list``): its lead-in cites its own quote, and so does each
+    item. Otherwise the lead-in line cites nothing: it is context from the rule; each item
+    cites its own quote, numbered in the order shown."""
     # Each sentence with its list (document, lead-in) and the item shown under it, if any.
     read: list[tuple[Sentence, tuple[str, str] | None, str]] = []
     for sentence in sentences:
@@ -145,6 +151,11 @@ def listed(sentences: Sequence[Sentence], book: CitationBook) -> list[str]:
         read.append((sentence, (str(sentence.hit.document_id), parts[0]), parts[1]) if parts
                     else (sentence, None, ""))
     sizes = Counter(k for _, k, _ in read if k is not None)
+    wholes = {k: found for k in sizes
+              if (sizes[k] >= 2 or any(key == k and s.lead_in is None and
+                                       s.shown.endswith(" …") for s, key, _ in read))
+              and (found := whole_list.read(hits, UUID(k[0]), k[1])) is not None
+              and len(found.items) >= 2}
     ordered: list[tuple[Sentence, tuple[str, str] | None, str]] = []
     for entry in read:
         k = entry[1]
@@ -153,12 +164,27 @@ def listed(sentences: Sequence[Sentence], book: CitationBook) -> list[str]:
         elif entry not in ordered:
             ordered += sorted((e for e in read if e[1] == k),
                               key=lambda e: (e[0].hit.ordinal, e[0].position))
-    cited = [(sentence, k, item, st) for sentence, k, item in ordered
-             if (st := cite(book, sentence, located=True)) is not None]
-    together = Counter(k for _, k, _, _ in cited if k is not None)
+    # Cited in the order shown, so the numbers run in order; a whole list in one block.
+    blocks: list[list[str] | tuple[Sentence, tuple[str, str] | None, str, Statement]] = []
+    done: set[tuple[str, str]] = set()
+    for sentence, k, item in ordered:
+        if k is not None and k in wholes:
+            whole = wholes.pop(k)
+            blocks.append(_whole_lines(whole, sentence.hit.document_title, book))
+            done.add(k)
+        elif k is None or k not in done:
+            statement = cite(book, sentence, located=True)
+            if statement is not None:
+                blocks.append((sentence, k, item, statement))
+    together = Counter(b[1] for b in blocks if isinstance(b, tuple) and b[1] is not None)
     lines: list[str] = []
     heading: tuple[str, str] | None = None
-    for sentence, k, item, statement in cited:
+    for block in blocks:
+        if isinstance(block, list):
+            lines += block
+            heading = None
+            continue
+        sentence, k, item, statement = block
         if k is None or together[k] < 2:
             lines.append(bullet(statement))
             continue
@@ -170,13 +196,37 @@ def listed(sentences: Sequence[Sentence], book: CitationBook) -> list[str]:
     return lines
 
 
+def _whole_lines(whole: whole_list.WholeList, title: str, book: CitationBook) -> list[str]:
+    """A list under its lead-in, every item cited; an item whose quote does not verify is
+    left out, as any uncited statement is."""
+    clause = clause_of(whole.hit, whole.lead_in)
+    where = f"{title}, {clause}" if clause and clause != title else title
+    lead = book.cite(whole.hit, _quote(whole.lead_in))
+    lines = [f"- {where}: {normalise(whole.lead_in)} {markers([lead])}".rstrip()]
+    for item in whole.items:
+        n = book.cite(item.hit, _quote(item.text))
+        if n is not None:
+            lines.append(f"{'  ' * (item.depth + 1)}- {normalise(item.text)} {markers([n])}")
+    if not whole.complete:
+        lines.append(f"  - … (the list goes on{f' in {clause}' if clause else ''})")
+    return lines
+
+
+def _quote(text: str) -> str:
+    """``text`` as a quote: whole, or cut at a word within the quote's length."""
+    if len(text) <= MAX_QUOTE_CHARS:
+        return text
+    cut = text.rfind(" ", 0, MAX_QUOTE_CHARS)
+    return text[:cut if cut > 0 else MAX_QUOTE_CHARS]
+
+
 def bullet(statement: Statement) -> str:
     return f"- {statement.text} {markers(statement.citations)}".rstrip()
 
 
 async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
                   book: CitationBook, *, caution: bool) -> Composed:
-    top = sorted(hits, key=lambda h: -h.score)[:6]
+    top = sorted(retrieved(hits), key=lambda h: -h.score)[:EVIDENCE_CHUNKS]
     candidates = sentences_of(top)
     if not candidates:
         return Composed(answer="No passage in the selected documents addresses this question. "
@@ -194,7 +244,7 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
     if asks_requirements(question):
         picked.sort(key=lambda i: not candidates[i].binds)  # the rules, then the guidance
     lines = ["Based on the retrieved provisions:", "",
-             *listed([candidates[i] for i in picked], book)]
+             *listed([candidates[i] for i in picked], book, hits)]
     if caution:
         lines += ["", CAUTION]
     return Composed(answer="\n".join(lines))
