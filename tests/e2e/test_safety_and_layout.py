@@ -173,7 +173,8 @@ async def test_a_quote_cut_mid_sentence_is_shown_with_an_ellipsis(browser: Brows
 async def test_list_items_are_shown_under_their_lead_in(browser: Browser,
                                                        live_server: str) -> None:
     """An answer that shows several items of one rule's list gives the lead-in once and the
-    items under it ("  - " lines, chat/offline/compose.listed): a list inside the bullet."""
+    items under it ("  - " lines, chat/offline/compose.listed): a list inside the bullet, and
+    an item's own list ("    - " lines) inside the item."""
     tab = await open_tab(browser, live_server)
     await tab.page.goto("/")
     shown = await tab.page.evaluate("""async () => {
@@ -181,21 +182,28 @@ async def test_list_items_are_shown_under_their_lead_in(browser: Browser,
         const text = 'Based on the retrieved provisions:\\n\\n' +
             '- AML, 4.5.1: A Relevant Person must maintain the following records:\\n' +
             '  - (a) a copy of all documents; … [1]\\n' +
+            '  - (b) records, including: [4]\\n' +
+            '    - (i) business correspondence; [5]\\n' +
             '  - (e) communications with the FIU; … [2]\\n' +
             '- AML, 13.2.1: A Relevant Person must provide training at least annually. [3]';
-        const cited = [1, 2, 3].map((n) => ({ n, source_type: 'document', title: 'AML' }));
+        const cited = [1, 2, 3, 4, 5].map((n) => ({ n, source_type: 'document', title: 'AML' }));
         const blocks = paragraphs(text, cited, { onCite: () => {} });
         const list = blocks.find((b) => b.tagName === 'UL');
         return [...list.children].map((li) => ({
             own: li.firstChild.textContent,
-            items: [...li.querySelectorAll(':scope > ul > li')].map((c) => c.textContent),
+            items: [...li.querySelectorAll(':scope > ul > li')].map((c) => c.firstChild.textContent),
+            nested: [...li.querySelectorAll(':scope > ul > li > ul > li')].map((c) => c.textContent),
             markers: li.querySelectorAll('button.cite').length }));
     }""")
     assert [s["own"] for s in shown] == ["AML, 4.5.1: A Relevant Person must maintain the "
                                          "following records:", "AML, 13.2.1: A Relevant Person "
                                          "must provide training at least annually. "]
-    assert [len(s["items"]) for s in shown] == [2, 0]
+    assert [len(s["items"]) for s in shown] == [3, 0]
     assert shown[0]["items"][0].startswith("(a) a copy of all documents; …")
-    assert [s["markers"] for s in shown] == [2, 1]
+    assert shown[0]["items"][1].startswith("(b) records, including:")
+    # An item's own list ("(b) … including:" then "(i) …") nests one level further.
+    assert len(shown[0]["nested"]) == 1
+    assert shown[0]["nested"][0].startswith("(i) business correspondence;")
+    assert [s["markers"] for s in shown] == [4, 1]
     assert tab.errors == []
     await tab.context.close()

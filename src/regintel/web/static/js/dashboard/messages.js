@@ -75,12 +75,20 @@ export function paragraphs(text, citations, ctx) {
     if (para.length) out.push(h('p', {}, citedText(para.join('\n'), citations, ctx)));
     para = [];
   };
+  // A bullet's indent (two spaces a level) nests it under the bullet before it: a rule's
+  // list under its lead-in, and an item's own list ("(b) … including:" then "(i) …").
+  const render = (nodes) => h('ul', {}, nodes.map((i) => h('li', {}, citedText(i.text, citations, ctx),
+    i.children.length ? render(i.children) : null)));
   const flushList = () => {
-    if (items.length) {
-      out.push(h('ul', {}, items.map((i) => h('li', {}, citedText(i.text, citations, ctx),
-        i.children.length ? h('ul', {}, i.children.map((c) => h('li', {}, citedText(c, citations, ctx)))) : null))));
-    }
+    if (items.length) out.push(render(items));
     items = [];
+  };
+  const place = (depth, text) => {
+    let siblings = items;
+    for (let level = 0; level < depth && siblings.length; level += 1) {
+      siblings = siblings[siblings.length - 1].children;
+    }
+    siblings.push({ text, children: [] });
   };
   for (const line of String(text || '').split('\n')) {
     const heading = line.match(/^#{1,4}\s+(.*)$/);
@@ -94,8 +102,7 @@ export function paragraphs(text, citations, ctx) {
       out.push(h('h4', { class: 'answer-heading' }, citedText(heading[1].replace(/\*\*/g, ''), citations, ctx)));
     } else if (bullet) {
       flushPara();
-      if (bullet[1].length >= 2 && items.length) items[items.length - 1].children.push(bullet[2]);
-      else items.push({ text: bullet[2], children: [] });
+      place(Math.floor(bullet[1].length / 2), bullet[2]);
     } else {
       flushList();
       para.push(line);
