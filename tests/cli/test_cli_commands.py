@@ -142,7 +142,8 @@ def test_bench_answers_counts_gold_citations_on_real_obliqa_documents(run_cli: R
     assert figures["questions"] == len(questions) == 16
     assert figures["passages"] == sum(len(json.loads((corpus / f"{d}.json").read_text()))
                                       for d in docs)
-    assert figures["citations_per_answer"] >= 1
+    assert figures["citations_per_answer"] >= figures["passages_per_answer"] >= 1
+    assert 0 < figures["gold_passage_share"] <= 1
     # A small corpus all about the questions' documents: most answers show a gold passage.
     assert 0 < figures["gold_share"] <= 1 and figures["answers_citing_gold"] >= 0.5
     assert sum(f["questions"] for f in figures["folds"].values()) == 16

@@ -191,8 +191,10 @@ async def test_list_items_are_shown_under_their_lead_in(browser: Browser,
         const list = blocks.find((b) => b.tagName === 'UL');
         return [...list.children].map((li) => ({
             own: li.firstChild.textContent,
-            items: [...li.querySelectorAll(':scope > ul > li')].map((c) => c.firstChild.textContent),
-            nested: [...li.querySelectorAll(':scope > ul > li > ul > li')].map((c) => c.textContent),
+            items: [...li.querySelectorAll(':scope > ul > li')]
+                .map((c) => c.firstChild.textContent),
+            nested: [...li.querySelectorAll(':scope > ul > li > ul > li')]
+                .map((c) => c.textContent),
             markers: li.querySelectorAll('button.cite').length }));
     }""")
     assert [s["own"] for s in shown] == ["AML, 4.5.1: A Relevant Person must maintain the "

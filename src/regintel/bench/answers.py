@@ -1,9 +1,12 @@
 """``regintel bench answers``: ObliQA questions answered by the offline engine over the whole
 passage corpus - the library search a chat turn runs, the chunks before each hit and the
-chunks that hold the rest of a list a hit shows in part, then the extractive composition - and how many of the passages each answer cites are gold. Retrieval
-recall says whether the evidence was found; this says whether the answer shows it:
+chunks that hold the rest of a list a hit shows in part, then the extractive composition -
+and how many of the passages each answer cites are gold. Retrieval recall says whether the
+evidence was found; this says whether the answer shows it:
 
 * ``gold_share``: of all the citations the answers make, the share that are gold passages;
+* ``gold_passage_share``: the same over the distinct passages each answer cites (a list
+  shown whole cites each of its items, so one passage can be cited many times);
 * ``answers_citing_gold``: the share of answers that cite at least one gold passage;
 * both again for the questions that ask what is required ("must", "requirements" …), the
   ones answered rules first (chat/offline/compose.py)."""
@@ -30,9 +33,13 @@ if TYPE_CHECKING:
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     cited = sum(r["cited"] for r in rows)
+    passages = sum(r["passages"] for r in rows)
     return {"questions": len(rows),
             "citations_per_answer": round(cited / len(rows), 2) if rows else 0.0,
+            "passages_per_answer": round(passages / len(rows), 2) if rows else 0.0,
             "gold_share": round(sum(r["gold"] for r in rows) / cited, 4) if cited else 0.0,
+            "gold_passage_share": round(sum(r["gold_passages"] for r in rows) / passages, 4)
+            if passages else 0.0,
             "answers_citing_gold": round(statistics.fmean(r["gold"] > 0 for r in rows), 4)
             if rows else 0.0}
 
@@ -55,7 +62,8 @@ async def answered(container: Container, loaded: LoadedCorpus,
         gold = loaded.gold_chunks(question)
         cited = [c.chunk_id for c in book.citations]
         rows.append({"fold": question.fold, "cited": len(cited),
-                     "gold": sum(c in gold for c in cited),
+                     "gold": sum(c in gold for c in cited), "passages": len(set(cited)),
+                     "gold_passages": len(set(cited) & gold),
                      "asks": compose.asks_requirements(question.text)})
     return rows, latencies
 
@@ -80,7 +88,7 @@ async def run(container: Container, corpus_dir: Path, questions_path: Path, *,
 def table_rows(figures: dict[str, Any]) -> list[list[Any]]:
     def row(name: str, s: dict[str, Any]) -> list[Any]:
         return [name, s["questions"], s["citations_per_answer"], s["gold_share"],
-                s["answers_citing_gold"]]
+                s["passages_per_answer"], s["gold_passage_share"], s["answers_citing_gold"]]
 
     rows = [row(f"fold {name} ({'tune' if name == '0' else 'held-out'})", s)
             for name, s in figures["folds"].items()]

@@ -106,7 +106,8 @@ def bench_answers(
         return render_table(
             f"ObliQA answers, offline engine ({figures['passages']} passages; "
             f"p50 {figures['p50_ms']} ms, p95 {figures['p95_ms']} ms per answer)",
-            ["split", "questions", "citations/answer", "gold share", "answers citing gold"],
+            ["split", "questions", "citations/answer", "gold share", "passages/answer",
+             "gold passage share", "answers citing gold"],
             answers.table_rows(figures))
 
     _measure(lambda container, settings: answers.run(

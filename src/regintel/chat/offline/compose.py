@@ -168,10 +168,13 @@ def listed(sentences: Sequence[Sentence], book: CitationBook,
     blocks: list[list[str] | tuple[Sentence, tuple[str, str] | None, str, Statement]] = []
     done: set[tuple[str, str]] = set()
     for sentence, k, item in ordered:
-        if k is not None and k in wholes:
-            whole = wholes.pop(k)
-            blocks.append(_whole_lines(whole, sentence.hit.document_title, book))
-            done.add(k)
+        # A sentence of a list shown whole: one of its items, or the lead-in with the first.
+        owner = k if k in wholes else next(
+            (key for key, whole in wholes.items() if whole_list.holds(whole, sentence)), None)
+        if owner is not None:
+            if owner not in done:
+                blocks.append(_whole_lines(wholes[owner], sentence.hit.document_title, book))
+                done.add(owner)
         elif k is None or k not in done:
             statement = cite(book, sentence, located=True)
             if statement is not None:

@@ -17,10 +17,12 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from regintel.chat.evidence import normalise
+from regintel.chat.offline.ranking import Sentence
 from regintel.domain.documents import ChunkHit
 from regintel.ingestion.clauses import find_clauses
 
 MAX_ITEMS = 15  # a longer list is shown in part, and says so
+MIN_HELD_CHARS = 20  # of a sentence, to be taken for an item of a list
 # An item's marker at the start of a line: "(a)", "(ii)", "a)", "1.", "(1)".
 _MARK = re.compile(r"\(?([a-z]{1,4}|[0-9]{1,2})[.)](?=\s)")
 _ROMAN = re.compile(r"^(?:i{1,3}|iv|vi{0,3}|ix|x)$")
@@ -68,6 +70,16 @@ def read(hits: Sequence[ChunkHit], document_id: UUID, lead_in: str) -> WholeList
         return WholeList(first, first.text[lead_start:lead_end].strip(), shown[:MAX_ITEMS],
                          complete)
     return None
+
+
+def holds(whole: WholeList, sentence: Sentence) -> bool:
+    """Whether ``sentence`` is one of the list's items as the answer would show it alone
+    (an item read as a sentence of its own, past the lead-in's reach in its chunk)."""
+    if sentence.hit.document_id != whole.hit.document_id:
+        return False
+    said = normalise(sentence.clean)
+    return len(said) >= MIN_HELD_CHARS and any(
+        _parts(item.text)[1].startswith(said[:MIN_HELD_CHARS * 2]) for item in whole.items)
 
 
 def _line_ending_with(text: str, wanted: str) -> tuple[int, int] | None:
