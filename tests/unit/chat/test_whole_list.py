@@ -114,3 +114,22 @@ async def test_a_failed_lookup_adds_nothing_and_the_answer_still_comes() -> None
     at = next(i for i, c in enumerate(chunks) if RECORDS in c.text)
     hits = [_hit(chunks[at])]
     assert await list_context.complete(_FailingIndex(), uuid4(), hits) == []  # type: ignore[arg-type]
+
+
+@needs_rulebooks
+def test_a_chunk_that_does_not_carry_the_list_on_is_not_read_into_it() -> None:
+    """One passage per chunk (as ObliQA's corpus is loaded): rule 8.4.1 with its whole list,
+    then its guidance, which has a list of its own. The rule's list ends with its chunk."""
+    text = load(AML).pages[0].text
+    rule = text[text.index("8.4.1\tWhere a Relevant Person"):text.index("8.4.1.Guidance\t")]
+    # As ObliQA gives a passage: its text without the clause number it is filed under.
+    guidance = text[text.index("8.4.1.Guidance.9.\t") + 18:text.index("8.4.1.Guidance.10.")]
+    assert "(a)" in guidance  # the guidance's own items must not join the rule's
+    hits = [_hit(ChunkDraft(ordinal=n, text=t, page_start=1, page_end=1, char_start=0,
+                            char_end=len(t), clause=c))
+            for n, (t, c) in enumerate([(rule, "8.4.1"), (guidance, "8.4.1.Guidance.9")])]
+    lead_in = rule.split("\n", 1)[0].split("\t", 1)[1]
+    found = whole_list.read(hits, DOC, lead_in)
+    assert found is not None and found.complete
+    assert {item.hit.chunk_id for item in found.items} == {hits[0].chunk_id}
+    assert found.items[-1].text.startswith("(g)")

@@ -23,6 +23,7 @@ from regintel.ingestion.clauses import find_clauses
 
 MAX_ITEMS = 15  # a longer list is shown in part, and says so
 MIN_HELD_CHARS = 20  # of a sentence, to be taken for an item of a list
+_PROBE_CHARS = 40  # of a chunk's start, looked for in the chunk before (they overlap)
 # An item's marker at the start of a line: "(a)", "(ii)", "a)", "1.", "(1)".
 _MARK = re.compile(r"\(?([a-z]{1,4}|[0-9]{1,2})[.)](?=\s)")
 _ROMAN = re.compile(r"^(?:i{1,3}|iv|vi{0,3}|ix|x)$")
@@ -64,12 +65,27 @@ def read(hits: Sequence[ChunkHit], document_id: UUID, lead_in: str) -> WholeList
             following = chunks[k + 1] if k + 1 < len(chunks) else None
             if following is None or following.ordinal != chunk.ordinal + 1:
                 break
+            if not _goes_on(chunk.text, following.text):
+                ended = True  # the list closed where the chunk did
+                break
             k, chunk, start = k + 1, following, 0
         shown = items
         complete = ended and len(shown) <= MAX_ITEMS
         return WholeList(first, first.text[lead_start:lead_end].strip(), shown[:MAX_ITEMS],
                          complete)
     return None
+
+
+def _goes_on(text: str, following: str) -> bool:
+    """Whether the chunk after ``text`` carries on its list: it repeats the end of ``text``
+    (chunks of one page overlap), or it opens with an item or the lower-case words that
+    close a list (a list carried over to the next page). A chunk opening with anything
+    else starts after the list (one passage per chunk, as a benchmark corpus is loaded)."""
+    probe = following.lstrip()[:_PROBE_CHARS]
+    if probe and probe in text:
+        return True
+    first = following.lstrip().split("\n", 1)[0]
+    return bool(_MARK.match(first)) or first[:1].islower()
 
 
 def holds(whole: WholeList, sentence: Sentence) -> bool:
