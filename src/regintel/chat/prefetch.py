@@ -30,6 +30,7 @@ from regintel.chat.offline import references
 from regintel.domain.chat import Action
 from regintel.domain.documents import ChunkHit
 from regintel.ports.llm import request_sent
+from regintel.retrieval import list_context, preceding
 
 log = logging.getLogger(__name__)
 SEND_WAIT_S = 0.05
@@ -80,10 +81,14 @@ async def _classify(deps: TurnDeps, question: str, sent: asyncio.Event) -> Inten
 
 async def search(deps: TurnDeps, question: str, document_ids: Sequence[UUID],
                  set_ids: Sequence[UUID]) -> Searched:
-    """``search_knowledge_base`` and the passage screen of what it found."""
+    """``search_knowledge_base``, what each hit needs from the chunks before it
+    (``preceding``) and the chunks that hold the rest of the lists the best hits show in
+    part (``list_context``), then the passage screen of all of them, in one pass."""
     with deps.timed("retrieval"):
         found = await tools.search_knowledge_base(deps, question, list(document_ids),
                                                   set_ids=list(set_ids))
+        found = await preceding.attach(deps.index, deps.tenant_id, found)
+        found += await list_context.complete(deps.index, deps.tenant_id, found)
     with deps.timed("guardrails"):
         flags = await asyncio.to_thread(lambda: [deps.guard.scan_passage(h.text) for h in found])
     return Searched(found, flags)

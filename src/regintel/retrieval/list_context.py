@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from uuid import UUID
 
 from regintel.domain.documents import ChunkHit, StoredChunk
@@ -30,13 +30,13 @@ def ends_inside(text: str) -> bool:
                             lines[-1].rstrip().endswith(":"))
 
 
-async def complete(index: ChunkIndex, tenant_id: UUID, hits: Sequence[ChunkHit], *,
-                   searched: Collection[UUID] = ()) -> list[ChunkHit]:
+async def complete(index: ChunkIndex, tenant_id: UUID,
+                   hits: Sequence[ChunkHit]) -> list[ChunkHit]:
     """The chunks next to the best hits that the lists they stand in go on into, not among
-    ``hits`` nor ``searched`` (the chunks the search returned, those withheld included: a
-    withheld chunk stays withheld): before a hit that opens inside a list
-    (``ChunkHit.lead_in``), after one that stops inside one. A failed lookup adds nothing:
-    the answer still comes, from the hits."""
+    ``hits`` (all the search returned, before any is withheld: a withheld chunk is not
+    fetched back): before a hit that opens inside a list (``ChunkHit.lead_in``), after one
+    that stops inside one. They are screened for injections with the hits. A failed lookup
+    adds nothing: the answer still comes, from the hits."""
     best = sorted(hits, key=lambda h: -h.score)[:EVIDENCE_CHUNKS]
     back = [h.chunk_id for h in best if h.lead_in]
     ahead = [h.chunk_id for h in best if ends_inside(h.text)]
@@ -54,8 +54,7 @@ async def complete(index: ChunkIndex, tenant_id: UUID, hits: Sequence[ChunkHit],
     for found in (before, after):
         for of, chunks in found.items():
             for chunk in chunks:
-                if chunk.id not in by_id and chunk.id not in added and \
-                        chunk.id not in searched:
+                if chunk.id not in by_id and chunk.id not in added:
                     added[chunk.id] = _beside(chunk, by_id[of])
     return list(added.values())
 

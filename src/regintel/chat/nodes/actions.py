@@ -28,7 +28,7 @@ from regintel.domain.chat import (
     ResolvedDocument,
 )
 from regintel.domain.documents import ChunkHit, Document
-from regintel.retrieval import list_context, preceding, strategies
+from regintel.retrieval import preceding, strategies
 from regintel.retrieval.confidence import assess
 
 log = logging.getLogger(__name__)
@@ -91,28 +91,20 @@ def route_action(state: ChatState) -> Literal["summarize", "inquire", "compare",
 async def _screen(hits: list[ChunkHit], runtime: Rt,
                   state: ChatState) -> tuple[list[ChunkHit], Update]:
     """Drops passages that carry instructions aimed at the assistant (indirect injection)."""
-    kept, withheld = _kept(hits, await _flags(hits, runtime))
-    return kept, _withheld(state, withheld)
-
-
-async def _flags(hits: list[ChunkHit], runtime: Rt) -> list[bool]:
-    """Which passages carry instructions aimed at the assistant."""
     guard = runtime.context.guard
     with runtime.context.timed("guardrails"):
-        return await asyncio.to_thread(lambda: [guard.scan_passage(h.text) for h in hits])
+        flags = await asyncio.to_thread(lambda: [guard.scan_passage(h.text) for h in hits])
+    return _withhold(hits, flags, state)
 
 
-def _kept(hits: list[ChunkHit], flags: list[bool]) -> tuple[list[ChunkHit], int]:
+def _withhold(hits: list[ChunkHit], flags: list[bool],
+              state: ChatState) -> tuple[list[ChunkHit], Update]:
     kept = [h for h, flagged in zip(hits, flags, strict=True) if not flagged]
-    return kept, len(hits) - len(kept)
-
-
-def _withheld(state: ChatState, withheld: int) -> Update:
-    """The notice that ``withheld`` passages were left out (one notice a turn)."""
-    if not withheld:
-        return {}
+    if len(kept) == len(hits):
+        return kept, {}
+    withheld = len(hits) - len(kept)
     log.warning("withheld %d retrieved passage(s) with planted instructions", withheld)
-    return {"context": note(state, "notices", [
+    return kept, {"context": note(state, "notices", [
         f"{withheld} retrieved passage(s) were withheld: they contain instructions addressed "
         "to the assistant, not regulatory content."])}
 
@@ -147,8 +139,6 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
                     state, "project_entities", [str(i) for i in about_project.entity_ids])}
     documents = documents_of(state)
     hits: list[ChunkHit] = []
-    withheld = 0
-    returned: set[UUID] = set()  # every chunk searched, withheld ones too
     asked = request_of(state).enable_web_search or bool(state.get("web_requested"))
     searching = asyncio.create_task(web.search(deps, question)) if web.wanted(
         deps, question, asked=asked) else None  # runs while the documents are searched
@@ -158,8 +148,9 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
                             f"documents={len(documents)})")
             searched = await prefetch.take_search(deps, question, [d.id for d in documents],
                                            request_of(state).tagged_set_ids)
-            hits, withheld = _kept(searched.hits, searched.injected)
-            returned |= {h.chunk_id for h in searched.hits}
+            # The hits with what they need from the chunks around them (prefetch.search),
+            # screened together.
+            hits, update = _withhold(searched.hits, searched.injected, state)
             if hits or not documents:
                 break
             documents = []  # nothing usable in the tagged documents: widen to the library
@@ -167,14 +158,7 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
         if searching is not None:  # the turn failed or was cancelled: so is its web search
             searching.cancel()
         raise
-    with deps.timed("retrieval"):
-        hits = await preceding.attach(deps.index, deps.tenant_id, hits)
-        rest = await list_context.complete(deps.index, deps.tenant_id, hits,
-                                           searched=returned)
-    if rest:  # screened like the hits: a list's other chunk may carry planted instructions
-        rest, more = _kept(rest, await _flags(rest, runtime))
-        hits, withheld = hits + rest, withheld + more
-    out = _evidence(hits, state, runtime, _withheld(state, withheld)) | {"tool_log": tool_log}
+    out = _evidence(hits, state, runtime, update) | {"tool_log": tool_log}
     if searching is not None:
         results, notices = await searching
         tool_log.append(f"web_search({question[:60]!r}) -> {len(results)} result(s)")
