@@ -69,10 +69,8 @@ def read(hits: Sequence[ChunkHit], document_id: UUID, lead_in: str) -> WholeList
                 ended = True  # the list closed where the chunk did
                 break
             k, chunk, start = k + 1, following, 0
-        shown = items
-        complete = ended and len(shown) <= MAX_ITEMS
-        return WholeList(first, first.text[lead_start:lead_end].strip(), shown[:MAX_ITEMS],
-                         complete)
+        return WholeList(first, first.text[lead_start:lead_end].strip(), items[:MAX_ITEMS],
+                         complete=ended and len(items) <= MAX_ITEMS)
     return None
 
 
