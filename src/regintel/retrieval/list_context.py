@@ -20,13 +20,14 @@ log = logging.getLogger(__name__)
 EVIDENCE_CHUNKS = 6  # the best hits an answer is composed from (chat.offline.compose)
 BEFORE = 2  # as far back as a lead-in is looked for (retrieval.preceding.DEPTH)
 AFTER = 1
-_ITEM_LINE = re.compile(r"^\s*\(?(?:[a-z]{1,4}|[0-9]{1,2})[.)]\s")
+# A list item's marker at the start of a line: "(a)", "(ii)", "a)", "1.", "(1)".
+ITEM_MARK = re.compile(r"\(?([a-z]{1,4}|[0-9]{1,2})[.)](?=\s)")
 
 
 def ends_inside(text: str) -> bool:
     """Whether a chunk's text stops inside a list: its last line is an item, or a lead-in."""
     lines = [line for line in text.splitlines() if line.strip()]
-    return bool(lines) and (bool(_ITEM_LINE.match(lines[-1])) or
+    return bool(lines) and (bool(ITEM_MARK.match(lines[-1].lstrip())) or
                             lines[-1].rstrip().endswith(":"))
 
 

@@ -49,7 +49,7 @@ def lead_in(clause: str, before: str) -> str | None:
     return text if text.endswith(":") and len(text) <= MAX_LEAD_IN_CHARS else None
 
 
-def _start_in(previous: str, text: str) -> int:
+def start_in(previous: str, text: str) -> int:
     """Where ``text`` starts in ``previous`` (the chunks before, which overlap it), or -1."""
     probe = text.lstrip()[:_PROBE_CHARS]
     return previous.rfind(probe) if probe else -1
@@ -57,7 +57,7 @@ def _start_in(previous: str, text: str) -> int:
 
 def clause_before(previous: str, text: str) -> str | None:
     """The last clause marker of ``previous`` before where ``text`` starts."""
-    at = _start_in(previous, text)
+    at = start_in(previous, text)
     marks = find_clauses(previous if at < 0 else previous[:at])
     return marks[-1][1] if marks else None
 
@@ -65,7 +65,7 @@ def clause_before(previous: str, text: str) -> str | None:
 def opening(previous: str, text: str) -> str | None:
     """The words of the sentence that ``text`` starts in the middle of, from ``previous``;
     None when ``text`` starts a sentence or a line."""
-    at = _start_in(previous, text)
+    at = start_in(previous, text)
     if at <= 0:
         return None
     head = previous[:at]

@@ -20,12 +20,11 @@ from regintel.chat.evidence import normalise
 from regintel.chat.offline.ranking import Sentence
 from regintel.domain.documents import ChunkHit
 from regintel.ingestion.clauses import find_clauses
+from regintel.retrieval.list_context import ITEM_MARK
+from regintel.retrieval.preceding import start_in
 
 MAX_ITEMS = 15  # a longer list is shown in part, and says so
 MIN_HELD_CHARS = 20  # of a sentence, to be taken for an item of a list
-_PROBE_CHARS = 40  # of a chunk's start, looked for in the chunk before (they overlap)
-# An item's marker at the start of a line: "(a)", "(ii)", "a)", "1.", "(1)".
-_MARK = re.compile(r"\(?([a-z]{1,4}|[0-9]{1,2})[.)](?=\s)")
 _ROMAN = re.compile(r"^(?:i{1,3}|iv|vi{0,3}|ix|x)$")
 
 
@@ -79,11 +78,10 @@ def _goes_on(text: str, following: str) -> bool:
     (chunks of one page overlap), or it opens with an item or the lower-case words that
     close a list (a list carried over to the next page). A chunk opening with anything
     else starts after the list (one passage per chunk, as a benchmark corpus is loaded)."""
-    probe = following.lstrip()[:_PROBE_CHARS]
-    if probe and probe in text:
+    if start_in(text, following) >= 0:
         return True
     first = following.lstrip().split("\n", 1)[0]
-    return bool(_MARK.match(first)) or first[:1].islower()
+    return bool(ITEM_MARK.match(first)) or first[:1].islower()
 
 
 def holds(whole: WholeList, sentence: Sentence) -> bool:
@@ -136,7 +134,7 @@ class _Scan:
             if line_start in clauses:  # the next clause
                 self._keep(hit, current, items)
                 return True
-            mark = _MARK.match(stripped)
+            mark = ITEM_MARK.match(stripped)
             if mark is not None:
                 self._keep(hit, current, items)
                 current = (line_start, at, self._depth(mark[1], stripped))
@@ -177,7 +175,7 @@ class _Scan:
 
 
 def _parts(text: str) -> tuple[str, str]:
-    mark = _MARK.match(text)
+    mark = ITEM_MARK.match(text)
     return (mark[0], normalise(text[mark.end():])) if mark else ("", normalise(text))
 
 
