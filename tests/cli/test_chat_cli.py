@@ -4,6 +4,7 @@ and a thread that survives a hard kill of the server and its database, interrupt
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 from pathlib import Path
@@ -40,10 +41,17 @@ def test_ask_streams_and_a_thread_survives_a_server_kill(run_cli: RunCli, server
     gen = _ingest(run_cli, _regulation(tmp_path, "gen", "GEN_VER08.181223.txt", 40_000),
                   "GEN extract")
 
-    streamed = run_cli("ask", "What must a Relevant Person do about customer due diligence?",
-                       "--doc", aml, timeout=300)
-    assert streamed.returncode == 0, streamed.stderr
+    # The terminal shows both streams: the log lines the command writes when it closes
+    # start on a line of their own, not after the answer's last words.
+    streamed = subprocess.run(
+        [regintel_executable(), "ask", "What must a Relevant Person do about customer due "
+         "diligence?", "--doc", aml], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True, timeout=300, env=cli_env(server_dir), check=False)
+    assert streamed.returncode == 0, streamed.stdout
     assert "[1] AML extract" in streamed.stdout and "engine offline" in streamed.stdout
+    assert "stores in" in streamed.stdout  # the closing log line, which must not be glued on
+    assert not re.search(r"[^\n]\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", streamed.stdout), \
+        streamed.stdout
 
     port = free_port()
     server = subprocess.Popen(

@@ -57,6 +57,8 @@ def ask_cmd(
                     typer.echo("\n\n[answer restarted]\n")
                 elif event.kind == "meta":
                     final = event.data
+            if not json_out:
+                typer.echo("")  # ends the answer's line before closing the stores logs
             assert final is not None
             return final
 
