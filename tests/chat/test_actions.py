@@ -86,6 +86,23 @@ async def test_a_question_about_requirements_is_answered_from_the_rules_first(
     await _all_quotes_verify(container, corpus, r)
 
 
+async def test_an_answer_from_guidance_alone_leads_with_the_rule_it_explains(
+        conversation: Conversation, container: Container, corpus: Corpus) -> None:
+    """Worded "cannot complete", the question draws only AML 8.7.1's guidance ("should …");
+    the answer shows the rule that guidance explains first, its six measures each cited."""
+    r = await conversation.ask("What must a Relevant Person do if it cannot complete CDD?",
+                               tagged_doc_ids=[corpus.aml.id])
+    if r.engine is Engine.OFFLINE:
+        clauses = [c.clause or "" for c in r.citations]
+        assert clauses[0] == "8.7.1.(1)", clauses
+        block = r.answer.split("it must, where appropriate:", 1)[1]
+        items = re.findall(r"^ +- \(([a-f])\) .*\[(\d+)\]$", block, flags=re.M)
+        assert [mark for mark, _ in items] == list("abcdef"), r.answer
+        assert any("Guidance" in c for c in clauses), clauses  # the guidance follows
+    assert r.validation.sources.grounded, (r.answer, r.validation.sources)
+    await _all_quotes_verify(container, corpus, r)
+
+
 async def test_summarize_gives_sections_with_key_obligations(conversation: Conversation,
                                                              container: Container,
                                                              corpus: Corpus) -> None:

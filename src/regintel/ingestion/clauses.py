@@ -36,6 +36,11 @@ _MARKER = re.compile(
 )
 # Tables in the ADGM rulebooks sit between /Table Start and /Table End lines.
 _TABLE = re.compile(r"^[/\\]Table Start.*?^[/\\]Table End", re.MULTILINE | re.DOTALL)
+# Guidance numbered after the rule it explains: "8.7.1.Guidance.1". Titled guidance
+# ("8.3.6.Guidance on Politically Exposed Persons (PEPs) and corruption.6") is a topic's,
+# placed after whichever rule precedes it (8.3.6 is on foundations), and "7.Guidance.4"
+# explains a chapter, which is no one rule.
+_GUIDES = re.compile(r"^(?P<rule>\d{1,3}(?:\.[0-9A-Z]{1,4})+)\.Guidance(?:\.\d|$)")
 
 
 def find_clauses(text: str) -> list[tuple[int, str]]:
@@ -69,3 +74,9 @@ def _heading_label(heading: str) -> str:
     if inner is not None and inner["md"] is None:
         return _label(inner["kw"] or inner["num"])
     return heading[:MAX_LABEL].rstrip()
+
+
+def guided_rule(label: str | None) -> str | None:
+    """The rule a guidance clause explains ("8.7.1" for "8.7.1.Guidance.1"), else None."""
+    found = _GUIDES.match(label or "")
+    return found["rule"] if found else None

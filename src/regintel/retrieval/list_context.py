@@ -1,9 +1,11 @@
-"""The chunks that hold the rest of a list a retrieved chunk shows in part. A rule's list
-runs over two or three chunks of about 1,000 characters; search returns the one closest to
-the question ("(e) any relevant communications with the FIU; … (g) any other matter …"),
-and an answer that shows only its items misleads. The chunks before it (up to the
-list's lead-in) and after it (to the list's end) are fetched here, for the answer to read
-the list whole (``chat.offline.whole_list``); they are evidence for quotes, never ranked."""
+"""The chunks that hold the rest of a list a retrieved chunk shows in part, or the rule a
+retrieved guidance note explains. A rule's list runs over two or three chunks of about
+1,000 characters; search returns the one closest to the question ("(e) any relevant
+communications with the FIU; … (g) any other matter …"), and an answer that shows only its
+items misleads. The chunks before it (up to the list's lead-in) and after it (to the list's
+end) are fetched here, for the answer to read the list whole (``chat.offline.whole_list``);
+so are the chunks before a guidance note, where its rule stands
+(``chat.offline.guided_rule``). They are evidence for quotes, never ranked."""
 
 from __future__ import annotations
 
@@ -13,12 +15,15 @@ from collections.abc import Sequence
 from uuid import UUID
 
 from regintel.domain.documents import ChunkHit, StoredChunk
+from regintel.ingestion.clauses import guided_rule
 from regintel.ports.library import ChunkIndex
 
 log = logging.getLogger(__name__)
 
 EVIDENCE_CHUNKS = 6  # the best hits an answer is composed from (chat.offline.compose)
-BEFORE = 2  # as far back as a lead-in is looked for (retrieval.preceding.DEPTH)
+# As far back as a lead-in is looked for (retrieval.preceding.DEPTH), and a guidance note's
+# rule: the first notes follow their rule, later ones may be further from it than this.
+BEFORE = 2
 AFTER = 1
 # A list item's marker at the start of a line: "(a)", "(ii)", "a)", "1.", "(1)".
 ITEM_MARK = re.compile(r"\(?([a-z]{1,4}|[0-9]{1,2})[.)](?=\s)")
@@ -35,11 +40,12 @@ async def complete(index: ChunkIndex, tenant_id: UUID,
                    hits: Sequence[ChunkHit]) -> list[ChunkHit]:
     """The chunks next to the best hits that the lists they stand in go on into, not among
     ``hits`` (all the search returned, before any is withheld: a withheld chunk is not
-    fetched back): before a hit that opens inside a list (``ChunkHit.lead_in``), after one
-    that stops inside one. They are screened for injections with the hits. A failed lookup
-    adds nothing: the answer still comes, from the hits."""
+    fetched back): before a hit that opens inside a list (``ChunkHit.lead_in``) or is
+    guidance on a rule, after one that stops inside a list. They are screened for
+    injections with the hits. A failed lookup adds nothing: the answer still comes, from
+    the hits."""
     best = sorted(hits, key=lambda h: -h.score)[:EVIDENCE_CHUNKS]
-    back = [h.chunk_id for h in best if h.lead_in]
+    back = [h.chunk_id for h in best if h.lead_in or guided_rule(h.clause)]
     ahead = [h.chunk_id for h in best if ends_inside(h.text)]
     if not back and not ahead:
         return []
