@@ -128,8 +128,8 @@ async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: Hyb
     if not themes:
         raise InvalidRequest(f"\"{source.title}\" has no text to audit")
     # The policy is embedded while the targets are searched and read.
-    policy_job = asyncio.ensure_future(_embed(embedder, [matching.context_of(u)
-                                                         for u in policy_units]))
+    policy_job = asyncio.ensure_future(_embed_units(
+        embedder, memo, tenant, [(source.id, matching.context_of(u)) for u in policy_units]))
     try:
         target_chunks = await asyncio.gather(*(index.document_chunks(tenant, d.id)
                                                for d in inputs.targets))
@@ -141,16 +141,16 @@ async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: Hyb
         policy_text = " ".join(u.text for u in policy_units)
         targets = [_read_target(document, chunks, evidence, policy_text, policy_units)
                    for document, chunks in zip(inputs.targets, target_chunks, strict=True)]
-        keyed = [(t.document.id, matching.context_of(c.unit))
-                 for t in targets for c in t.obligations]
-        obligation_vectors = await (_embed(embedder, [text for _, text in keyed])
-                                    if memo is None else memo.embed(embedder, tenant, keyed))
+        obligation_vectors = await _embed_units(
+            embedder, memo, tenant,
+            [(t.document.id, matching.context_of(c.unit)) for t in targets for c in t.obligations])
         policy_vectors = await policy_job
     finally:
         if not policy_job.done():
             policy_job.cancel()
     enumerated = await _enumerations(targets, obligation_vectors, policy_units,
-                                     policy_vectors, embedder=embedder, thresholds=thresholds)
+                                     policy_vectors, embedder=embedder, thresholds=thresholds,
+                                     memo=memo, tenant=tenant)
     findings: list[AuditFinding] = []
     offset = 0
     for target, (enumeration, item_vectors) in zip(targets, enumerated, strict=True):
@@ -196,6 +196,7 @@ def _read_target(document: Document, chunks: list[StoredChunk],
 async def _enumerations(targets: Sequence[_Target], obligation_vectors: Vectors,
                         policy_units: Sequence[Unit], policy_vectors: Vectors, *,
                         embedder: Embedder, thresholds: alignment.Thresholds,
+                        memo: UnitVectors | None, tenant: UUID,
                         ) -> list[tuple[lists.Enumerations, Vectors]]:
     """Each target's lists to read item by item (lists.omitted), with their items embedded
     by their own words - in one batch, each text once."""
@@ -210,17 +211,25 @@ async def _enumerations(targets: Sequence[_Target], obligation_vectors: Vectors,
             policy_vectors, related=thresholds.topic))
         offset += n
     texts = [e.texts(t.obligations) for e, t in zip(enumerated, targets, strict=True)]
-    unique = list(dict.fromkeys(text for batch in texts for text in batch))
-    vectors = await _embed(embedder, unique)
-    at = {text: k for k, text in enumerate(unique)}
-    return [(e, vectors[[at[text] for text in batch]])
-            for e, batch in zip(enumerated, texts, strict=True)]
+    unique = list(dict.fromkeys((t.document.id, text) for t, batch in zip(targets, texts,
+                                                                           strict=True)
+                                for text in batch))
+    vectors = await _embed_units(embedder, memo, tenant, unique)
+    at = {key: k for k, key in enumerate(unique)}
+    return [(e, vectors[[at[(t.document.id, text)] for text in batch]])
+            for e, t, batch in zip(enumerated, targets, texts, strict=True)]
 
 
-async def _embed(embedder: Embedder, texts: list[str]) -> Vectors:
-    if not texts:
+async def _embed_units(embedder: Embedder, memo: UnitVectors | None, tenant: UUID,
+                       units: list[tuple[UUID, str]]) -> Vectors:
+    """The vectors of (document id, text) pairs: from ``memo`` where an earlier audit read
+    the same text of the same document (a policy audited again, or against other targets, as
+    much as a regulation), embedding only the rest; all of them without a memo."""
+    if memo is not None:
+        return await memo.embed(embedder, tenant, units)
+    if not units:
         return np.zeros((0, embedder.dimension), dtype=np.float32)
-    return await asyncio.to_thread(embedder.embed, texts)
+    return await asyncio.to_thread(embedder.embed, [text for _, text in units])
 
 
 def _cite(drafts: list[alignment.Draft], target: _Target, source: Document,

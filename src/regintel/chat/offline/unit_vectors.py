@@ -1,8 +1,9 @@
-"""Vectors of a regulation's units, kept between audits in this process. A target's units
+"""Vectors of a document's units, kept between audits in this process. A regulation's units
 are the same text audit after audit (a new version is another document), and embedding them
 is most of a policy audit's time (about 5 of 9 s for the AML and General rulebooks on
 2 cores), so a second audit against the same regulation embeds only what it has not read
-before. Keys carry the tenant and the document - no tenant's audit is answered from
+before; so are a policy's (about 3 s for the demo policy), audited again or against other
+regulations. Keys carry the tenant and the document - no tenant's audit is answered from
 another's - and a digest of the text rather than the text; memory is bounded, the least
 recently used going first."""
 
