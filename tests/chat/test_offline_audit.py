@@ -44,6 +44,7 @@ from regintel.errors import ConfigurationError, InvalidRequest
 from regintel.ports.embedder import Embedder, Vectors
 from regintel.retrieval.hybrid import HybridRetriever
 from tests.chat.conftest import POLICY_PDF, RULEBOOKS, Corpus
+from tests.chat.test_unit_vectors import Counting
 from tests.contract.library.conftest import build_library
 
 GAPS = Path(__file__).resolve().parents[1] / "data" / "aml_policy_gaps.json"
@@ -157,7 +158,7 @@ async def test_a_repeated_audit_reuses_the_regulations_vectors(
     """The container keeps the unit vectors of the targets and of the policy between audits
     (three quarters of an audit's time); the findings are the ones a fresh audit gives."""
     memo = UnitVectors()
-    counting = _Counting(audit.embedder)
+    counting = Counting(audit.embedder)  # the searches embed through the retriever's own
     first, _, _ = await audit.run(corpus, [corpus.aml, corpus.gen], source=corpus.policy,
                                   memo=memo, embedder=counting)
     kept, embedded = len(memo), counting.texts
@@ -167,18 +168,6 @@ async def test_a_repeated_audit_reuses_the_regulations_vectors(
     assert embedded >= kept and counting.texts == embedded  # nothing embedded again
     assert first.findings == again.findings == policy_audit[0].findings
 
-
-class _Counting:
-    """The embedder, counting the texts it is given (the searches embed their queries
-    through the retriever's own)."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner, self.texts = inner, 0
-        self.model_name, self.dimension = inner.model_name, inner.dimension
-
-    def embed(self, texts: Sequence[str]) -> Vectors:
-        self.texts += len(texts)
-        return self.inner.embed(texts)
 
 
 async def test_policy_audit_quotes_are_verbatim_and_cited(
