@@ -34,6 +34,7 @@ from regintel.adapters.postgres.database import Database
 from regintel.adapters.postgres.documents_repo import PostgresDocumentStore
 from regintel.adapters.postgres.faq_repo import PostgresFaqStore
 from regintel.adapters.postgres.ontology_repo import PostgresOntologyStore
+from regintel.adapters.postgres.unit_vector_repo import PostgresUnitVectorStore
 from regintel.adapters.queue.procrastinate_queue import ProcrastinateQueue
 from regintel.adapters.websearch.tavily import TavilySearch
 from regintel.chat.auditing import OfflineAuditor
@@ -86,10 +87,21 @@ class Container:
     _llm_clients: list[httpx.AsyncClient] = field(default_factory=list, repr=False)
     _tenant_keys: dict[str, str] = field(default_factory=dict, repr=False)
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict, repr=False)
-    # The regulations' unit vectors, kept between audits (chat.offline.unit_vectors).
-    _unit_vectors: UnitVectors = field(default_factory=UnitVectors, repr=False)
+    # The audits' unit vectors, kept between audits (chat.offline.unit_vectors).
+    _unit_vectors: UnitVectors | None = field(default=None, repr=False)
     _web: TavilySearch | None = field(default=None, repr=False)
     _jobs_registered: bool = field(default=False, repr=False)
+
+    @property
+    def unit_vectors(self) -> UnitVectors:
+        """The audits' unit vectors: in this process, and in Postgres for the next one."""
+        if self._unit_vectors is None:
+            self._unit_vectors = UnitVectors(store=PostgresUnitVectorStore(self.database))
+        return self._unit_vectors
+
+    def drop_unit_vectors_in_memory(self) -> None:
+        """As a restarted process: the vectors read again from the database (bench chat)."""
+        self._unit_vectors = None
 
     @property
     def embedder(self) -> Embedder:
@@ -227,7 +239,7 @@ class Container:
                         retriever=retriever, index=index, embedder=embedder,
                         engine=engine, guard=guard, web=self.web_search,
                         projects=self.projects, concepts=self._concepts,
-                        auditor=OfflineAuditor(retriever, index, embedder, self._unit_vectors),
+                        auditor=OfflineAuditor(retriever, index, embedder, self.unit_vectors),
                         faq=self.faq,
                         limits=limits)
 

@@ -53,6 +53,8 @@ async def _seed_tenant(db: Database, name: str) -> dict[str, UUID]:
         ("INSERT INTO faq_entries (tenant_id, question, answer, embedding) VALUES "
          "(:tenant, 'Who is our MLRO?', 'The Head of Compliance.', "
          "array_fill(0.1, ARRAY[384])::vector)", {}),
+        ("INSERT INTO unit_vectors (tenant_id, document_id, model, digest, vector) VALUES "
+         "(:tenant, :doc, 'all-MiniLM-L6-v2', '\\x01', '\\x0000803f')", {}),
         ("INSERT INTO auth_sessions (token_hash, tenant_id, user_id, kind, expires_at) "
          "VALUES (:name || '-session', :tenant, :user, 'cookie', now() + interval '1 day')", {}),
         ("INSERT INTO invitations (tenant_id, email, token_hash, invited_by, expires_at) "

@@ -9,6 +9,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, cast
 
+from regintel.adapters.postgres.unit_vector_repo import PostgresUnitVectorStore
 from regintel.bench.adgm_corpus import ingest
 from regintel.bench.metrics import percentile
 from regintel.container import Container
@@ -57,21 +58,30 @@ async def run(container: Container, rulebooks: Path, *, rounds: int = 1,
             start = time.perf_counter()
             inquire.append(await chat.ask(tenant_id, ChatRequest(message=question)))
             times.append(time.perf_counter() - start)
+    # The first audit embeds every unit, as a tenant's first audit of these documents does:
+    # the vectors an earlier run stored are forgotten first.
+    await PostgresUnitVectorStore(container.database).forget(tenant_id)
+    request = ChatRequest(message="Audit the policy against these regulations",
+                          action=Action.AUDIT, tagged_doc_ids=(policy.id, aml.id, gen.id))
     audit_times: list[float] = []
     audit: list[ChatResponse] = []
     for _ in range(audits):
         start = time.perf_counter()
-        audit.append(await chat.ask(tenant_id, ChatRequest(
-            message="Audit the policy against these regulations", action=Action.AUDIT,
-            tagged_doc_ids=(policy.id, aml.id, gen.id))))
+        audit.append(await chat.ask(tenant_id, request))
         audit_times.append(time.perf_counter() - start)
+    container.drop_unit_vectors_in_memory()  # as a restarted server, or the next CLI call
+    start = time.perf_counter()
+    restarted = await chat.ask(tenant_id, request)
+    restarted_time = time.perf_counter() - start
     return {
         "inquire": _figures(times, inquire),
         "audit": _figures(audit_times, audit) | {
             "findings": len(audit[-1].audit.findings) if audit[-1].audit else 0},
-        # Apart: the first audit embeds the regulations' units, the later ones reuse them
-        # (chat.offline.unit_vectors), so their p50 says little about a first audit.
+        # Apart: the first audit embeds the units of the policy and the regulations, the
+        # later ones reuse them (chat.offline.unit_vectors), so their p50 says little about
+        # a first audit; after a restart they are read back from the database.
         "audit_first": _figures(audit_times[:1], audit[:1]),
+        "audit_restarted": _figures([restarted_time], [restarted]),
         "targets": {"inquire_p95_s": 1.5, "audit_max_s": 10.0},
     }
 
@@ -89,7 +99,7 @@ def _figures(times: list[float], responses: list[ChatResponse]) -> dict[str, Any
 
 def table_rows(figures: dict[str, Any]) -> list[list[Any]]:
     rows = []
-    for name in ("inquire", "audit", "audit_first"):
+    for name in ("inquire", "audit", "audit_first", "audit_restarted"):
         f = figures[name]
         phase = f["mean_ms_by_phase"]
         rows.append([name, f["turns"], f["p50_s"], f["p95_s"], f["max_s"],

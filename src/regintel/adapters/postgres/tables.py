@@ -19,8 +19,10 @@ from sqlalchemy import (
     ForeignKeyConstraint,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     Numeric,
+    PrimaryKeyConstraint,
     Table,
     Text,
     UniqueConstraint,
@@ -280,11 +282,26 @@ usage_events = Table(
     Index("usage_events_tenant_time_idx", "tenant_id", "created_at"),
 )
 
+# The audit's unit vectors (migration 0008, chat.offline.unit_vectors): float32 bytes.
+unit_vectors = Table(
+    "unit_vectors", metadata,
+    Column("tenant_id", UUID(as_uuid=True), nullable=False),
+    Column("document_id", UUID(as_uuid=True), nullable=False),
+    Column("model", Text, nullable=False),
+    Column("digest", LargeBinary, nullable=False),
+    Column("vector", LargeBinary, nullable=False),
+    _created(),
+    PrimaryKeyConstraint("tenant_id", "document_id", "model", "digest",
+                         name="unit_vectors_pkey"),
+    ForeignKeyConstraint(["tenant_id", "document_id"], ["documents.tenant_id", "documents.id"],
+                         ondelete="CASCADE", name="unit_vectors_document_fkey"),
+)
+
 # Tables whose rows belong to one tenant; each has RLS keyed on ``tenant_id``.
 TENANT_TABLES: tuple[Table, ...] = (
     memberships, user_profiles, document_sets, documents, chunks, chunk_terms, conversations,
     messages,
-    conversation_context, memory_summaries, memory_qa, usage_events, faq_entries,
+    conversation_context, memory_summaries, memory_qa, usage_events, faq_entries, unit_vectors,
 )
 
 # Accounts (issue 8, migration 0007): tokens are stored only as SHA-256 hashes.

@@ -5,12 +5,16 @@ is most of a policy audit's time (about 5 of 9 s for the AML and General ruleboo
 before; so are a policy's (about 3 s for the demo policy), audited again or against other
 regulations. Keys carry the tenant and the document - no tenant's audit is answered from
 another's - and a digest of the text rather than the text; memory is bounded, the least
-recently used going first."""
+recently used going first. With a store (Postgres, ``unit_vectors``) they outlast the
+process: a server restarted, or each ``regintel ask`` (a process of its own), reads back
+what an earlier audit embedded. A store that fails costs only the time: the units are
+embedded, the failure logged."""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 from collections import OrderedDict
 from collections.abc import Sequence
 from uuid import UUID
@@ -19,6 +23,9 @@ import numpy as np
 import numpy.typing as npt
 
 from regintel.ports.embedder import Embedder, Vectors
+from regintel.ports.unit_vectors import UnitVectorStore
+
+log = logging.getLogger(__name__)
 
 # About 31 MB of 384-dimension float32 vectors: the obligations of some 25 rulebooks.
 CAPACITY = 20_000
@@ -30,8 +37,9 @@ class UnitVectors:
     """Thread-compatible, not thread-safe: used from one event loop (the embedding itself
     runs in a worker thread, the bookkeeping does not)."""
 
-    def __init__(self, capacity: int = CAPACITY) -> None:
+    def __init__(self, capacity: int = CAPACITY, store: UnitVectorStore | None = None) -> None:
         self._capacity = capacity
+        self._store = store
         self._vectors: OrderedDict[_Key, npt.NDArray[np.float32]] = OrderedDict()
 
     def __len__(self) -> int:
@@ -47,9 +55,13 @@ class UnitVectors:
         kept = {key: self._vectors[key] for key in keys if key in self._vectors}
         missing = {key: text for key, (_, text) in zip(keys, units, strict=True)
                    if key not in kept}
+        stored = await self._load(tenant_id, embedder.model_name, list(missing))
+        kept.update(stored)
+        missing = {key: text for key, text in missing.items() if key not in stored}
         fresh = await asyncio.to_thread(embedder.embed, list(missing.values())) \
             if missing else np.zeros((0, embedder.dimension), dtype=np.float32)
         kept.update(zip(missing, fresh, strict=True))
+        await self._save(tenant_id, embedder.model_name, dict(zip(missing, fresh, strict=True)))
         for key in kept:
             self._vectors[key] = kept[key]
             self._vectors.move_to_end(key)
@@ -58,3 +70,24 @@ class UnitVectors:
         if not keys:
             return np.zeros((0, embedder.dimension), dtype=np.float32)
         return np.stack([kept[key] for key in keys])
+
+    async def _load(self, tenant_id: UUID, model: str,
+                    keys: list[_Key]) -> dict[_Key, npt.NDArray[np.float32]]:
+        if self._store is None or not keys:
+            return {}
+        try:
+            found = await self._store.load(tenant_id, model, [(k[1], k[3]) for k in keys])
+        except Exception:  # the vectors are embedded instead: slower, never wrong
+            log.warning("unit vector store unreadable; embedding the units", exc_info=True)
+            return {}
+        return {key: found[(key[1], key[3])] for key in keys if (key[1], key[3]) in found}
+
+    async def _save(self, tenant_id: UUID, model: str,
+                    fresh: dict[_Key, npt.NDArray[np.float32]]) -> None:
+        if self._store is None or not fresh:
+            return
+        try:
+            await self._store.save(tenant_id, model,
+                                   {(key[1], key[3]): vector for key, vector in fresh.items()})
+        except Exception:  # kept in memory all the same; a later process embeds them again
+            log.warning("unit vectors not stored; kept for this process only", exc_info=True)
