@@ -23,6 +23,12 @@ async def test_reindex_re_embeds_only_stale_documents(library: Library, tenant: 
                              "WHERE document_id = :d"), {"d": stale.id})
         await s.execute(text("UPDATE documents SET embedding_model = 'old-model' WHERE id = :d"),
                         {"d": stale.id})
+        # The audit's vectors of each document by that model (chat.offline.unit_vectors).
+        for document in (stale, fresh):
+            await s.execute(text(
+                "INSERT INTO unit_vectors (tenant_id, document_id, model, digest, vector) "
+                "VALUES (:t, :d, 'old-model', '\\x01', '\\x0000803f')"),
+                {"t": tenant, "d": document.id})
     reindexer = Reindexer(library.documents, library.index, library.embedder)
     assert await reindexer.run(tenant) == 1
     assert (await library.documents.get(tenant, stale.id)).embedding_model == "all-MiniLM-L6-v2"
@@ -31,5 +37,8 @@ async def test_reindex_re_embeds_only_stale_documents(library: Library, tenant: 
             "SELECT document_id, vector_norm(embedding) FROM chunks WHERE document_id = ANY(:d)"),
             {"d": [stale.id, fresh.id]})).all()
     assert all(np.isclose(norm, 1.0, atol=1e-3) for _, norm in norms)
+    async with library.database.system_session() as s:
+        kept = (await s.execute(text("SELECT document_id FROM unit_vectors"))).scalars().all()
+    assert kept == [fresh.id]  # the re-embedded document's old-model vectors are gone
     assert await reindexer.run(tenant) == 0  # nothing stale any more
     assert await reindexer.run(tenant, everything=True) == 2

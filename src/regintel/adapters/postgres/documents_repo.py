@@ -187,6 +187,11 @@ class PostgresDocumentStore:
                 t.documents.c.tenant_id == tenant_id, t.documents.c.id == document_id
             ).values(embedding_model=embedding_model, embedding_dim=int(vectors.shape[1]),
                      updated_at=func.now()))
+            # The audit's vectors of the document by another model serve no one any more.
+            await s.execute(delete(t.unit_vectors).where(
+                t.unit_vectors.c.tenant_id == tenant_id,
+                t.unit_vectors.c.document_id == document_id,
+                t.unit_vectors.c.model != embedding_model))
 
     async def vector_dimension(self) -> int:
         async with self._db.system_session() as s:
