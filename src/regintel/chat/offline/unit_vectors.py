@@ -48,7 +48,7 @@ class UnitVectors:
     async def embed(self, embedder: Embedder, tenant_id: UUID,
                     units: Sequence[tuple[UUID, str]]) -> Vectors:
         """The vectors of ``units`` ((document id, text) pairs), in order; only the texts
-        not kept yet are embedded, each once."""
+        kept neither here nor in the store are embedded, each once."""
         keys = [(tenant_id, document_id, embedder.model_name,
                  hashlib.sha256(text.encode()).digest()) for document_id, text in units]
         # Read before the await: another audit may evict while this one embeds.
@@ -76,11 +76,11 @@ class UnitVectors:
         if self._store is None or not keys:
             return {}
         try:
-            found = await self._store.load(tenant_id, model, [(k[1], k[3]) for k in keys])
+            found = await self._store.load(tenant_id, model, [_stored(key) for key in keys])
         except Exception:  # the vectors are embedded instead: slower, never wrong
             log.warning("unit vector store unreadable; embedding the units", exc_info=True)
             return {}
-        return {key: found[(key[1], key[3])] for key in keys if (key[1], key[3]) in found}
+        return {key: found[_stored(key)] for key in keys if _stored(key) in found}
 
     async def _save(self, tenant_id: UUID, model: str,
                     fresh: dict[_Key, npt.NDArray[np.float32]]) -> None:
@@ -88,6 +88,12 @@ class UnitVectors:
             return
         try:
             await self._store.save(tenant_id, model,
-                                   {(key[1], key[3]): vector for key, vector in fresh.items()})
+                                   {_stored(key): vector for key, vector in fresh.items()})
         except Exception:  # kept in memory all the same; a later process embeds them again
             log.warning("unit vectors not stored; kept for this process only", exc_info=True)
+
+
+def _stored(key: _Key) -> tuple[UUID, bytes]:
+    """A key as the store has it (under its tenant and model): document and digest."""
+    _, document_id, _, digest = key
+    return document_id, digest
