@@ -9,6 +9,7 @@ from uuid import UUID, uuid4
 import pytest
 
 from regintel.chat.evidence import CitationBook, verify
+from regintel.chat.llm.engine import _inquiry_input
 from regintel.chat.offline import guided_rule
 from regintel.chat.offline.compose import _guided_rule_lines
 from regintel.chat.offline.ranking import sentences_of
@@ -121,3 +122,23 @@ async def test_the_chunks_before_a_guidance_hit_are_fetched_with_the_hits() -> N
     assert [h.chunk_id for h in added] == [h.chunk_id for h in hits[:2]]
     assert all(h.completes == guidance.chunk_id and h.score == 0 for h in added)
     assert guided_rule.find([*added, guidance], guidance, "8.7.1.Guidance.1") is not None
+
+
+@needs_rulebooks
+def test_a_model_asked_what_is_required_is_shown_the_rule_first() -> None:
+    """The LLM engine's evidence: the searched hits, and before them the chunks that hold
+    the rule the best hit's guidance explains - only when the question asks what is
+    required."""
+    hits = _guidance_and_before(_chunks())
+    guidance = hits[-1].model_copy(update={"score": 0.7})
+    fetched = [h.model_copy(update={"score": 0.0, "completes": guidance.chunk_id})
+               for h in hits[:2]]
+    top, user = _inquiry_input("What must a Relevant Person do if it cannot complete CDD?",
+                               [guidance, *fetched])
+    assert top[-1] is guidance and len(top) >= 2
+    assert any(CANNOT in h.text for h in top[:-1])
+    assert "Suspicious Activity/Transaction Report under Rule" in user  # item (f)
+    assert user.index(CANNOT) < user.index("8.7.1.Guidance.1.")
+    top, _ = _inquiry_input("What does the guidance say about incomplete CDD?",
+                            [guidance, *fetched])
+    assert top == [guidance]

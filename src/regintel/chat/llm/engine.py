@@ -50,7 +50,8 @@ from regintel.chat.llm.citing import StreamedCitations
 from regintel.chat.llm.egress import RedactingChatModel
 from regintel.chat.llm.reports import Numbered, StepFailed
 from regintel.chat.llm.routing import Price, Route, RouteName, TenantRoutes
-from regintel.chat.offline.compose import CAUTION
+from regintel.chat.offline import guided_rule
+from regintel.chat.offline.compose import CAUTION, asks_requirements
 from regintel.chat.prompts import SYSTEM_PROMPT
 from regintel.chat.state import DocRef
 from regintel.chat.streaming import AnswerStream
@@ -505,9 +506,13 @@ def _resolution(out: p.ReferencesOutput, explicit: Sequence[Document],
 
 def _inquiry_input(question: str, hits: Sequence[ChunkHit]) -> tuple[list[ChunkHit], str]:
     """The evidence shown to the model (the best hits searched; the chunks fetched to show a
-    list whole are for the offline composition, and the prefetched call had none) and the
-    user message carrying it."""
+    list whole are for the offline composition) and the user message carrying it. Asked
+    what is required, when the best hit is a rule's guidance, the chunks holding that rule
+    come first (``guided_rule``): the model is shown what the regulator demands, not only
+    what it suggests."""
     top = sorted(retrieved(hits), key=lambda h: -h.score)[:MAX_EVIDENCE]
+    if asks_requirements(question):
+        top = guided_rule.rule_chunks(top, hits) + top
     return top, p.INQUIRY_INPUT.format(question=question, evidence="\n\n".join(
         _evidence_item(n, hit) for n, hit in enumerate(top, 1)))
 

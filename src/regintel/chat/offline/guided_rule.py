@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from regintel.chat.offline import whole_list
 from regintel.domain.documents import ChunkHit
 from regintel.ingestion.clauses import find_clauses, guided_rule
 
@@ -48,6 +49,24 @@ def find(hits: Sequence[ChunkHit], guidance: ChunkHit, clause: str | None) -> Ru
             if len(body) >= MIN_RULE_CHARS:
                 return Rule(chunk, chunk.clause, body)
     return None
+
+
+def rule_chunks(best: Sequence[ChunkHit], hits: Sequence[ChunkHit]) -> list[ChunkHit]:
+    """For a model's evidence: when the best hit is a rule's guidance, the chunks among
+    ``hits`` that hold that rule - its opening line and the chunks its list runs on into -
+    which ``best`` does not hold already, in document order; else none."""
+    if not best:
+        return []
+    found = find(hits, best[0], best[0].clause)
+    if found is None:
+        return []
+    chunks = {found.hit.chunk_id: found.hit}
+    if found.text.rstrip().endswith(":") and \
+            (whole := whole_list.read(hits, found.hit.document_id, found.text)) is not None:
+        chunks.update((item.hit.chunk_id, item.hit) for item in whole.items)
+    shown = {h.chunk_id for h in best}
+    return sorted((h for h in chunks.values() if h.chunk_id not in shown),
+                  key=lambda h: h.ordinal)
 
 
 def _line(text: str, offset: int) -> str:
