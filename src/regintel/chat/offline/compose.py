@@ -235,8 +235,7 @@ def _guided_rule_lines(guidance: Sequence[Sentence], hits: Sequence[ChunkHit],
         if found is None:
             continue
         title = sentence.hit.document_title
-        if found.text.rstrip().endswith(":") and \
-                (whole := whole_list.read(hits, found.hit.document_id, found.text)) is not None:
+        if (whole := guided_rule.its_list(found, hits)) is not None:
             return _whole_lines(whole, title, book)
         n = book.cite(found.hit, _quote(found.text))
         return [f"- {title}, {found.clause}: {normalise(found.text)} {markers([n])}"] if n else []

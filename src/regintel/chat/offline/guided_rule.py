@@ -51,6 +51,14 @@ def find(hits: Sequence[ChunkHit], guidance: ChunkHit, clause: str | None) -> Ru
     return None
 
 
+def its_list(rule: Rule, hits: Sequence[ChunkHit]) -> whole_list.WholeList | None:
+    """The list the rule's opening line leads into, read whole from ``hits``; None when the
+    line opens no list ("… it must, where appropriate:" does)."""
+    if not rule.text.rstrip().endswith(":"):
+        return None
+    return whole_list.read(hits, rule.hit.document_id, rule.text)
+
+
 def rule_chunks(best: Sequence[ChunkHit], hits: Sequence[ChunkHit]) -> list[ChunkHit]:
     """For a model's evidence: when the best hit is a rule's guidance, the chunks among
     ``hits`` that hold that rule - its opening line and the chunks its list runs on into -
@@ -61,9 +69,8 @@ def rule_chunks(best: Sequence[ChunkHit], hits: Sequence[ChunkHit]) -> list[Chun
     if found is None:
         return []
     chunks = {found.hit.chunk_id: found.hit}
-    if found.text.rstrip().endswith(":") and \
-            (whole := whole_list.read(hits, found.hit.document_id, found.text)) is not None:
-        chunks.update((item.hit.chunk_id, item.hit) for item in whole.items)
+    if (listed := its_list(found, hits)) is not None:
+        chunks.update((item.hit.chunk_id, item.hit) for item in listed.items)
     shown = {h.chunk_id for h in best}
     return sorted((h for h in chunks.values() if h.chunk_id not in shown),
                   key=lambda h: h.ordinal)
