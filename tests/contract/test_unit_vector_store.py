@@ -64,6 +64,22 @@ async def test_a_later_process_reads_the_vectors_back_within_its_tenant(
     assert await store.load(b, embedder.model_name, [(b_doc, _digest(RULES[0]))]) == {}
 
 
+async def test_a_damaged_row_is_embedded_again(database: Database,
+                                               embedder: LocalEmbedder) -> None:
+    documents = PostgresDocumentStore(database)
+    tenant = await documents.ensure_tenant("acme")
+    aml = await _document(documents, tenant, "AML")
+    store = PostgresUnitVectorStore(database)
+    await store.save(tenant, embedder.model_name,
+                     {(aml, _digest(RULES[0])): np.ones(3, dtype=np.float32)})
+    counting = Counting(embedder)
+    vectors = await UnitVectors(store=store).embed(counting, tenant, [(aml, RULES[0])])
+    assert counting.texts == 1
+    np.testing.assert_allclose(vectors, embedder.embed(RULES[:1]), atol=1e-5)
+    repaired = await store.load(tenant, embedder.model_name, [(aml, _digest(RULES[0]))])
+    np.testing.assert_array_equal(repaired[(aml, _digest(RULES[0]))], vectors[0])
+
+
 class _Broken:
     async def load(self, tenant_id: UUID, model: str,
                    keys: Sequence[Key]) -> dict[Key, npt.NDArray[np.float32]]:

@@ -21,5 +21,5 @@ class UnitVectorStore(Protocol):
 
     async def save(self, tenant_id: UUID, model: str,
                    vectors: dict[Key, npt.NDArray[np.float32]]) -> None:
-        """Keeps ``vectors``; a key kept already is left as it is."""
+        """Keeps ``vectors``; a key kept already has its vector replaced."""
         ...

@@ -43,8 +43,13 @@ class PostgresUnitVectorStore:
         rows = [{"tenant_id": tenant_id, "document_id": document, "model": model,
                  "digest": digest, "vector": np.asarray(vector, dtype=np.float32).tobytes()}
                 for (document, digest), vector in vectors.items()]
+        statement = insert(_table)
+        # A key kept already gets the vector again: the same text by the same model, unless
+        # the row was damaged (UnitVectors re-embeds a vector of the wrong size).
+        statement = statement.on_conflict_do_update(
+            constraint="unit_vectors_pkey", set_={"vector": statement.excluded.vector})
         async with self._db.tenant_session(tenant_id) as s:
-            await s.execute(insert(_table).on_conflict_do_nothing(), rows)
+            await s.execute(statement, rows)
 
     async def forget(self, tenant_id: UUID) -> None:
         """Drops the tenant's vectors (``bench chat`` measures a first audit with it)."""

@@ -55,7 +55,7 @@ class UnitVectors:
         kept = {key: self._vectors[key] for key in keys if key in self._vectors}
         missing = {key: text for key, (_, text) in zip(keys, units, strict=True)
                    if key not in kept}
-        stored = await self._load(tenant_id, embedder.model_name, list(missing))
+        stored = await self._load(tenant_id, embedder, list(missing))
         kept.update(stored)
         missing = {key: text for key, text in missing.items() if key not in stored}
         fresh = await asyncio.to_thread(embedder.embed, list(missing.values())) \
@@ -71,16 +71,22 @@ class UnitVectors:
             return np.zeros((0, embedder.dimension), dtype=np.float32)
         return np.stack([kept[key] for key in keys])
 
-    async def _load(self, tenant_id: UUID, model: str,
+    async def _load(self, tenant_id: UUID, embedder: Embedder,
                     keys: list[_Key]) -> dict[_Key, npt.NDArray[np.float32]]:
         if self._store is None or not keys:
             return {}
         try:
-            found = await self._store.load(tenant_id, model, [_stored(key) for key in keys])
+            found = await self._store.load(tenant_id, embedder.model_name,
+                                           [_stored(key) for key in keys])
         except Exception:  # the vectors are embedded instead: slower, never wrong
             log.warning("unit vector store unreadable; embedding the units", exc_info=True)
             return {}
-        return {key: found[_stored(key)] for key in keys if _stored(key) in found}
+        # A stored vector of the wrong size (a damaged row) is embedded again, not used.
+        fit = {key: found[_stored(key)] for key in keys if _stored(key) in found
+               and found[_stored(key)].shape == (embedder.dimension,)}
+        if len(fit) < sum(_stored(key) in found for key in keys):
+            log.warning("unit vector store returned vectors of the wrong size; re-embedding")
+        return fit
 
     async def _save(self, tenant_id: UUID, model: str,
                     fresh: dict[_Key, npt.NDArray[np.float32]]) -> None:
