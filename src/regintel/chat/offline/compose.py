@@ -213,9 +213,7 @@ def _whole_lines(whole: whole_list.WholeList, title: str, book: CitationBook) ->
     """A list under its lead-in, every item cited; an item whose quote does not verify is
     left out, as any uncited statement is."""
     clause = clause_of(whole.hit, whole.lead_in)
-    where = f"{title}, {clause}" if clause and clause != title else title
-    lead = book.cite(whole.hit, _quote(whole.lead_in))
-    lines = [f"- {where}: {normalise(whole.lead_in)} {markers([lead])}".rstrip()]
+    lines = [_cited_line(title, clause, whole.hit, whole.lead_in, book)[0]]
     for item in whole.items:
         n = book.cite(item.hit, _quote(item.text))
         if n is not None:
@@ -237,9 +235,18 @@ def _guided_rule_lines(guidance: Sequence[Sentence], hits: Sequence[ChunkHit],
         title = sentence.hit.document_title
         if (whole := guided_rule.its_list(found, hits)) is not None:
             return _whole_lines(whole, title, book)
-        n = book.cite(found.hit, _quote(found.text))
-        return [f"- {title}, {found.clause}: {normalise(found.text)} {markers([n])}"] if n else []
+        line, n = _cited_line(title, found.clause, found.hit, found.text, book)
+        return [line] if n is not None else []
     return []
+
+
+def _cited_line(title: str, clause: str | None, hit: ChunkHit, text: str,
+                book: CitationBook) -> tuple[str, int | None]:
+    """"- Title, clause: text [n]", ``text`` cited from ``hit`` (no marker when its quote
+    does not verify), and the citation's number."""
+    where = f"{title}, {clause}" if clause and clause != title else title
+    n = book.cite(hit, _quote(text))
+    return f"- {where}: {normalise(text)} {markers([n])}".rstrip(), n
 
 
 def _quote(text: str) -> str:

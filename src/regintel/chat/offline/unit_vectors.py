@@ -82,10 +82,17 @@ class UnitVectors:
             log.warning("unit vector store unreadable; embedding the units", exc_info=True)
             return {}
         # A stored vector of the wrong size (a damaged row) is embedded again, not used.
-        fit = {key: found[_stored(key)] for key in keys if _stored(key) in found
-               and found[_stored(key)].shape == (embedder.dimension,)}
-        if len(fit) < sum(_stored(key) in found for key in keys):
-            log.warning("unit vector store returned vectors of the wrong size; re-embedding")
+        fit: dict[_Key, npt.NDArray[np.float32]] = {}
+        damaged = 0
+        for key in keys:
+            vector = found.get(_stored(key))
+            if vector is not None and vector.shape == (embedder.dimension,):
+                fit[key] = vector
+            elif vector is not None:
+                damaged += 1
+        if damaged:
+            log.warning("%d stored unit vectors of the wrong size; embedding them again",
+                        damaged)
         return fit
 
     async def _save(self, tenant_id: UUID, model: str,
