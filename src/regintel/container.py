@@ -43,6 +43,7 @@ from regintel.chat.engine import ChatEngine
 from regintel.chat.llm.egress import RedactingChatModel
 from regintel.chat.llm.engine import LlmEngine
 from regintel.chat.llm.routing import LlmRouter, Price, Route
+from regintel.chat.offline.audit_units import PREPARE_JOB, AuditPreparation
 from regintel.chat.offline.engine import OfflineEngine
 from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.chat.service import ChatService
@@ -50,7 +51,11 @@ from regintel.concepts.services import ConceptServices
 from regintel.errors import ConfigurationError, DependencyUnavailable, RegintelError
 from regintel.guardrails.pipeline import build_guard
 from regintel.ingestion.reindex import Reindexer
-from regintel.ingestion.service import IngestionService
+from regintel.ingestion.service import (
+    FOLLOW_UP_PRIORITY,
+    FOLLOW_UP_QUEUE,
+    IngestionService,
+)
 from regintel.ontology.service import OntologyService
 from regintel.ports.conversations import ConversationStore
 from regintel.ports.embedder import Embedder
@@ -128,9 +133,16 @@ class Container:
             self._ingestion = IngestionService(
                 documents=self.documents, files=LocalFileStore(self.settings.files_dir),
                 parser=AutoParser(), embedder=self.embedder, queue=self.queue,
-                max_bytes=self.settings.upload.max_bytes)
+                max_bytes=self.settings.upload.max_bytes, follow_ups=(PREPARE_JOB,))
             self._ingestion.register_jobs()
+            self.queue.register(PREPARE_JOB, self.audit_preparation.run_job,
+                                queue=FOLLOW_UP_QUEUE, priority=FOLLOW_UP_PRIORITY, retries=1)
         return self._ingestion
+
+    @property
+    def audit_preparation(self) -> AuditPreparation:
+        return AuditPreparation(documents=self.documents, index=self.chunk_index,
+                                embedder=self.embedder, memo=self.unit_vectors)
 
     @classmethod
     async def open(cls, settings: Settings, *, embedder: Embedder | None = None) -> Container:

@@ -3,11 +3,17 @@ by set, autocomplete, delete."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import zipfile
 from collections.abc import AsyncIterator
+from uuid import UUID
 
+from regintel.adapters.postgres.unit_vector_repo import PostgresUnitVectorStore
+from regintel.chat.offline.audit_units import policy_units, source_texts, target_texts
+from regintel.chat.offline.segments import page_texts, segment
 from regintel.container import Container
+from regintel.domain.documents import StoredChunk
 from tests.api.conftest import MAX_UPLOAD, POLICY_TEXT, User, ingest, upload
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
@@ -133,3 +139,45 @@ async def test_delete_document(alice: User) -> None:
     assert (await alice.client.delete(f"/api/documents/{created['id']}")).status_code == 204
     assert (await alice.client.get(f"/api/documents/{created['id']}")).status_code == 404
     assert (await alice.client.delete(f"/api/documents/{created['id']}")).status_code == 404
+
+
+REGULATION_TEXT = """Test Rules
+
+1. CUSTOMER DUE DILIGENCE
+
+1.1 Application
+1.1.1 A Relevant Person must undertake Customer Due Diligence before it establishes a
+business relationship with a customer.
+1.1.2 In undertaking Customer Due Diligence, a Relevant Person must:
+(a) identify the customer;
+(b) verify the customer's identity using reliable, independent source documents;
+(c) identify any beneficial owner of the customer; and
+(d) understand the purpose and intended nature of the business relationship.
+"""
+
+
+async def test_a_ready_document_is_prepared_for_audit(alice: User,
+                                                      container: Container) -> None:
+    """The ingestion's follow-up job embeds what an audit reads of each document (the
+    policy as a source, the regulation as a target) and keeps it in the tenant's store."""
+    store = PostgresUnitVectorStore(container.database)
+    model = container.embedder.model_name
+    for text, doc_type, texts in ((POLICY_TEXT, "policy", _source_texts),
+                                  (REGULATION_TEXT, "regulation", _target_texts)):
+        created = await upload(alice, text.encode(), f"{doc_type}.txt",
+                               title=f"Prepared {doc_type}", doc_type=doc_type)
+        document_id = UUID(created.json()["document"]["id"])
+        assert (await ingest(container, alice, str(document_id)))["status"] == "ready"
+        chunks = await container.chunk_index.document_chunks(alice.tenant_id, document_id)
+        expected = texts(document_id, chunks)
+        keys = [(document_id, hashlib.sha256(t.encode()).digest()) for t in expected]
+        found = await store.load(alice.tenant_id, model, keys)
+        assert len(expected) >= 4 and set(found) == set(keys), doc_type
+
+
+def _source_texts(document_id: UUID, chunks: list[StoredChunk]) -> list[str]:
+    return source_texts(policy_units(document_id, chunks))
+
+
+def _target_texts(document_id: UUID, chunks: list[StoredChunk]) -> list[str]:
+    return target_texts(segment(document_id, page_texts(chunks)))

@@ -25,6 +25,7 @@ import pytest
 from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.adapters.postgres.chunk_index import PostgresChunkIndex
 from regintel.adapters.postgres.database import Database
+from regintel.adapters.postgres.documents_repo import PostgresDocumentStore
 from regintel.bench.audit import evaluate_audit, finds, format_evaluation, load_gaps
 from regintel.bench.audit_tuning import (
     DEV_POLICIES,
@@ -36,6 +37,7 @@ from regintel.bench.audit_tuning import (
 from regintel.chat.evidence import CitationBook, normalise, verify
 from regintel.chat.offline import facets
 from regintel.chat.offline.audit import MAX_FINDINGS, MAX_GAPS, AuditInputs, run_audit
+from regintel.chat.offline.audit_units import AuditPreparation
 from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.demo.corpus import DEMO_CORPUS, GDPR_TITLE, load_demo_corpus
 from regintel.domain.chat import SEVERITY_ORDER, AuditResult
@@ -168,6 +170,30 @@ async def test_a_repeated_audit_reuses_the_regulations_vectors(
     assert embedded >= kept and counting.texts == embedded  # nothing embedded again
     assert first.findings == again.findings == policy_audit[0].findings
 
+
+
+async def test_an_audit_of_prepared_documents_embeds_no_unit(
+        policy_audit: tuple[AuditResult, CitationBook, float], audit: Audit,
+        corpus: Corpus) -> None:
+    """Each document's ingestion follow-up (audit_units.AuditPreparation) embeds what an
+    audit may read of it - a regulation as a target, a policy as the source - so the first
+    audit finds every unit it reads, and its findings are those of an unprepared audit."""
+    memo = UnitVectors()
+    database = Database(corpus.url, pool_size=2)
+    try:
+        preparing = Counting(audit.embedder)
+        preparation = AuditPreparation(documents=PostgresDocumentStore(database),
+                                       index=audit.index, embedder=preparing, memo=memo)
+        for document in (corpus.aml, corpus.gen, corpus.policy):
+            await preparation.run_job(str(corpus.tenant_id), str(document.id))
+    finally:
+        await database.dispose()
+    assert preparing.texts == len(memo) > 1000
+    counting = Counting(audit.embedder)
+    prepared, _, _ = await audit.run(corpus, [corpus.aml, corpus.gen], source=corpus.policy,
+                                     memo=memo, embedder=counting)
+    assert counting.texts == 0 and len(memo) == preparing.texts
+    assert prepared.findings == policy_audit[0].findings
 
 
 async def test_policy_audit_quotes_are_verbatim_and_cited(

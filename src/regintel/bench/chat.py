@@ -5,6 +5,7 @@ where the time goes (guardrails, retrieval, composition, validation, persistence
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any, cast
@@ -51,42 +52,56 @@ async def run(container: Container, rulebooks: Path, *, rounds: int = 1,
     # One warm-up turn loads the models; a deployed server pays that once at start.
     await chat.ask(tenant_id, ChatRequest(message=QUESTIONS[0]))
 
-    inquire: list[ChatResponse] = []
-    times: list[float] = []
-    for _ in range(rounds):
-        for question in QUESTIONS:
-            start = time.perf_counter()
-            inquire.append(await chat.ask(tenant_id, ChatRequest(message=question)))
-            times.append(time.perf_counter() - start)
-    # The first audit embeds every unit, as a tenant's first audit of these documents does:
-    # the vectors an earlier run stored are forgotten first.
-    await PostgresUnitVectorStore(container.database).forget(tenant_id)
+    inquire = [await _timed(chat.ask(tenant_id, ChatRequest(message=question)))
+               for _ in range(rounds) for question in QUESTIONS]
     request = ChatRequest(message="Audit the policy against these regulations",
                           action=Action.AUDIT, tagged_doc_ids=(policy.id, aml.id, gen.id))
-    audit_times: list[float] = []
-    audit: list[ChatResponse] = []
-    for _ in range(audits):
-        start = time.perf_counter()
-        audit.append(await chat.ask(tenant_id, request))
-        audit_times.append(time.perf_counter() - start)
-    container.drop_unit_vectors_in_memory()  # as a restarted server, or the next CLI call
+    store = PostgresUnitVectorStore(container.database)
+    # A first audit of freshly ingested documents: their units were embedded by the
+    # follow-up job of each ingestion (chat.offline.audit_units), timed here on its own.
+    # What an earlier run stored is forgotten first; the audit reads the vectors back from
+    # the database, as one in another process than the worker's would.
+    await store.forget(tenant_id)
+    container.drop_unit_vectors_in_memory()
     start = time.perf_counter()
-    restarted = await chat.ask(tenant_id, request)
-    restarted_time = time.perf_counter() - start
+    for document in (aml, gen, policy):
+        await container.audit_preparation.run_job(str(tenant_id), str(document.id))
+    prepare_s = time.perf_counter() - start
+    container.drop_unit_vectors_in_memory()
+    first = await _timed(chat.ask(tenant_id, request))
+    # Cold: nothing prepared (the follow-up not run yet, or failed): the audit embeds it all.
+    await store.forget(tenant_id)
+    container.drop_unit_vectors_in_memory()
+    cold = await _timed(chat.ask(tenant_id, request))
+    repeated = [await _timed(chat.ask(tenant_id, request)) for _ in range(audits)]
+    container.drop_unit_vectors_in_memory()  # as a restarted server, or the next CLI call
+    restarted = await _timed(chat.ask(tenant_id, request))
     return {
-        "inquire": _figures(times, inquire),
-        "audit": _figures(audit_times, audit) | {
-            "findings": len(audit[-1].audit.findings) if audit[-1].audit else 0},
-        # Apart: the first audit embeds the units of the policy and the regulations, the
-        # later ones reuse them (chat.offline.unit_vectors), so their p50 says little about
-        # a first audit; after a restart they are read back from the database.
-        "audit_first": _figures(audit_times[:1], audit[:1]),
-        "audit_restarted": _figures([restarted_time], [restarted]),
+        "inquire": _figures(inquire),
+        "audit_first": _figures([first]) | _findings(first),
+        "audit_cold": _figures([cold]) | _findings(cold),
+        # Again in this process: the vectors are kept in memory (chat.offline.unit_vectors).
+        "audit": _figures(repeated) | _findings(repeated[-1]),
+        "audit_restarted": _figures([restarted]) | _findings(restarted),
+        "prepare_s": round(prepare_s, 2),
         "targets": {"inquire_p95_s": 1.5, "audit_max_s": 10.0},
     }
 
 
-def _figures(times: list[float], responses: list[ChatResponse]) -> dict[str, Any]:
+async def _timed(turn: Awaitable[ChatResponse]) -> tuple[float, ChatResponse]:
+    start = time.perf_counter()
+    response = await turn
+    return time.perf_counter() - start, response
+
+
+def _findings(run: tuple[float, ChatResponse]) -> dict[str, int]:
+    audit = run[1].audit
+    return {"findings": len(audit.findings) if audit else 0}
+
+
+def _figures(runs: Sequence[tuple[float, ChatResponse]]) -> dict[str, Any]:
+    times = [seconds for seconds, _ in runs]
+    responses = [response for _, response in runs]
     timings = [cast(dict[str, float], r.context.get("timings_ms", {})) for r in responses]
     phases = {p: [float(t.get(p, 0.0)) for t in timings] for p in PHASES}
     total_ms = [t * 1000 for t in times]
@@ -99,7 +114,7 @@ def _figures(times: list[float], responses: list[ChatResponse]) -> dict[str, Any
 
 def table_rows(figures: dict[str, Any]) -> list[list[Any]]:
     rows = []
-    for name in ("inquire", "audit", "audit_first", "audit_restarted"):
+    for name in ("inquire", "audit_first", "audit_cold", "audit", "audit_restarted"):
         f = figures[name]
         phase = f["mean_ms_by_phase"]
         rows.append([name, f["turns"], f["p50_s"], f["p95_s"], f["max_s"],

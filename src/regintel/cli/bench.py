@@ -171,7 +171,9 @@ def bench_chat(
         return render_table(
             "Chat turn latency, offline engine (seconds; phases: mean ms per turn)",
             ["turn", "n", "p50", "p95", "max", "guardrails", "retrieval", "composition",
-             "validation", "persistence", "other"], chat.table_rows(f))
+             "validation", "persistence", "other"], chat.table_rows(f)) + (
+            f"\naudit_first: the units were embedded ahead, as each document's ingestion "
+            f"follow-up does ({f['prepare_s']} s for the three documents); audit_cold: not")
 
     _measure(lambda container, _: chat.run(container, rulebooks, rounds=rounds, audits=audits),
              json_out, show)

@@ -23,6 +23,10 @@ log = logging.getLogger(__name__)
 
 INGEST_JOB = "ingest.document"
 INGEST_QUEUE = "ingest"  # drained on its own by a process waiting for its documents
+# Work that follows a document's publication (its audit units embedded): queued once it is
+# ready, taken after any waiting ingestion, never holding up the document's status.
+FOLLOW_UP_QUEUE = "follow-up"
+FOLLOW_UP_PRIORITY = -1
 
 
 @dataclass(frozen=True)
@@ -34,7 +38,10 @@ class Submission:
 class IngestionService:
     def __init__(self, *, documents: DocumentStore, files: FileStore, parser: DocumentParser,
                  embedder: Embedder, queue: JobQueue, max_bytes: int,
-                 chunk_size: int = 1000, chunk_overlap: int = 150) -> None:
+                 chunk_size: int = 1000, chunk_overlap: int = 150,
+                 follow_ups: Sequence[str] = ()) -> None:
+        """``follow_ups``: jobs (registered on FOLLOW_UP_QUEUE) queued with the tenant and
+        document ids when a document is ready."""
         self._documents = documents
         self._files = files
         self._parser = parser
@@ -43,19 +50,24 @@ class IngestionService:
         self._max_bytes = max_bytes
         self._chunk_size = chunk_size
         self._chunk_overlap = chunk_overlap
+        self._follow_ups = tuple(follow_ups)
 
     async def run_until_done(self, tenant_id: UUID, ids: Sequence[UUID], *,
                              timeout_s: float) -> list[Document]:
-        """Run queued jobs in this process until the documents are ready or failed. A server
-        or worker on the same database may pick the jobs up first; then we simply watch."""
+        """Run queued jobs in this process until the documents are ready or failed, then
+        their follow-ups. A server or worker on the same database may pick the jobs up
+        first; then we simply watch."""
         deadline = time.monotonic() + timeout_s
         while True:
             await self._queue.run_worker(wait=False, queues=[INGEST_QUEUE])
             documents = [await self._documents.get(tenant_id, i) for i in ids]
             if all(d.status in (DocStatus.READY, DocStatus.FAILED) for d in documents) \
                     or time.monotonic() > deadline:
-                return documents
+                break
             await asyncio.sleep(0.5)
+        if self._follow_ups and any(d.status is DocStatus.READY for d in documents):
+            await self._queue.run_worker(wait=False, queues=[FOLLOW_UP_QUEUE])
+        return documents
 
     def register_jobs(self) -> None:
         self._queue.register(INGEST_JOB, self.run_job, queue=INGEST_QUEUE, retries=3,
@@ -130,6 +142,12 @@ class IngestionService:
         count = await self._documents.publish_chunks(tenant, doc_id, chunks, vectors,
                                                      embedding_model=self._embedder.model_name)
         log.info("document %s ready: %d pages, %d chunks", doc_id, len(parsed.pages), count)
+        for job in self._follow_ups:
+            try:
+                await self._queue.defer(job, queueing_lock=f"{job}:{doc_id}",
+                                        tenant_id=tenant_id, document_id=document_id)
+            except Exception:  # the document is ready all the same; the follow-up saves time
+                log.warning("%s not queued for document %s", job, doc_id, exc_info=True)
 
     async def _give_up(self, tenant_id: str, document_id: str, error: BaseException) -> None:
         await self._documents.set_status(

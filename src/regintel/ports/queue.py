@@ -13,10 +13,12 @@ GiveUpHandler = Callable[..., Awaitable[None]]
 
 class JobQueue(Protocol):
     def register(self, name: str, handler: JobHandler, *, queue: str = "default",
-                 retries: int = 3, on_give_up: GiveUpHandler | None = None) -> None:
+                 retries: int = 3, on_give_up: GiveUpHandler | None = None,
+                 priority: int = 0) -> None:
         """Make ``handler`` runnable as job ``name`` on ``queue``; keyword payloads must be
         JSON values. A handler that raises is retried with back-off ``retries`` times, then
-        ``on_give_up`` runs so the caller can record the failure where users see it."""
+        ``on_give_up`` runs so the caller can record the failure where users see it. A worker
+        takes the waiting job of highest ``priority`` first."""
 
     async def defer(self, name: str, *, queueing_lock: str | None = None,
                     **payload: Any) -> int:

@@ -19,7 +19,8 @@ class ProcrastinateQueue:
         self._opened = False
 
     def register(self, name: str, handler: JobHandler, *, queue: str = "default",
-                 retries: int = 3, on_give_up: GiveUpHandler | None = None) -> None:
+                 retries: int = 3, on_give_up: GiveUpHandler | None = None,
+                 priority: int = 0) -> None:
         import procrastinate
 
         async def run(context: procrastinate.JobContext, /, **payload: Any) -> None:
@@ -35,7 +36,7 @@ class ProcrastinateQueue:
 
         strategy = procrastinate.RetryStrategy(max_attempts=retries, exponential_wait=2)
         self._app.task(name=name, queue=queue, retry=strategy if retries else False,
-                       pass_context=True)(run)
+                       pass_context=True, priority=priority)(run)
 
     async def open(self) -> None:
         if not self._opened:

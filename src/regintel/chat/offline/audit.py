@@ -20,7 +20,7 @@ from uuid import UUID
 import numpy as np
 
 from regintel.chat.evidence import CitationBook, verify
-from regintel.chat.offline import alignment, glossary, lists, matching
+from regintel.chat.offline import alignment, audit_units, glossary, lists, matching
 from regintel.chat.offline import obligations as obligation_rules
 from regintel.chat.offline.claims import text_audit
 from regintel.chat.offline.report import overall_status, summary
@@ -120,10 +120,7 @@ async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: Hyb
     policy_chunks, sample = await asyncio.gather(
         index.document_chunks(tenant, source.id), stratified_sample(index, tenant, source.id))
     policy_pages = page_texts(policy_chunks)
-    # The policy in sentences (a clause that says two things is matched on each), its lists
-    # whole ("The Firm will retain the following records for five years …: (a) … (d) …").
-    policy_units = matching.policy_clauses(
-        group_lists(segment(source.id, policy_pages, max_unit_chars=0)))
+    policy_units = audit_units.policy_units(source.id, policy_chunks)
     themes = matching.themes(policy_units, sample, limit=MAX_QUERIES)
     if not themes:
         raise InvalidRequest(f"\"{source.title}\" has no text to audit")
@@ -150,7 +147,7 @@ async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: Hyb
             policy_job.cancel()
     enumerated = await _enumerations(targets, obligation_vectors, policy_units,
                                      policy_vectors, embedder=embedder, thresholds=thresholds,
-                                     memo=memo, tenant=tenant)
+                                     memo=memo, tenant=tenant, source_id=source.id)
     findings: list[AuditFinding] = []
     offset = 0
     for target, (enumeration, item_vectors) in zip(targets, enumerated, strict=True):
@@ -196,7 +193,7 @@ def _read_target(document: Document, chunks: list[StoredChunk],
 async def _enumerations(targets: Sequence[_Target], obligation_vectors: Vectors,
                         policy_units: Sequence[Unit], policy_vectors: Vectors, *,
                         embedder: Embedder, thresholds: alignment.Thresholds,
-                        memo: UnitVectors | None, tenant: UUID,
+                        memo: UnitVectors | None, tenant: UUID, source_id: UUID,
                         ) -> list[tuple[lists.Enumerations, Vectors]]:
     """Each target's lists to read item by item (lists.omitted), with their items embedded
     by their own words - in one batch, each text once."""
@@ -210,14 +207,16 @@ async def _enumerations(targets: Sequence[_Target], obligation_vectors: Vectors,
             target.obligations, obligation_vectors[offset:offset + n], policy_units,
             policy_vectors, related=thresholds.topic))
         offset += n
-    texts = [e.texts(t.obligations) for e, t in zip(enumerated, targets, strict=True)]
-    unique = list(dict.fromkeys((t.document.id, text) for t, batch in zip(targets, texts,
-                                                                           strict=True)
-                                for text in batch))
+    # Each text is kept under the document it is from: a rule item under its target, a
+    # policy list's item under the policy (audit_units embeds both ahead).
+    keyed = [[(t.document.id, text) for text in e.rule_texts(t.obligations)] +
+             [(source_id, text) for text in e.list_texts()]
+             for e, t in zip(enumerated, targets, strict=True)]
+    unique = list(dict.fromkeys(key for batch in keyed for key in batch))
     vectors = await _embed_units(embedder, memo, tenant, unique)
     at = {key: k for k, key in enumerate(unique)}
-    return [(e, vectors[[at[(t.document.id, text)] for text in batch]])
-            for e, t, batch in zip(enumerated, targets, texts, strict=True)]
+    return [(e, vectors[[at[key] for key in batch]])
+            for e, batch in zip(enumerated, keyed, strict=True)]
 
 
 async def _embed_units(embedder: Embedder, memo: UnitVectors | None, tenant: UUID,

@@ -63,11 +63,42 @@ class Enumerations:
 
     def texts(self, found: Sequence[Candidate]) -> list[str]:
         """What is embedded: the rule items, then the policy lists' items."""
-        return ([found[i].unit.body for group, _ in self.rules for i in group] +
-                [item.body for plist in self.lists for item in plist.items])
+        return self.rule_texts(found) + self.list_texts()
+
+    def rule_texts(self, found: Sequence[Candidate]) -> list[str]:
+        return [found[i].unit.body for group, _ in self.rules for i in group]
+
+    def list_texts(self) -> list[str]:
+        return [item.body for plist in self.lists for item in plist.items]
 
     def __bool__(self) -> bool:
         return bool(self.rules)
+
+
+def rule_item(unit: Unit) -> tuple[int, str] | None:
+    """The rule (page, clause number) whose list ``unit`` is an item of, if it is one that
+    asks something itself (an item ending in ":" is a lead-in read through its own items)."""
+    base = clause_number(unit)
+    if unit.stem and unit.clause and base != unit.clause and not unit.body.endswith(":"):
+        return unit.page, base or ""
+    return None
+
+
+def policy_lists(policy: Sequence[Unit]) -> list[tuple[int, list[Unit], set[int]]]:
+    """The policy's lists of two items or more (a list cut by a page break read as one):
+    the index of the clause a finding quotes, the items, the clauses the list is made of."""
+    by_lead: dict[str, tuple[int, list[Unit], set[int]]] = {}
+    for j, unit in enumerate(policy):
+        if len(unit.parts) > 1:
+            entry = by_lead.setdefault(unit.parts[0].body, (j, [], set()))
+            entry[1].extend(unit.parts[1:])
+        elif unit.stem:
+            entry = by_lead.setdefault(unit.stem, (j, [], set()))
+            entry[1].append(unit)
+        else:
+            continue
+        entry[2].add(j)
+    return [(j, items, units) for j, items, units in by_lead.values() if len(items) >= 2]
 
 
 def enumerations(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
@@ -80,22 +111,10 @@ def enumerations(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
     ``related`` close to the list, by the vectors in context the alignment uses."""
     groups: dict[tuple[int, str], list[int]] = {}
     for i, candidate in enumerate(found):
-        unit = candidate.unit
-        base = clause_number(unit)
-        if unit.stem and unit.clause and base != unit.clause and not unit.body.endswith(":"):
-            groups.setdefault((unit.page, base or ""), []).append(i)
-    by_lead: dict[str, tuple[int, list[Unit], set[int]]] = {}
-    for j, unit in enumerate(policy):
-        if len(unit.parts) > 1:
-            entry = by_lead.setdefault(unit.parts[0].body, (j, [], set()))
-            entry[1].extend(unit.parts[1:])
-        elif unit.stem:
-            entry = by_lead.setdefault(unit.stem, (j, [], set()))
-            entry[1].append(unit)
-        else:
-            continue
-        entry[2].add(j)
-    candidates = [(j, items, units) for j, items, units in by_lead.values() if len(items) >= 2]
+        key = rule_item(candidate.unit)
+        if key is not None:
+            groups.setdefault(key, []).append(i)
+    candidates = policy_lists(policy)
     rules: list[tuple[list[int], list[int]]] = []
     used: dict[int, int] = {}  # candidate list → its index in the result
     for group in groups.values():

@@ -66,10 +66,10 @@ def candidates(units: Sequence[Unit], evidence: dict[str, list[ChunkHit]], *,
     ends: dict[int, list[tuple[int, int]]] = {}
     for i, unit in enumerate(units):
         ends.setdefault(unit.page, []).append((unit.end, i))
-    checkable = [_checkable(u) and applies(u) for u in units]
-    chapter_size = Counter(u.chapter for u, ok in zip(units, checkable, strict=True) if ok)
+    can_check = [checkable(u) and applies(u) for u in units]
+    chapter_size = Counter(u.chapter for u, ok in zip(units, can_check, strict=True) if ok)
     section_size = Counter((u.chapter, u.section)
-                           for u, ok in zip(units, checkable, strict=True) if ok)
+                           for u, ok in zip(units, can_check, strict=True) if ok)
     best: dict[int, Candidate] = {}
     regions: dict[tuple[str, str], tuple[str, float]] = {}  # (chapter, section or "")
     for theme, found in evidence.items():
@@ -89,10 +89,10 @@ def candidates(units: Sequence[Unit], evidence: dict[str, list[ChunkHit]], *,
                         else _rule(unit)
                     if key is not None and regions.get(key, ("", -1.0))[1] < hit.score:
                         regions[key] = (theme, hit.score)
-                if checkable[i] and (i not in best or best[i].score < hit.score):
+                if can_check[i] and (i not in best or best[i].score < hit.score):
                     best[i] = Candidate(unit, theme, hit.score)
     for i, unit in enumerate(units):
-        if not checkable[i]:
+        if not can_check[i]:
             continue
         rule = _rule(unit)
         region = regions.get((unit.chapter, unit.section)) or \
@@ -136,10 +136,10 @@ def anchored(units: Sequence[Unit], policy: Sequence[Unit], *,
     obligations by its words (idf over the regulation: its rare words decide), and its
     ANCHORS closest are checked."""
     stating = [u for u in policy if states_fact(u)]
-    checkable = [u for u in units if _checkable(u) and applies(u)]
-    if not stating or not checkable:
+    obliging = [u for u in units if checkable(u) and applies(u)]
+    if not stating or not obliging:
         return []
-    rules, vocabulary, idf = tfidf([f"{u.section} {u.stem} {u.body}" for u in checkable])
+    rules, vocabulary, idf = tfidf([f"{u.section} {u.stem} {u.body}" for u in obliging])
     clauses, _, _ = tfidf([f"{u.section} {u.stem} {u.body}" for u in stating],
                           vocabulary=vocabulary, idf=idf)
     best: dict[int, Candidate] = {}
@@ -147,7 +147,7 @@ def anchored(units: Sequence[Unit], policy: Sequence[Unit], *,
         for i in row.argsort()[::-1][:ANCHORS]:
             score = float(row[i])
             if score >= MIN_ANCHOR and (i not in best or best[i].score < score):
-                best[i] = Candidate(checkable[i], clause.section or clause.clause or "",
+                best[i] = Candidate(obliging[i], clause.section or clause.clause or "",
                                     score, anchor=clause)
     return [best[i] for i in sorted(best)]
 
@@ -179,7 +179,9 @@ def _fair_share(found: dict[int, Candidate], limit: int) -> list[int]:
     return chosen
 
 
-def _checkable(unit: Unit) -> bool:
+def checkable(unit: Unit) -> bool:
+    """An obligation the audit may check (whether it applies to the policy's business is
+    decided per audit, obligations.applicability)."""
     return obligations.is_obligation(unit) and not _DEFINITIONS.search(unit.section)
 
 
