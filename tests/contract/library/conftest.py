@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from uuid import UUID
@@ -48,13 +48,15 @@ class Library:
 
 
 async def build_library(database: Database, embedder: Embedder, root: Path, *,
-                        max_bytes: int = 5_000_000) -> Library:
+                        max_bytes: int = 5_000_000,
+                        follow_ups: Sequence[str] = ()) -> Library:
     documents = PostgresDocumentStore(database)
     files = LocalFileStore(root)
     index = PostgresChunkIndex(database)
     queue = ProcrastinateQueue(database.url)
     ingestion = IngestionService(documents=documents, files=files, parser=AutoParser(),
-                                 embedder=embedder, queue=queue, max_bytes=max_bytes)
+                                 embedder=embedder, queue=queue, max_bytes=max_bytes,
+                                 follow_ups=follow_ups)
     ingestion.register_jobs()
     await queue.open()
     return Library(database, documents, files, index, queue, ingestion,
