@@ -186,7 +186,8 @@ class Container:
 
     @property
     def reindexer(self) -> Reindexer:
-        return Reindexer(self.documents, self.chunk_index, self.embedder)
+        return Reindexer(self.documents, self.chunk_index, self.embedder,
+                         after=self.ingestion.queue_follow_ups)
 
     @property
     def conversations(self) -> ConversationStore:

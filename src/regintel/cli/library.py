@@ -166,7 +166,9 @@ def reindex_cmd(
     async def go() -> int:
         async with open_container(settings) as container:
             tenant_id = await container.documents.ensure_tenant(tenant)
-            return await container.reindexer.run(tenant_id, everything=everything)
+            count = await container.reindexer.run(tenant_id, everything=everything)
+            await container.ingestion.run_follow_ups()
+            return count
 
     try:
         count = run(go)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from uuid import UUID
 
 from regintel.domain.documents import DocStatus
@@ -12,10 +13,14 @@ from regintel.ports.library import ChunkIndex, DocumentStore
 
 
 class Reindexer:
-    def __init__(self, documents: DocumentStore, index: ChunkIndex, embedder: Embedder) -> None:
+    def __init__(self, documents: DocumentStore, index: ChunkIndex, embedder: Embedder, *,
+                 after: Callable[[UUID, UUID], Awaitable[None]] | None = None) -> None:
+        """``after(tenant, document)`` runs for each document re-embedded (the container
+        queues its ingestion follow-ups: the audit units of the old model are gone)."""
         self._documents = documents
         self._index = index
         self._embedder = embedder
+        self._after = after
 
     async def run(self, tenant_id: UUID, *, everything: bool = False) -> int:
         stored_dim = await self._documents.vector_dimension()
@@ -35,5 +40,7 @@ class Reindexer:
             await self._documents.replace_embeddings(
                 tenant_id, document.id, [c.id for c in chunks], vectors,
                 embedding_model=self._embedder.model_name)
+            if self._after is not None:
+                await self._after(tenant_id, document.id)
             count += 1
         return count

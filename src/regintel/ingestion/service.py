@@ -65,9 +65,25 @@ class IngestionService:
                     or time.monotonic() > deadline:
                 break
             await asyncio.sleep(0.5)
-        if self._follow_ups and any(d.status is DocStatus.READY for d in documents):
-            await self._queue.run_worker(wait=False, queues=[FOLLOW_UP_QUEUE])
+        if any(d.status is DocStatus.READY for d in documents):
+            await self.run_follow_ups()
         return documents
+
+    async def run_follow_ups(self) -> None:
+        """Run the queued follow-ups in this process (a server's worker takes them itself)."""
+        if self._follow_ups:
+            await self._queue.run_worker(wait=False, queues=[FOLLOW_UP_QUEUE])
+
+    async def queue_follow_ups(self, tenant_id: UUID, document_id: UUID) -> None:
+        """Queues the follow-ups of a document that is ready (or whose chunks were just
+        re-embedded); one that cannot be queued is logged: the follow-ups save time, the
+        document is ready without them."""
+        for job in self._follow_ups:
+            try:
+                await self._queue.defer(job, queueing_lock=f"{job}:{document_id}",
+                                        tenant_id=str(tenant_id), document_id=str(document_id))
+            except Exception:
+                log.warning("%s not queued for document %s", job, document_id, exc_info=True)
 
     def register_jobs(self) -> None:
         self._queue.register(INGEST_JOB, self.run_job, queue=INGEST_QUEUE, retries=3,
@@ -142,12 +158,7 @@ class IngestionService:
         count = await self._documents.publish_chunks(tenant, doc_id, chunks, vectors,
                                                      embedding_model=self._embedder.model_name)
         log.info("document %s ready: %d pages, %d chunks", doc_id, len(parsed.pages), count)
-        for job in self._follow_ups:
-            try:
-                await self._queue.defer(job, queueing_lock=f"{job}:{doc_id}",
-                                        tenant_id=tenant_id, document_id=document_id)
-            except Exception:  # the document is ready all the same; the follow-up saves time
-                log.warning("%s not queued for document %s", job, doc_id, exc_info=True)
+        await self.queue_follow_ups(tenant, doc_id)
 
     async def _give_up(self, tenant_id: str, document_id: str, error: BaseException) -> None:
         await self._documents.set_status(

@@ -29,8 +29,14 @@ async def test_reindex_re_embeds_only_stale_documents(library: Library, tenant: 
                 "INSERT INTO unit_vectors (tenant_id, document_id, model, digest, vector) "
                 "VALUES (:t, :d, 'old-model', '\\x01', '\\x0000803f')"),
                 {"t": tenant, "d": document.id})
-    reindexer = Reindexer(library.documents, library.index, library.embedder)
+    followed: list[tuple[UUID, UUID]] = []
+
+    async def after(tenant_id: UUID, document_id: UUID) -> None:
+        followed.append((tenant_id, document_id))
+
+    reindexer = Reindexer(library.documents, library.index, library.embedder, after=after)
     assert await reindexer.run(tenant) == 1
+    assert followed == [(tenant, stale.id)]  # its follow-ups (audit units) queued again
     assert (await library.documents.get(tenant, stale.id)).embedding_model == "all-MiniLM-L6-v2"
     async with library.database.system_session() as s:
         norms = (await s.execute(text(
