@@ -133,7 +133,8 @@ class Container:
             self._ingestion = IngestionService(
                 documents=self.documents, files=LocalFileStore(self.settings.files_dir),
                 parser=AutoParser(), embedder=self.embedder, queue=self.queue,
-                max_bytes=self.settings.upload.max_bytes, follow_ups=(PREPARE_JOB,))
+                max_bytes=self.settings.upload.max_bytes,
+                follow_ups=(PREPARE_JOB,) if self.settings.upload.prepare_audits else ())
             self._ingestion.register_jobs()
             self.queue.register(PREPARE_JOB, self.audit_preparation.run_job,
                                 queue=FOLLOW_UP_QUEUE, priority=FOLLOW_UP_PRIORITY, retries=1)
