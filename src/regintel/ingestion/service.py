@@ -82,8 +82,8 @@ class IngestionService:
             try:
                 await self._queue.defer(job, queueing_lock=f"{job}:{document_id}",
                                         tenant_id=str(tenant_id), document_id=str(document_id))
-            except Exception:
-                log.warning("%s not queued for document %s", job, document_id, exc_info=True)
+            except Exception as exc:  # one already waiting for the document included
+                log.warning("%s not queued for document %s: %r", job, document_id, exc)
 
     def register_jobs(self) -> None:
         self._queue.register(INGEST_JOB, self.run_job, queue=INGEST_QUEUE, retries=3,
