@@ -150,3 +150,22 @@ def test_bench_answers_counts_gold_citations_on_real_obliqa_documents(run_cli: R
     table = run_cli("bench", "answers", "--corpus", str(corpus), "--questions", str(path),
                     "--fold", "1", timeout=600)
     assert "fold 1 (held-out)" in table.stdout and "answers citing gold" in table.stdout
+
+
+def test_bench_ingest_times_the_follow_ups_apart(run_cli: RunCli, tmp_path: Path) -> None:
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    for n in (1, 2):
+        (rules / f"rules{n}.txt").write_text(
+            f"Test Rules {n}\n\n{n}. RECORD KEEPING\n\n{n}.1 Records\n"
+            f"{n}.1.1 A Relevant Person must keep the records of each customer for at least "
+            f"{n + 5} years.\n{n}.1.2 A Relevant Person must make the records available to "
+            "the Regulator on request.\n")
+    result = run_cli("bench", "ingest", "--dir", str(rules), "--follow-ups", "--json",
+                     timeout=300)
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    assert figures["ready"] == 2 and figures["chunks"] >= 2
+    # Apart from the ingestion's own embedding: the two rules of each document, in context.
+    assert figures["follow_up_texts"] == 4 and figures["follow_ups_s"] > 0
+    assert figures["embedding_s"] > 0 and figures["total_over_embedding"] is not None

@@ -18,10 +18,18 @@ from sqlalchemy import text
 from regintel.adapters.embeddings.wrapped import WrappedEmbedder
 from regintel.adapters.files.local import LocalFileStore
 from regintel.adapters.parsers import AutoParser
+from regintel.adapters.postgres.unit_vector_repo import PostgresUnitVectorStore
 from regintel.adapters.queue.procrastinate_queue import ProcrastinateQueue
+from regintel.chat.offline.audit_units import PREPARE_JOB, AuditPreparation
+from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.container import Container
 from regintel.domain.documents import ChunkDraft, DocStatus, DocType, ParsedDocument
-from regintel.ingestion.service import INGEST_QUEUE, IngestionService
+from regintel.ingestion.service import (
+    FOLLOW_UP_PRIORITY,
+    FOLLOW_UP_QUEUE,
+    INGEST_QUEUE,
+    IngestionService,
+)
 from regintel.ports.embedder import Embedder, Vectors
 from regintel.ports.library import DocumentStore
 
@@ -39,6 +47,10 @@ class TimedEmbedder(WrappedEmbedder):
         super().__init__(inner)
         self._clock = clock
         self.texts = 0
+
+    @property
+    def seconds(self) -> float:
+        return self._clock.seconds.get("embed", 0.0)
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         started = time.perf_counter()
@@ -84,7 +96,10 @@ class TimedStore:
             self._clock.add("store", started)
 
 
-async def run(container: Container, directory: Path, *, keep: bool = False) -> dict[str, Any]:
+async def run(container: Container, directory: Path, *, keep: bool = False,
+              follow_ups: bool = False) -> dict[str, Any]:
+    """``follow_ups``: then run the documents' follow-up jobs (their audit units embedded,
+    chat.offline.audit_units), timed apart from the ingestion."""
     files = await asyncio.to_thread(lambda: sorted(p for p in directory.iterdir() if p.is_file()))
     clock = Clock()
     embedder = TimedEmbedder(container.embedder, clock)
@@ -96,8 +111,15 @@ async def run(container: Container, directory: Path, *, keep: bool = False) -> d
     service = IngestionService(documents=store,
                                files=LocalFileStore(container.settings.files_dir),
                                parser=TimedParser(AutoParser(), clock), embedder=embedder,
-                               queue=queue, max_bytes=container.settings.upload.max_bytes)
+                               queue=queue, max_bytes=container.settings.upload.max_bytes,
+                               follow_ups=(PREPARE_JOB,) if follow_ups else ())
     service.register_jobs()
+    preparing = TimedEmbedder(container.embedder, Clock())
+    queue.register(PREPARE_JOB, AuditPreparation(
+        documents=container.documents, index=container.chunk_index, embedder=preparing,
+        memo=UnitVectors(store=PostgresUnitVectorStore(container.database))).run_job,
+        queue=FOLLOW_UP_QUEUE, priority=FOLLOW_UP_PRIORITY, retries=1)
+    follow_up_s = 0.0
     try:
         started = time.perf_counter()
         ids = []
@@ -109,6 +131,10 @@ async def run(container: Container, directory: Path, *, keep: bool = False) -> d
             ids.append(submission.document.id)
         await queue.run_worker(wait=False, concurrency=1, queues=[INGEST_QUEUE])
         total_s = time.perf_counter() - started
+        if follow_ups:
+            started = time.perf_counter()
+            await queue.run_worker(wait=False, concurrency=1, queues=[FOLLOW_UP_QUEUE])
+            follow_up_s = time.perf_counter() - started
         documents = [await container.documents.get(tenant_id, i) for i in ids]
     finally:
         await queue.close()
@@ -130,4 +156,5 @@ async def run(container: Container, directory: Path, *, keep: bool = False) -> d
         "documents_per_s": round(len(ready) / total_s, 3),
         "chunks_per_s": round(chunks / total_s, 2),
         "embedding_chunks_per_s": round(embedder.texts / embed_s, 2) if embed_s else None,
-    }
+    } | ({"follow_ups_s": round(follow_up_s, 2), "follow_up_texts": preparing.texts,
+          "follow_up_embedding_s": round(preparing.seconds, 2)} if follow_ups else {})

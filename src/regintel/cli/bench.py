@@ -120,6 +120,9 @@ def bench_ingest(
     directory: Annotated[Path, typer.Option("--dir", exists=True, file_okay=False,
                                             help="Directory of documents, e.g. the rulebooks.")],
     keep: Annotated[bool, typer.Option(help="Keep the benchmark tenant afterwards.")] = False,
+    follow_ups: Annotated[bool, typer.Option(
+        "--follow-ups", help="Then run the documents' follow-ups (audit units embedded), "
+        "timed apart.")] = False,
     json_out: JsonOption = False,
 ) -> None:
     """Documents/s, chunks/s, total time and embedding time of the full ingestion pipeline."""
@@ -133,9 +136,14 @@ def bench_ingest(
              ["parse (s)", f["parse_s"]], ["store (s)", f["store_s"]],
              ["other: chunking, queue, status (s)", f["other_s"]],
              ["total / embedding", f["total_over_embedding"]],
-             ["documents/s", f["documents_per_s"]], ["chunks/s", f["chunks_per_s"]]])
+             ["documents/s", f["documents_per_s"]], ["chunks/s", f["chunks_per_s"]],
+             *([["follow-ups, after (s)", f["follow_ups_s"]],
+                ["follow-ups: texts embedded", f["follow_up_texts"]],
+                ["follow-ups: embedding (s)", f["follow_up_embedding_s"]]]
+               if "follow_ups_s" in f else [])])
 
-    _measure(lambda container, _: ingest.run(container, directory, keep=keep), json_out, show)
+    _measure(lambda container, _: ingest.run(container, directory, keep=keep,
+                                             follow_ups=follow_ups), json_out, show)
 
 
 @bench_app.command("train-relevance")
