@@ -9,11 +9,13 @@ import zipfile
 from collections.abc import AsyncIterator
 from uuid import UUID
 
+from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.adapters.postgres.unit_vector_repo import PostgresUnitVectorStore
 from regintel.chat.offline.audit_units import policy_units, source_texts, target_texts
 from regintel.chat.offline.segments import page_texts, segment
 from regintel.container import Container
-from regintel.domain.documents import StoredChunk
+from regintel.domain.documents import DocStatus, DocType, StoredChunk
+from regintel.settings import Settings
 from tests.api.conftest import MAX_UPLOAD, POLICY_TEXT, User, ingest, upload
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
@@ -173,6 +175,30 @@ async def test_a_ready_document_is_prepared_for_audit(alice: User,
         keys = [(document_id, hashlib.sha256(t.encode()).digest()) for t in expected]
         found = await store.load(alice.tenant_id, model, keys)
         assert len(expected) >= 4 and set(found) == set(keys), doc_type
+
+
+async def test_a_deployment_may_leave_documents_unprepared(
+        alice: User, api_settings: Settings, embedder: LocalEmbedder) -> None:
+    """With upload.prepare_audits off, a ready document has no follow-up: its first audit
+    embeds what it reads."""
+    settings = api_settings.model_copy(update={"upload": api_settings.upload.model_copy(
+        update={"prepare_audits": False})})
+    container = await Container.open(settings, embedder=embedder)
+    try:
+        submission = await container.ingestion.submit(
+            alice.tenant_id, data=REGULATION_TEXT.encode(), filename="rules.txt",
+            title="Unprepared rules", doc_type=DocType.REGULATION)
+        [document] = await container.ingestion.run_until_done(
+            alice.tenant_id, [submission.document.id], timeout_s=120)
+        assert document.status is DocStatus.READY
+        chunks = await container.chunk_index.document_chunks(alice.tenant_id, document.id)
+        keys = [(document.id, hashlib.sha256(t.encode()).digest())
+                for t in _target_texts(document.id, chunks)]
+        assert keys
+        store = PostgresUnitVectorStore(container.database)
+        assert await store.load(alice.tenant_id, embedder.model_name, keys) == {}
+    finally:
+        await container.close()
 
 
 def _source_texts(document_id: UUID, chunks: list[StoredChunk]) -> list[str]:
