@@ -115,10 +115,11 @@ async def run(container: Container, directory: Path, *, keep: bool = False,
                                follow_ups=(PREPARE_JOB,) if follow_ups else ())
     service.register_jobs()
     preparing = TimedEmbedder(container.embedder, Clock())
-    queue.register(PREPARE_JOB, AuditPreparation(
-        documents=container.documents, index=container.chunk_index, embedder=preparing,
-        memo=UnitVectors(store=PostgresUnitVectorStore(container.database))).run_job,
-        queue=FOLLOW_UP_QUEUE, priority=FOLLOW_UP_PRIORITY, retries=1)
+    if follow_ups:
+        queue.register(PREPARE_JOB, AuditPreparation(
+            documents=container.documents, index=container.chunk_index, embedder=preparing,
+            memo=UnitVectors(store=PostgresUnitVectorStore(container.database))).run_job,
+            queue=FOLLOW_UP_QUEUE, priority=FOLLOW_UP_PRIORITY, retries=1)
     follow_up_s = 0.0
     try:
         started = time.perf_counter()
