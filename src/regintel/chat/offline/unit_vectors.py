@@ -41,6 +41,8 @@ class UnitVectors:
         self._capacity = capacity
         self._store = store
         self._vectors: OrderedDict[_Key, npt.NDArray[np.float32]] = OrderedDict()
+        # The texts being embedded right now, each by the call's batch that embeds it.
+        self._pending: dict[_Key, asyncio.Future[dict[_Key, npt.NDArray[np.float32]]]] = {}
 
     def __len__(self) -> int:
         return len(self._vectors)
@@ -48,20 +50,39 @@ class UnitVectors:
     async def embed(self, embedder: Embedder, tenant_id: UUID,
                     units: Sequence[tuple[UUID, str]]) -> Vectors:
         """The vectors of ``units`` ((document id, text) pairs), in order; only the texts
-        kept neither here nor in the store are embedded, each once."""
+        kept neither here nor in the store are embedded, each once - also across calls at
+        the same time: a text another call is embedding (an audit started while its
+        document's preparation runs, two audits of one regulation) is awaited from it."""
         keys = [(tenant_id, document_id, embedder.model_name,
                  hashlib.sha256(text.encode()).digest()) for document_id, text in units]
         # Read before the await: another audit may evict while this one embeds.
         kept = {key: self._vectors[key] for key in keys if key in self._vectors}
-        missing = {key: text for key, (_, text) in zip(keys, units, strict=True)
-                   if key not in kept}
-        stored = await self._load(tenant_id, embedder, list(missing))
-        kept.update(stored)
-        missing = {key: text for key, text in missing.items() if key not in stored}
-        fresh = await asyncio.to_thread(embedder.embed, list(missing.values())) \
-            if missing else np.zeros((0, embedder.dimension), dtype=np.float32)
-        kept.update(zip(missing, fresh, strict=True))
-        await self._save(tenant_id, embedder.model_name, dict(zip(missing, fresh, strict=True)))
+        wanted = {key: text for key, (_, text) in zip(keys, units, strict=True)
+                  if key not in kept}
+        others = {self._pending[key] for key in wanted if key in self._pending}
+        mine = {key: text for key, text in wanted.items() if key not in self._pending}
+        batch: asyncio.Future[dict[_Key, npt.NDArray[np.float32]]] = \
+            asyncio.get_running_loop().create_future()
+        for key in mine:
+            self._pending[key] = batch
+        try:
+            found = await self._fetch(embedder, tenant_id, mine)
+            batch.set_result(found)
+        except BaseException:
+            batch.cancel()  # those awaiting it embed their texts themselves
+            raise
+        finally:
+            for key in mine:
+                if self._pending.get(key) is batch:
+                    del self._pending[key]
+        kept.update(found)
+        if others:
+            await asyncio.wait(others)
+            for other in others:
+                if not other.cancelled():
+                    kept.update({key: v for key, v in other.result().items() if key in wanted})
+        left = {key: text for key, text in wanted.items() if key not in kept}
+        kept.update(await self._fetch(embedder, tenant_id, left))
         for key in kept:
             self._vectors[key] = kept[key]
             self._vectors.move_to_end(key)
@@ -70,6 +91,20 @@ class UnitVectors:
         if not keys:
             return np.zeros((0, embedder.dimension), dtype=np.float32)
         return np.stack([kept[key] for key in keys])
+
+    async def _fetch(self, embedder: Embedder, tenant_id: UUID,
+                     texts: dict[_Key, str]) -> dict[_Key, npt.NDArray[np.float32]]:
+        """The vectors of ``texts``: read from the store, the rest embedded and stored."""
+        if not texts:
+            return {}
+        found = await self._load(tenant_id, embedder, list(texts))
+        missing = {key: text for key, text in texts.items() if key not in found}
+        if missing:
+            fresh = await asyncio.to_thread(embedder.embed, list(missing.values()))
+            embedded = dict(zip(missing, fresh, strict=True))
+            await self._save(tenant_id, embedder.model_name, embedded)
+            found.update(embedded)
+        return found
 
     async def _load(self, tenant_id: UUID, embedder: Embedder,
                     keys: list[_Key]) -> dict[_Key, npt.NDArray[np.float32]]:
