@@ -7,7 +7,8 @@ regulations. Keys carry the tenant and the document - no tenant's audit is answe
 another's - and a digest of the text rather than the text; memory is bounded, the least
 recently used going first. With a store (Postgres, ``unit_vectors``) they outlast the
 process: a server restarted, or each ``regintel ask`` (a process of its own), reads back
-what an earlier audit embedded. A store that fails costs only the time: the units are
+what an earlier audit, or the document's preparation after its ingestion
+(chat.offline.audit_units), embedded. A store that fails costs only the time: the units are
 embedded, the failure logged."""
 
 from __future__ import annotations
