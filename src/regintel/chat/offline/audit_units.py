@@ -5,8 +5,10 @@ rulebooks on 2 cores), and it depends on the document alone: a regulation is rea
 source (each clause in context, each item of its lists). So when a document is ready, a
 follow-up job embeds those texts into the unit vector store (chat.offline.unit_vectors) and
 the audit finds them there. It embeds every obligation, where one audit reads those its
-themes reach, so it costs about what the chunks' own embedding did; a job that fails or has
-not run yet costs only time: the audit embeds what it does not find."""
+themes reach; its units are shorter than chunks, so it costs less than the chunks' own
+embedding (the 40 ADGM rulebooks: 89 s for 10,928 texts after a 300 s ingestion,
+`regintel bench ingest --follow-ups`). A job that fails or has not run yet costs only time:
+the audit embeds what it does not find."""
 
 from __future__ import annotations
 
