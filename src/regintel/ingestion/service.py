@@ -138,7 +138,11 @@ class IngestionService:
         tenant, doc_id = UUID(tenant_id), UUID(document_id)
         document = await self._documents.get(tenant, doc_id)
         if document.status is DocStatus.READY:
-            return  # a retried or duplicated job: the work is already published
+            # A retried or duplicated job: the work is already published, but the job that
+            # published it may have stopped before queuing the follow-ups (each is
+            # idempotent, and one already waiting is not queued twice).
+            await self.queue_follow_ups(tenant, doc_id)
+            return
         await self._documents.set_status(tenant, doc_id, DocStatus.PROCESSING)
         try:
             data = self._files.read(document.file_path)

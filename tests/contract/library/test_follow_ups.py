@@ -44,6 +44,10 @@ async def test_a_ready_document_queues_its_follow_ups(database: Database,
         assert (await library.documents.get(tenant, ready)).status is DocStatus.READY
         assert (await library.documents.get(tenant, failed)).status is DocStatus.FAILED
         assert ran == [{"tenant_id": str(tenant), "document_id": str(ready)}]
+        # A job run again on a ready document (a retry after it published) queues them anew.
+        await library.ingestion.run_job(str(tenant), str(ready))
+        await library.ingestion.run_follow_ups()
+        assert ran == [{"tenant_id": str(tenant), "document_id": str(ready)}] * 2
     finally:
         await library.queue.close()
 
