@@ -136,7 +136,7 @@ class Container:
                 max_bytes=self.settings.upload.max_bytes,
                 follow_ups=(PREPARE_JOB,) if self.settings.upload.prepare_audits else ())
             self._ingestion.register_jobs()
-            self.queue.register(PREPARE_JOB, self.audit_preparation.run_job,
+            self.queue.register(PREPARE_JOB, self._prepare_for_audit,
                                 queue=FOLLOW_UP_QUEUE, priority=FOLLOW_UP_PRIORITY, retries=1)
         return self._ingestion
 
@@ -144,6 +144,11 @@ class Container:
     def audit_preparation(self) -> AuditPreparation:
         return AuditPreparation(documents=self.documents, index=self.chunk_index,
                                 embedder=self.embedder, memo=self.unit_vectors)
+
+    async def _prepare_for_audit(self, tenant_id: str, document_id: str) -> None:
+        # Resolved per job, not at registration: the memo the chat's audits read now (one
+        # dropped by drop_unit_vectors_in_memory is not filled any more).
+        await self.audit_preparation.run_job(tenant_id, document_id)
 
     @classmethod
     async def open(cls, settings: Settings, *, embedder: Embedder | None = None) -> Container:
