@@ -7,6 +7,7 @@ headings than themes sharing the evidence instead of being dropped."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from uuid import uuid4
 
 import numpy as np
@@ -202,6 +203,34 @@ def test_in_a_long_section_a_relevant_chunk_reads_the_rest_of_its_rule() -> None
                                 limit=100, applies=lambda u: True)
     assert {c.unit.clause: c.score for c in found} == {
         "8.3.5.(4)": 0.6, "8.3.5.(2)(e)": pytest.approx(0.6 * matching.EXPANSION_DISCOUNT)}
+
+
+def test_a_section_no_theme_reached_is_still_read() -> None:
+    """Themes come from the policy, so a subject it never mentions is never searched; the
+    obligations of a section no theme reached, in a chapter one did, are read anyway, as
+    just relevant enough for an omission to be asserted. A reached section is not read
+    twice, and a chapter nothing reached is left alone (outside the policy's scope)."""
+    reached = _unit("A Relevant Person must provide AML training to all Employees.",
+                    clause="4.6.1", section="Training", start=0)
+    silent = _unit("A Relevant Person must ensure that it does not prejudice an Employee who "
+                   "discloses any information regarding money laundering.",
+                   clause="4.8.1", section="Employee disclosures", start=200)
+    other_kind = _unit("A DNFBP must notify the Regulator of any change to its name.",
+                       clause="4.9.1", section="DNFBP notifications", start=400)
+    elsewhere = replace(_unit("A Relevant Person must file its return by the end of April.",
+                              clause="15.1.1", section="Returns", start=600),
+                        chapter="Another chapter")
+    units = [reached, silent, other_kind, elsewhere]
+    applies = lambda u: "DNFBP" not in u.body  # noqa: E731 - as obligations.applicability
+    # A weakly relevant hit (no expansion): only the rule it holds.
+    found = matching.candidates(units, {"Staff training": [_hit(0, 150, 0.4)]}, limit=10,
+                                applies=applies)
+    assert [c.unit.clause for c in found] == ["4.6.1"]
+
+    extra = matching.unreached(units, found, limit=10, applies=applies)
+    assert [(c.unit.clause, c.theme, c.score) for c in extra] == [
+        ("4.8.1", "Employee disclosures", alignment.MIN_GAP_EVIDENCE)]
+    assert matching.unreached(units, found, limit=0, applies=applies) == []
 
 
 def test_a_statement_of_fact() -> None:

@@ -57,6 +57,9 @@ MAX_QUERIES = 48  # bounds the searches (each theme costs one per target)
 # relevant chunk in a long section was read too (matching.candidates); with it, 350 left out
 # a planted omission on a development policy that 450 keeps.
 MAX_OBLIGATIONS = 450
+# Per target: the obligations read in rule sections no theme reached (matching.unreached);
+# the development policies leave 22-95 per target (AML and GEN); this bounds an odd case.
+MAX_UNREACHED = 150
 # Per target: at most MAX_GAPS omissions, and MAX_FINDINGS findings in all. A contradiction
 # is read from a fact the policy states (one finding per statement and kind, see
 # alignment._distinct), so they are few and sure; omissions are many and less sure, and a
@@ -172,13 +175,15 @@ def _read_target(document: Document, chunks: list[StoredChunk],
                  evidence: dict[str, dict[UUID, list[ChunkHit]]],
                  policy_text: str, policy_units: Sequence[Unit]) -> _Target:
     """A target's units and the obligations among them worth checking: those the themes'
-    evidence holds, and those the policy's statements of fact restate."""
+    evidence holds, those of the rule sections no theme reached, and those the policy's
+    statements of fact restate."""
     pages = page_texts(chunks)
     units = segment(document.id, pages)
     applies = obligation_rules.applicability(units, policy_text)
     obligations = matching.candidates(
         units, {theme: per[document.id] for theme, per in evidence.items()},
         limit=MAX_OBLIGATIONS, applies=applies)
+    obligations += matching.unreached(units, obligations, limit=MAX_UNREACHED, applies=applies)
     anchored = {(c.unit.page, c.unit.start): c
                 for c in matching.anchored(units, policy_units, applies=applies)}
     # A rule both found and anchored keeps its theme and score, and learns its anchor.

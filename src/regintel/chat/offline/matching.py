@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from itertools import pairwise
 
 from regintel.chat.offline import facets, obligations
-from regintel.chat.offline.alignment import Candidate
+from regintel.chat.offline.alignment import MIN_GAP_EVIDENCE, Candidate
 from regintel.chat.offline.lexical import STOP, tfidf
 from regintel.chat.offline.segments import Unit
 from regintel.domain.documents import ChunkHit, StoredChunk
@@ -102,6 +102,29 @@ def candidates(units: Sequence[Unit], evidence: dict[str, list[ChunkHit]], *,
                                    best[i].score < region[1] * EXPANSION_DISCOUNT):
             best[i] = Candidate(unit, region[0], region[1] * EXPANSION_DISCOUNT)
     return [best[i] for i in sorted(_fair_share(best, limit))]
+
+
+def unreached(units: Sequence[Unit], found: Sequence[Candidate], *, limit: int,
+              applies: Callable[[Unit], bool]) -> list[Candidate]:
+    """The obligations of the rule sections no theme's evidence reached, in the chapters it
+    did, at most ``limit`` in document order. Themes come from what the policy says, so a
+    subject it never mentions is never searched, and an omission is found only where
+    evidence was read; a chapter the themes reached is about the policy's business, one
+    they never reached most likely is not (on the development policies, reading every
+    unreached section found no more, and 8 more findings on Oryx). Each is read
+    as if its evidence were just relevant enough for an omission to be asserted
+    (alignment.MIN_GAP_EVIDENCE): the rule, not a search, brought it in, and it stays less
+    sure than an omission found beside a strong hit. On the development policies this found
+    Sandgrouse's 12.4.3 (copies of reports to the Regulator), in a section only a policy
+    statement's words had pointed to (``anchored`` reads one rule, not its section). Their
+    vectors are prepared with the regulation's (audit_units), so reading them costs no
+    embedding."""
+    reached = {(c.unit.chapter, c.unit.section) for c in found}
+    chapters = {c.unit.chapter for c in found}
+    left = [Candidate(u, u.section, MIN_GAP_EVIDENCE) for u in units
+            if u.section and u.chapter in chapters and (u.chapter, u.section) not in reached
+            and checkable(u) and applies(u)]
+    return left[:limit]
 
 
 def _rule(unit: Unit) -> tuple[str, str] | None:
