@@ -11,6 +11,7 @@ from uuid import UUID
 from regintel.domain.chat import MAX_QUOTE_CHARS, Citation
 from regintel.domain.documents import ChunkHit
 from regintel.ingestion.clauses import find_clauses
+from regintel.retrieval import preceding
 from regintel.sentences import sentence_spans
 
 _SPACE = re.compile(r"\s+")
@@ -92,6 +93,26 @@ def quote_sentence(text: str, sentence: str) -> str:
     return quote_around(text, max(at, 0), max_chars=MAX_QUOTE_CHARS)
 
 
+def whole_in_earlier(hit: ChunkHit, sentence: str) -> tuple[ChunkHit, str] | None:
+    """The chunk before ``hit`` and the quote of ``sentence`` from it, when ``sentence`` is
+    the one ``hit`` starts inside (retrieval.preceding.opening) and the chunk before holds
+    it whole, from its opening words to its end (and no further: the chunk before ends
+    inside the next sentence)."""
+    earlier, at = hit.opened_in, hit.text.find(sentence)
+    if earlier is None or not hit.opening or at < 0 or hit.text[:at].strip():
+        return None
+    start = preceding.opening_start(earlier.text, hit.text)
+    if start is None:
+        return None
+    # The chunks overlap verbatim: ``hit``'s text from its first word is found in the
+    # chunk before at start_in.
+    shift = preceding.start_in(earlier.text, hit.text) - (len(hit.text) - len(hit.text.lstrip()))
+    end = shift + at + len(sentence)
+    if end > len(earlier.text):
+        return None
+    return earlier, quote_around(earlier.text[:end], start, max_chars=MAX_QUOTE_CHARS)
+
+
 class CitationBook:
     """Numbers citations in the order claims use them; the same chunk and quote reuse a number.
     ``source_texts`` keeps each chunk's stored text so every quote is checked before it counts.
@@ -134,6 +155,12 @@ class CitationBook:
         del self._citations[mark:]
 
     def cite_sentence(self, hit: ChunkHit, sentence: str) -> int | None:
+        """The citation of ``sentence`` of ``hit``: quoted whole from the chunk before when
+        ``hit`` starts inside it and that chunk holds it all ("A Relevant Person should be
+        aware …", not "Person should be aware …")."""
+        whole = whole_in_earlier(hit, sentence)
+        if whole is not None:
+            return self.cite(*whole)
         return self.cite(hit, quote_sentence(hit.text, sentence))
 
     def add_web(self, title: str, url: str, snippet: str) -> int:

@@ -174,6 +174,10 @@ class ChunkHit(ChunkSpan):
     # The clause the chunk's first words belong to, when the chunk is named after a clause
     # that starts further down (the last clause marker before it, from the chunks before).
     clause_before: str | None = None
+    # The chunk just before, when this one starts inside a sentence (``opening``) that it
+    # holds whole: a citation of that sentence quotes it whole from there, not from the
+    # middle (chat.evidence.CitationBook.cite_sentence).
+    opened_in: ChunkHit | None = None
     # A chunk fetched only to show in whole a list that the retrieved chunk with this id
     # shows in part (retrieval.list_context): not retrieved for the question, so it neither
     # ranks nor sets the confidence.

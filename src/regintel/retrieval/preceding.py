@@ -10,8 +10,9 @@ about 1,000 characters, so a chunk can start:
   its top): the clause its first words belong to is the last marker before it.
 
 All three are read from the chunks just before. The lead-in and the opening are shown with
-the chunk's text, the clause names its citation; none of them is quoted (a quote stays
-inside its own chunk)."""
+the chunk's text, the clause names its citation. A quote stays inside one chunk: a sentence
+the chunk starts inside is quoted whole from the chunk before when that one holds it all
+(``ChunkHit.opened_in``), else from where the chunk starts."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ import re
 from collections.abc import Sequence
 from uuid import UUID
 
-from regintel.domain.documents import ChunkHit
+from regintel.domain.documents import ChunkHit, StoredChunk
 from regintel.ingestion.clauses import find_clauses
 from regintel.ports.library import ChunkIndex
 
@@ -65,16 +66,23 @@ def clause_before(previous: str, text: str) -> str | None:
 def opening(previous: str, text: str) -> str | None:
     """The words of the sentence that ``text`` starts in the middle of, from ``previous``;
     None when ``text`` starts a sentence or a line."""
+    start = opening_start(previous, text)
+    if start is None:
+        return None
+    words = " ".join(previous[start:start_in(previous, text)].split())
+    return words if 0 < len(words) <= MAX_OPENING_CHARS else None
+
+
+def opening_start(previous: str, text: str) -> int | None:
+    """Where in ``previous`` the sentence starts that ``text`` starts in the middle of; None
+    when ``text`` starts a sentence or a line (or is not found in ``previous``)."""
     at = start_in(previous, text)
     if at <= 0:
         return None
     head = previous[:at]
     ends = list(_SENTENCE_END.finditer(head))
     start = ends[-1].end() if ends else 0
-    if start == len(head):
-        return None
-    words = " ".join(head[start:].split())
-    return words if 0 < len(words) <= MAX_OPENING_CHARS else None
+    return None if start == len(head) else start
 
 
 async def attach(index: ChunkIndex, tenant_id: UUID, hits: Sequence[ChunkHit]) -> list[ChunkHit]:
@@ -91,12 +99,12 @@ async def attach(index: ChunkIndex, tenant_id: UUID, hits: Sequence[ChunkHit]) -
         log.warning("lookup of the chunks before failed; chunks are shown as they are",
                     exc_info=True)
         return list(hits)
-    found: dict[UUID, dict[str, str]] = {}
+    found: dict[UUID, dict[str, object]] = {}
     for hit in later:
         before = earlier.get(hit.chunk_id, [])
         # Neighbours overlap; a line read twice does not change which clause opened last.
         joined = "\n".join(c.text for c in before)
-        update: dict[str, str] = {}
+        update: dict[str, object] = {}
         if hit.clause and _OPENS_INSIDE.match(hit.text):
             said = lead_in(hit.clause, joined)
             if said:
@@ -108,6 +116,15 @@ async def attach(index: ChunkIndex, tenant_id: UUID, hits: Sequence[ChunkHit]) -
             words = opening(before[-1].text, hit.text)
             if words:
                 update["opening"] = words
+                update["opened_in"] = _as_hit(before[-1], hit)
         if update:
             found[hit.chunk_id] = update
     return [h.model_copy(update=found[h.chunk_id]) if h.chunk_id in found else h for h in hits]
+
+
+def _as_hit(chunk: StoredChunk, hit: ChunkHit) -> ChunkHit:
+    """The chunk before ``hit``, as evidence of the same document (to cite from)."""
+    return ChunkHit(**chunk.model_dump(exclude={"id", "document_id"}), chunk_id=chunk.id,
+                    document_id=hit.document_id, document_title=hit.document_title,
+                    document_version=hit.document_version, doc_type=hit.doc_type,
+                    score=hit.score)

@@ -1,6 +1,6 @@
 """A chunk that opens inside a list is shown with the list's lead-in from the chunk before,
-one cut into a sentence with the sentence's opening words; a failed lookup leaves the answer
-as it was."""
+one cut into a sentence with the sentence's opening words (and quoted whole from the chunk
+before when that holds it); a failed lookup leaves the answer as it was."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from uuid import UUID, uuid4
 
 import pytest
 
+from regintel.chat.evidence import CitationBook
 from regintel.chat.offline.ranking import sentences_of
 from regintel.domain.documents import ChunkHit, DocType, StoredChunk
 from regintel.retrieval.preceding import attach, clause_before, lead_in, opening
@@ -102,6 +103,30 @@ async def test_attach_reads_the_lead_in_and_the_opening_the_chunk_needs() -> Non
     shown = await attach(_Index(before), uuid4(), hits)  # type: ignore[arg-type]
     assert [(h.lead_in, h.opening, h.clause_before) for h in shown] == [
         (LEAD, None, "4.5.1"), (None, None, "4.5.1"), (None, "A Relevant", "8.3.6.Guidance.3")]
+    # The chunk cut into a sentence keeps the chunk before, to quote the sentence from.
+    assert [h.opened_in.text if h.opened_in else None for h in shown] == [None, None, CUT_BEFORE]
+    assert shown[2].opened_in is not None
+    assert shown[2].opened_in.document_id == hits[2].document_id
+
+
+def test_a_sentence_a_chunk_is_cut_into_is_quoted_whole_from_the_chunk_before() -> None:
+    earlier = _hit(CUT_BEFORE, "8.3.6.Guidance.2")
+    hit = _hit(CUT, "8.3.6", start="A Relevant").model_copy(update={"opened_in": earlier})
+    first, second = sentences_of([hit])
+    book = CitationBook()
+    n = book.cite_sentence(hit, first.text)
+    cited = book.citations[0]
+    assert (n, cited.chunk_id, cited.clause) == (1, earlier.chunk_id, "8.3.6.Guidance.3")
+    assert cited.quote == ("8.3.6.Guidance.3.\tA Relevant Person should be aware that customer "
+                           "relationships with family members of PEPs involve similar risks.")
+    # A sentence that starts in the chunk itself is quoted from it.
+    assert book.cite_sentence(hit, second.text) == 2
+    assert book.citations[1].chunk_id == hit.chunk_id
+    # The chunk before holds the sentence's start but not its end: quoted from the chunk.
+    short = earlier.model_copy(update={"text": CUT_BEFORE[:CUT_BEFORE.index("family") + 6]})
+    cut = hit.model_copy(update={"opened_in": short})
+    assert book.cite_sentence(cut, first.text) == 3
+    assert book.citations[2].quote.startswith("Person should be aware")
 
 
 def test_a_later_clause_before_the_chunk_means_it_is_not_inside_the_list() -> None:
