@@ -191,5 +191,15 @@ class ChunkHit(ChunkSpan):
                    document_id=document.id, document_title=document.title,
                    document_version=document.version, doc_type=document.doc_type,
                    score=score, **extra)
+
+    @classmethod
+    def alongside(cls, chunk: StoredChunk, hit: ChunkHit, *, score: float,
+                  **extra: object) -> ChunkHit:
+        """Another chunk of ``hit``'s document (one next to it, say) as evidence."""
+        return cls(**chunk.model_dump(exclude={"id", "document_id"}), chunk_id=chunk.id,
+                   document_id=hit.document_id, document_title=hit.document_title,
+                   document_version=hit.document_version, doc_type=hit.doc_type,
+                   score=score, **extra)
+
     dense_rank: int | None = None
     lexical_rank: int | None = None

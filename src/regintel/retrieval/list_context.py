@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from uuid import UUID
 
-from regintel.domain.documents import ChunkHit, StoredChunk
+from regintel.domain.documents import ChunkHit
 from regintel.ingestion.clauses import guided_rule
 from regintel.ports.library import ChunkIndex
 
@@ -62,15 +62,9 @@ async def complete(index: ChunkIndex, tenant_id: UUID,
         for of, chunks in found.items():
             for chunk in chunks:
                 if chunk.id not in by_id and chunk.id not in added:
-                    added[chunk.id] = _beside(chunk, by_id[of])
+                    added[chunk.id] = ChunkHit.alongside(chunk, by_id[of], score=0.0,
+                                                          completes=of)
     return list(added.values())
-
-
-def _beside(chunk: StoredChunk, hit: ChunkHit) -> ChunkHit:
-    return ChunkHit(**chunk.model_dump(exclude={"id", "document_id"}), chunk_id=chunk.id,
-                    document_id=hit.document_id, document_title=hit.document_title,
-                    document_version=hit.document_version, doc_type=hit.doc_type,
-                    score=0.0, completes=hit.chunk_id)
 
 
 def retrieved(hits: Sequence[ChunkHit]) -> list[ChunkHit]:

@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from uuid import UUID
 
-from regintel.domain.documents import ChunkHit, StoredChunk
+from regintel.domain.documents import ChunkHit
 from regintel.ingestion.clauses import find_clauses
 from regintel.ports.library import ChunkIndex
 
@@ -116,15 +116,8 @@ async def attach(index: ChunkIndex, tenant_id: UUID, hits: Sequence[ChunkHit]) -
             words = opening(before[-1].text, hit.text)
             if words:
                 update["opening"] = words
-                update["opened_in"] = _as_hit(before[-1], hit)
+                update["opened_in"] = ChunkHit.alongside(before[-1], hit, score=hit.score)
         if update:
             found[hit.chunk_id] = update
     return [h.model_copy(update=found[h.chunk_id]) if h.chunk_id in found else h for h in hits]
 
-
-def _as_hit(chunk: StoredChunk, hit: ChunkHit) -> ChunkHit:
-    """The chunk before ``hit``, as evidence of the same document (to cite from)."""
-    return ChunkHit(**chunk.model_dump(exclude={"id", "document_id"}), chunk_id=chunk.id,
-                    document_id=hit.document_id, document_title=hit.document_title,
-                    document_version=hit.document_version, doc_type=hit.doc_type,
-                    score=hit.score)
