@@ -25,7 +25,7 @@ from regintel.bench.obliqa import LoadedCorpus, Question, corpus_tenant, selecte
 from regintel.chat.evidence import CitationBook
 from regintel.chat.offline import compose
 from regintel.chat.tools import LIBRARY_HITS
-from regintel.retrieval import list_context, preceding
+from regintel.retrieval import reading
 
 if TYPE_CHECKING:
     from regintel.container import Container
@@ -54,8 +54,7 @@ async def answered(container: Container, loaded: LoadedCorpus,
     for question in questions:
         start = time.perf_counter()
         hits = await container.retriever.search(tenant_id, question.text, k=LIBRARY_HITS)
-        hits = await preceding.attach(container.chunk_index, tenant_id, hits)
-        hits += await list_context.complete(container.chunk_index, tenant_id, hits)
+        hits = await reading.around(container.chunk_index, tenant_id, hits)
         book = CitationBook()
         await compose.inquiry(container.embedder, question.text, hits, book, caution=False)
         latencies.append((time.perf_counter() - start) * 1000)

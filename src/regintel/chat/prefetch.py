@@ -30,7 +30,7 @@ from regintel.chat.offline import references
 from regintel.domain.chat import Action
 from regintel.domain.documents import ChunkHit
 from regintel.ports.llm import request_sent
-from regintel.retrieval import list_context, preceding
+from regintel.retrieval import reading
 
 log = logging.getLogger(__name__)
 SEND_WAIT_S = 0.05
@@ -81,14 +81,12 @@ async def _classify(deps: TurnDeps, question: str, sent: asyncio.Event) -> Inten
 
 async def search(deps: TurnDeps, question: str, document_ids: Sequence[UUID],
                  set_ids: Sequence[UUID]) -> Searched:
-    """``search_knowledge_base``, what each hit needs from the chunks before it
-    (``preceding``) and the chunks that hold the rest of the lists the best hits show in
-    part (``list_context``), then the passage screen of all of them, in one pass."""
+    """``search_knowledge_base``, what the hits need around them to be read
+    (``reading.around``), then the passage screen of all of them, in one pass."""
     with deps.timed("retrieval"):
         found = await tools.search_knowledge_base(deps, question, list(document_ids),
                                                   set_ids=list(set_ids))
-        found = await preceding.attach(deps.index, deps.tenant_id, found)
-        found += await list_context.complete(deps.index, deps.tenant_id, found)
+        found = await reading.around(deps.index, deps.tenant_id, found)
     with deps.timed("guardrails"):
         flags = await asyncio.to_thread(lambda: [deps.guard.scan_passage(h.text) for h in found])
     return Searched(found, flags)

@@ -28,7 +28,7 @@ from regintel.domain.chat import (
     ResolvedDocument,
 )
 from regintel.domain.documents import ChunkHit, Document
-from regintel.retrieval import preceding, strategies
+from regintel.retrieval import pointers, preceding, strategies
 from regintel.retrieval.confidence import assess
 
 log = logging.getLogger(__name__)
@@ -200,6 +200,8 @@ async def compare(state: ChatState, runtime: Rt) -> Update:
                                                             document.id)
                 hits += [ChunkHit.of(c, document, 0.5) for c in sample]
         hits = await preceding.attach(deps.index, deps.tenant_id, hits)
+        if topic:
+            hits += await pointers.follow(deps.index, deps.tenant_id, hits)
     hits, update = await _screen(hits, runtime, state)
     context = dict(update.get("context") or state.get("context") or {})
     context["comparison_topic"] = topic

@@ -14,7 +14,15 @@ import numpy as np
 from regintel.chat.engine import Composed
 from regintel.chat.evidence import CitationBook, markers
 from regintel.chat.offline.compose import bullet, cite
-from regintel.chat.offline.ranking import Matrix, Sentence, embed, figures, mmr, sentences_of
+from regintel.chat.offline.ranking import (
+    Matrix,
+    Sentence,
+    embed,
+    figures,
+    mmr,
+    pointers,
+    sentences_of,
+)
 from regintel.domain.chat import ComparisonCell, ComparisonResult, ComparisonRow, Statement
 from regintel.domain.documents import ChunkHit, Document
 from regintel.ports.embedder import Embedder
@@ -23,6 +31,7 @@ ALIGNED = 0.62      # cosine above which two statements speak about the same thi
 UNRELATED = 0.42    # cosine below which a statement has no counterpart
 KEY_STATEMENTS = 6
 MAX_CHUNKS = 12
+POINTER_PENALTY = 0.3  # as compose.HEADING_PENALTY
 _MODAL = re.compile(r"\b(must not|shall not|may not|must|shall|should|may)\b", re.I)
 
 
@@ -71,9 +80,11 @@ def _best(items: list[Sentence], matrix: Matrix, query: Matrix,
           index: dict[int, int]) -> Sentence | None:
     if not items:
         return None
-    # A statement with figures is what a difference table is for: prefer it slightly.
+    # A statement with figures is what a difference table is for: prefer it slightly; a
+    # pointer to a section whose text is at hand gives way to that text.
+    pointing = {id(s) for s, points in zip(items, pointers(items), strict=True) if points}
     return max(items, key=lambda s: float(matrix[index[id(s)]] @ query)
-               + 0.1 * bool(figures(s.text)))
+               + 0.1 * bool(figures(s.text)) - POINTER_PENALTY * (id(s) in pointing))
 
 
 def _focused(documents: Sequence[Document], per_doc: dict[UUID, list[Sentence]], matrix: Matrix,

@@ -15,7 +15,7 @@ from regintel.chat.engine import Composed
 from regintel.chat.evidence import CitationBook, clause_of, markers, normalise
 from regintel.chat.offline import guided_rule, whole_list
 from regintel.chat.offline import obligations as obligation_rules
-from regintel.chat.offline.ranking import Sentence, embed, mmr, sentences_of
+from regintel.chat.offline.ranking import Sentence, embed, mmr, pointers, sentences_of
 from regintel.domain.chat import MAX_QUOTE_CHARS, Statement, SummaryResult, SummarySection
 from regintel.domain.documents import ChunkHit, Document
 from regintel.ports.embedder import Embedder
@@ -38,7 +38,8 @@ POINT_MARGIN = 0.2
 # few more answers without one. The sentence alone favours guidance that repeats the
 # question's words over the passage retrieval ranks first.
 CHUNK_WEIGHT = 0.5
-HEADING_PENALTY = 0.3  # a heading is shown only when nothing under it was retrieved
+HEADING_PENALTY = 0.3  # a heading (or a pointer to a section) is shown only when nothing
+# under it (or of the section) was retrieved
 # A question about what is required ("What must a firm do if it cannot complete CDD?") is
 # answered with the rules first and the guidance after them: the points chosen are the same,
 # only their order. A bonus that also chose binding sentences over closer guidance was
@@ -272,9 +273,10 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
     query, matrix = vectors[0], vectors[1:]
     similarity = under_headings(candidates, matrix @ query)
     # How well the sentence matches the question, and how relevant retrieval found its chunk.
+    pointing = pointers(candidates)
     relevance = [(1 - CHUNK_WEIGHT) * float(similarity[i]) + CHUNK_WEIGHT * s.hit.score
-                 - 0.05 * s.is_fragment
-                 - HEADING_PENALTY * s.is_heading for i, s in enumerate(candidates)]
+                 - 0.05 * s.is_fragment - HEADING_PENALTY * s.is_heading
+                 - HEADING_PENALTY * pointing[i] for i, s in enumerate(candidates)]
     best = max(relevance)
     picked = [i for i in mmr(relevance, matrix, INQUIRY_POINTS)
               if relevance[i] >= best - POINT_MARGIN]

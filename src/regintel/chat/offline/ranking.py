@@ -16,6 +16,7 @@ from regintel.chat.offline import obligations
 from regintel.domain.documents import ChunkHit
 from regintel.ingestion.clauses import find_clauses
 from regintel.ports.embedder import Embedder
+from regintel.retrieval.pointers import points_to, under
 from regintel.sentences import sentence_spans
 
 MIN_SENTENCE_CHARS = 40
@@ -179,6 +180,16 @@ async def embed(embedder: Embedder, texts: Sequence[str]) -> Matrix:
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     normalised: Matrix = (matrix / np.maximum(norms, 1e-9)).astype(np.float32)
     return normalised
+
+
+def pointers(candidates: Sequence[Sentence]) -> list[bool]:
+    """For each sentence, whether it points to a section (retrieval.pointers: "Section 4.5
+    sets out the requirements regarding record-keeping") whose own text is among
+    ``candidates``: the pointer then gives way to what it points to."""
+    have = {(s.hit.document_id, s.hit.clause) for s in candidates}
+    return [any(doc == s.hit.document_id and under(clause, section)
+                for section in points_to(s.text) for doc, clause in have)
+            for s in candidates]
 
 
 def mmr(relevance: Sequence[float], vectors: Matrix, k: int, *,
