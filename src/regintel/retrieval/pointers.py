@@ -6,7 +6,7 @@ least six years …"), which an answer needs. The first chunks of the section or
 hit points to in its own document are fetched here as evidence too, scored as the pointer
 is (so they neither raise the turn's confidence nor rank above it), and the answer reads
 them as it reads any hit; the pointer sentence itself says nothing an answer can use
-(``chat.offline.ranking.Sentence.is_pointer``)."""
+(``chat.offline.ranking.pointers``)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from uuid import UUID
 
-from regintel.domain.documents import ChunkHit
+from regintel.domain.documents import ChunkHit, StoredChunk
 from regintel.ports.library import ChunkIndex
 from regintel.retrieval.list_context import EVIDENCE_CHUNKS, retrieved
 
@@ -58,9 +58,13 @@ async def follow(index: ChunkIndex, tenant_id: UUID,
         return []
     added: dict[UUID, ChunkHit] = {}
     have = {h.chunk_id for h in hits}
+    documents: dict[UUID, list[StoredChunk]] = {}
     try:
         for hit, section in wanted:
-            chunks = await index.document_chunks(tenant_id, hit.document_id)
+            if hit.document_id not in documents:
+                documents[hit.document_id] = await index.document_chunks(tenant_id,
+                                                                         hit.document_id)
+            chunks = documents[hit.document_id]
             inside = [c for c in chunks if under(c.clause, section) and c.id not in have]
             for chunk in inside[:SECTION_CHUNKS]:
                 added.setdefault(chunk.id, ChunkHit.alongside(chunk, hit, score=hit.score))
