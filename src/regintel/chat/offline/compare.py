@@ -13,7 +13,7 @@ import numpy as np
 
 from regintel.chat.engine import Composed
 from regintel.chat.evidence import CitationBook, markers
-from regintel.chat.offline.compose import bullet, cite
+from regintel.chat.offline.compose import HEADING_PENALTY, bullet, cite
 from regintel.chat.offline.ranking import (
     Matrix,
     Sentence,
@@ -31,7 +31,6 @@ ALIGNED = 0.62      # cosine above which two statements speak about the same thi
 UNRELATED = 0.42    # cosine below which a statement has no counterpart
 KEY_STATEMENTS = 6
 MAX_CHUNKS = 12
-POINTER_PENALTY = 0.3  # as compose.HEADING_PENALTY
 _MODAL = re.compile(r"\b(must not|shall not|may not|must|shall|should|may)\b", re.I)
 
 
@@ -84,7 +83,7 @@ def _best(items: list[Sentence], matrix: Matrix, query: Matrix,
     # pointer to a section whose text is at hand gives way to that text.
     pointing = {id(s) for s, points in zip(items, pointers(items), strict=True) if points}
     return max(items, key=lambda s: float(matrix[index[id(s)]] @ query)
-               + 0.1 * bool(figures(s.text)) - POINTER_PENALTY * (id(s) in pointing))
+               + 0.1 * bool(figures(s.text)) - HEADING_PENALTY * (id(s) in pointing))
 
 
 def _focused(documents: Sequence[Document], per_doc: dict[UUID, list[Sentence]], matrix: Matrix,
