@@ -71,6 +71,21 @@ async def test_a_list_asked_for_is_shown_whole_each_item_cited(conversation: Con
     await _all_quotes_verify(container, corpus, r)
 
 
+async def test_the_rule_a_passage_names_things_by_is_read_and_answers(
+        conversation: Conversation, container: Container, corpus: Corpus) -> None:
+    """Asked how long records must be kept, search finds the passages that name the records
+    by their rule ("The records required to be kept under Rule 4.5.1 may be kept in
+    electronic format"), and training records' six years (13.3.2), not AML 4.5.1, whose
+    period closes its seven-item list; the answer reads 4.5.1 and leads with it."""
+    r = await conversation.ask("How long must records be kept?", tagged_doc_ids=[corpus.aml.id])
+    if r.engine is Engine.OFFLINE:
+        first = r.citations[0]
+        assert (first.clause, "six years" in first.quote) == ("4.5.1", True), r.answer
+        assert "maintain the following records:" in r.answer.split("\n- ")[1], r.answer
+    assert r.validation.sources.grounded, (r.answer, r.validation.sources)
+    await _all_quotes_verify(container, corpus, r)
+
+
 async def test_a_question_about_requirements_is_answered_from_the_rules_first(
         conversation: Conversation, container: Container, corpus: Corpus) -> None:
     """AML 8.7.1.Guidance repeats the question's words more closely than Rule 8.7.1(1) does;

@@ -54,7 +54,7 @@ async def answered(container: Container, loaded: LoadedCorpus,
     for question in questions:
         start = time.perf_counter()
         hits = await container.retriever.search(tenant_id, question.text, k=LIBRARY_HITS)
-        hits = await reading.around(container.chunk_index, tenant_id, hits)
+        hits = await reading.around(container.chunk_index, tenant_id, hits, question.text)
         book = CitationBook()
         await compose.inquiry(container.embedder, question.text, hits, book, caution=False)
         latencies.append((time.perf_counter() - start) * 1000)

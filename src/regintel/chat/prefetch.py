@@ -86,7 +86,7 @@ async def search(deps: TurnDeps, question: str, document_ids: Sequence[UUID],
     with deps.timed("retrieval"):
         found = await tools.search_knowledge_base(deps, question, list(document_ids),
                                                   set_ids=list(set_ids))
-        found = await reading.around(deps.index, deps.tenant_id, found)
+        found = await reading.around(deps.index, deps.tenant_id, found, question)
     with deps.timed("guardrails"):
         flags = await asyncio.to_thread(lambda: [deps.guard.scan_passage(h.text) for h in found])
     return Searched(found, flags)

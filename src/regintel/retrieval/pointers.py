@@ -2,11 +2,17 @@
 subject is dealt with ("Section 4.5 sets out the requirements regarding record-keeping"),
 in the words a question uses, so search ranks the pointer above the rules it points to
 ("4.5.1 A Relevant Person must, where relevant, maintain the following records: … for at
-least six years …"), which an answer needs. The first chunks of the section or rule a best
-hit points to in its own document are fetched here as evidence too, scored as the pointer
-is (so they neither raise the turn's confidence nor rank above it), and the answer reads
-them as it reads any hit; the pointer sentence itself says nothing an answer can use
-(``chat.offline.ranking.pointers``)."""
+least six years …"), which an answer needs. So do the rules and guidance that name what
+they speak of by the rule that requires it ("The records required to be kept under Rule
+4.5.1 may be kept in electronic format"): asked how long records must be kept, search
+finds that sentence and 4.5.5's "the records referred to in Rule 4.5.1", not 4.5.1, whose
+period closes a seven-item list. The first chunks of the section or rule a best hit points
+or refers to in its own document are fetched here as evidence too, scored as the hit is (so
+they neither raise the turn's confidence nor rank above it), and the answer reads them as
+it reads any hit. A pointer sentence itself says nothing an answer can use
+(``chat.offline.ranking.pointers``); a reference is read as what it says.
+
+"""
 
 from __future__ import annotations
 
@@ -22,6 +28,14 @@ from regintel.retrieval.list_context import EVIDENCE_CHUNKS, retrieved
 log = logging.getLogger(__name__)
 
 SECTION_CHUNKS = 2  # of the section pointed to: its opening rules, before its guidance
+THING_WORDS = 5  # before a reference, that name the thing referred to ("the records")
+_WORD = re.compile(r"[a-z][a-z-]+")
+_SENTENCE_END = re.compile(r"[.;:!?]\s")
+_COMMON = frozenset((
+    "the", "a", "an", "any", "all", "of", "to", "for", "in", "on", "by", "and", "or", "be",
+    "is", "are", "was", "were", "must", "shall", "should", "may", "its", "their", "this",
+    "that", "these", "those", "which", "what", "how", "when", "where", "who", "do", "does",
+    "relevant", "person", "persons", "firm", "rule", "rules", "under", "such", "with"))
 # "Section 4.5 sets out …", "Rule 8.4.1 specifies …", "Part 3.2 deals with …". A chapter
 # ("Chapter 4 outlines …") is too wide to read, and a bare citation ("in accordance with
 # Rule 8.3.1") does not say that the rule is about the subject. A rule of another rulebook
@@ -32,10 +46,42 @@ POINTER = re.compile(
     r"deals with|describes|explains|lists|prescribes|provides for)\b")
 
 
+# "the records referred to in Rule 4.5.1", "the records required to be kept under Rule
+# 4.5.1", "the information specified in Section 9.2": the thing named is what the rule is
+# about. A rule cited for what to do ("in accordance with Rule 8.3.1", "a report made under
+# Rule 14.3.1") is not, nor is a rule of another rulebook ("referred to in GEN Rule 5.5.2").
+REFERENCE = re.compile(
+    r"\b(?:referred to|required|specified|mentioned|set out|"
+    r"outlined|defined|prescribed|described)(?:\s+to\s+be\s+\w+)?\s+(?:in|under|by)\s+"
+    r"(?:Section|Rule)\s+\u200e*(?P<section>\d+(?:\.\d+){1,2}[A-Z]?)\b")
+
+
+def _named(pattern: re.Pattern[str], text: str) -> list[str]:
+    return list(dict.fromkeys(m["section"] for m in pattern.finditer(text)
+                              if not m.groupdict().get("other")))
+
+
 def points_to(text: str) -> list[str]:
     """The sections or rules of its own document ``text`` says a subject is dealt with in,
     in order."""
-    return list(dict.fromkeys(m["section"] for m in POINTER.finditer(text) if not m["other"]))
+    return _named(POINTER, text)
+
+
+def refers_to(text: str, question: str) -> list[str]:
+    """The rules of its own document ``text`` names a thing by ("the records required to be
+    kept under Rule 4.5.1"), in order, when the thing is one ``question`` speaks of: a rule
+    named for another thing ("the risk assessment required under Rule 6.1.1", asked about
+    records) is a different subject."""
+    asked = _words(question)
+    return list(dict.fromkeys(
+        m["section"] for m in REFERENCE.finditer(text)
+        if _words(" ".join(_SENTENCE_END.split(text[:m.start()])[-1].split()[-THING_WORDS:]))
+        & asked))
+
+
+def _words(text: str) -> set[str]:
+    """Content words, a plural as its singular ("records" is "record")."""
+    return {w.removesuffix("s") for w in _WORD.findall(text.lower()) if w not in _COMMON}
 
 
 def under(clause: str | None, section: str) -> bool:
@@ -45,13 +91,15 @@ def under(clause: str | None, section: str) -> bool:
                              (clause or "").startswith((f"{section}.", f"{section}(")))
 
 
-async def follow(index: ChunkIndex, tenant_id: UUID,
-                 hits: Sequence[ChunkHit]) -> list[ChunkHit]:
-    """The opening chunks of each section the best hits point to in their own documents,
-    not among ``hits`` and not already reached by one of them. A failed lookup adds
-    nothing: the answer still comes, from the hits."""
+async def follow(index: ChunkIndex, tenant_id: UUID, hits: Sequence[ChunkHit],
+                 question: str) -> list[ChunkHit]:
+    """The opening chunks of each section the best hits point to, or refer to for a thing
+    ``question`` speaks of, in their own documents, not among ``hits`` and not already
+    reached by one of them. A failed lookup adds nothing: the answer still comes, from the
+    hits."""
     best = sorted(retrieved(hits), key=lambda h: -h.score)[:EVIDENCE_CHUNKS]
-    wanted = [(hit, section) for hit in best for section in points_to(hit.text)
+    wanted = [(hit, section) for hit in best
+              for section in points_to(hit.text) + refers_to(hit.text, question)
               if not any(h.document_id == hit.document_id and under(h.clause, section)
                          for h in hits)]
     if not wanted:

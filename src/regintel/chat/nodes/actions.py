@@ -28,7 +28,7 @@ from regintel.domain.chat import (
     ResolvedDocument,
 )
 from regintel.domain.documents import ChunkHit, Document
-from regintel.retrieval import pointers, preceding, strategies
+from regintel.retrieval import preceding, reading, strategies
 from regintel.retrieval.confidence import assess
 
 log = logging.getLogger(__name__)
@@ -201,7 +201,7 @@ async def compare(state: ChatState, runtime: Rt) -> Update:
                 hits += [ChunkHit.of(c, document, 0.5) for c in sample]
         hits = await preceding.attach(deps.index, deps.tenant_id, hits)
         if topic:
-            hits += await pointers.follow(deps.index, deps.tenant_id, hits)
+            hits += await reading.followed(deps.index, deps.tenant_id, hits, topic)
     hits, update = await _screen(hits, runtime, state)
     context = dict(update.get("context") or state.get("context") or {})
     context["comparison_topic"] = topic
