@@ -60,6 +60,12 @@ async def test_a_later_process_reads_the_vectors_back_within_its_tenant(
     await documents.delete(a, aml)
     assert await store.load(a, embedder.model_name, keys) == {}
     assert len(await store.load(b, embedder.model_name, [(b_doc, _digest(RULES[0]))])) == 1
+    # Forgetting one document's vectors keeps the others'.
+    b_gen = await _document(documents, b, "GEN")
+    await UnitVectors(store=store).embed(counting, b, [(b_gen, RULES[1])])
+    await store.forget(b, b_gen)
+    assert await store.load(b, embedder.model_name, [(b_gen, _digest(RULES[1]))]) == {}
+    assert len(await store.load(b, embedder.model_name, [(b_doc, _digest(RULES[0]))])) == 1
     await store.forget(b)
     assert await store.load(b, embedder.model_name, [(b_doc, _digest(RULES[0]))]) == {}
 

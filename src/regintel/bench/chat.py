@@ -73,6 +73,11 @@ async def run(container: Container, rulebooks: Path, *, rounds: int = 1,
     await store.forget(tenant_id)
     container.drop_unit_vectors_in_memory()
     cold = await _timed(chat.ask(tenant_id, request))
+    # A policy audited as soon as it is uploaded, against regulations ingested (and prepared)
+    # long before: only the policy's vectors are missing.
+    await store.forget(tenant_id, policy.id)
+    container.drop_unit_vectors_in_memory()
+    new_policy = await _timed(chat.ask(tenant_id, request))
     repeated = [await _timed(chat.ask(tenant_id, request)) for _ in range(audits)]
     container.drop_unit_vectors_in_memory()  # as a restarted server, or the next CLI call
     restarted = await _timed(chat.ask(tenant_id, request))
@@ -80,6 +85,7 @@ async def run(container: Container, rulebooks: Path, *, rounds: int = 1,
         "inquire": _figures(inquire),
         "audit_first": _figures([first]) | _findings(first),
         "audit_cold": _figures([cold]) | _findings(cold),
+        "audit_new_policy": _figures([new_policy]) | _findings(new_policy),
         # Again in this process: the vectors are kept in memory (chat.offline.unit_vectors).
         "audit": _figures(repeated) | _findings(repeated[-1]),
         "audit_restarted": _figures([restarted]) | _findings(restarted),
@@ -114,7 +120,8 @@ def _figures(runs: Sequence[tuple[float, ChatResponse]]) -> dict[str, Any]:
 
 def table_rows(figures: dict[str, Any]) -> list[list[Any]]:
     rows = []
-    for name in ("inquire", "audit_first", "audit_cold", "audit", "audit_restarted"):
+    for name in ("inquire", "audit_first", "audit_cold", "audit_new_policy", "audit",
+                 "audit_restarted"):
         f = figures[name]
         phase = f["mean_ms_by_phase"]
         rows.append([name, f["turns"], f["p50_s"], f["p95_s"], f["max_s"],

@@ -181,7 +181,9 @@ def bench_chat(
             ["turn", "n", "p50", "p95", "max", "guardrails", "retrieval", "composition",
              "validation", "persistence", "other"], chat.table_rows(f)) + (
             f"\naudit_first: the units were embedded ahead, as each document's ingestion "
-            f"follow-up does ({f['prepare_s']} s for the three documents); audit_cold: not")
+            f"follow-up does ({f['prepare_s']} s for the three documents); audit_cold: none "
+            f"was (the follow-ups not run yet, or failed); audit_new_policy: the policy's were "
+            f"not, the regulations' were (a policy audited as soon as it is uploaded)")
 
     _measure(lambda container, _: chat.run(container, rulebooks, rounds=rounds, audits=audits),
              json_out, show)

@@ -51,7 +51,10 @@ class PostgresUnitVectorStore:
         async with self._db.tenant_session(tenant_id) as s:
             await s.execute(statement, rows)
 
-    async def forget(self, tenant_id: UUID) -> None:
-        """Drops the tenant's vectors (``bench chat`` measures a first audit with it)."""
+    async def forget(self, tenant_id: UUID, document_id: UUID | None = None) -> None:
+        """Drops the tenant's vectors, or one document's (``bench chat`` measures first
+        audits with it)."""
         async with self._db.tenant_session(tenant_id) as s:
-            await s.execute(delete(_table).where(_table.c.tenant_id == tenant_id))
+            await s.execute(delete(_table).where(
+                _table.c.tenant_id == tenant_id,
+                *([_table.c.document_id == document_id] if document_id else [])))
