@@ -10,9 +10,7 @@ period closes a seven-item list. The first chunks of the section or rule a best 
 or refers to in its own document are fetched here as evidence too, scored as the hit is (so
 they neither raise the turn's confidence nor rank above it), and the answer reads them as
 it reads any hit. A pointer sentence itself says nothing an answer can use
-(``chat.offline.ranking.pointers``); a reference is read as what it says.
-
-"""
+(``chat.offline.ranking.pointers``); a reference is read as what it says."""
 
 from __future__ import annotations
 
@@ -31,6 +29,8 @@ SECTION_CHUNKS = 2  # of the section pointed to: its opening rules, before its g
 THING_WORDS = 5  # before a reference, that name the thing referred to ("the records")
 _WORD = re.compile(r"[a-z][a-z-]+")
 _SENTENCE_END = re.compile(r"[.;:!?]\s")
+# Words that say nothing of the thing: function words, and the rulebooks' name for whoever
+# the rules bind ("a Relevant Person"), which nearly every question and sentence holds.
 _COMMON = frozenset((
     "the", "a", "an", "any", "all", "of", "to", "for", "in", "on", "by", "and", "or", "be",
     "is", "are", "was", "were", "must", "shall", "should", "may", "its", "their", "this",
