@@ -80,8 +80,11 @@ def refers_to(text: str, question: str) -> list[str]:
 
 
 def _words(text: str) -> set[str]:
-    """Content words, a plural as its singular ("records" is "record")."""
-    return {w.removesuffix("s") for w in _WORD.findall(text.lower()) if w not in _COMMON}
+    """Content words, a plural as its singular ("records" is "record"), a compound with its
+    parts ("record-keeping" holds "record")."""
+    words = _WORD.findall(text.lower())
+    return {w.removesuffix("s") for w in words + [p for w in words for p in w.split("-")]
+            if w not in _COMMON and len(w) > 1}
 
 
 def under(clause: str | None, section: str) -> bool:

@@ -124,6 +124,7 @@ def test_the_pointer_gives_way_only_when_its_section_is_at_hand() -> None:
 def test_a_reference_names_a_thing_the_question_asks_about_by_a_rule_of_its_document() -> None:
     asked = "How long must records and information be kept?"
     assert refers_to(REFERENCE, asked) == ["4.5.1"]
+    assert refers_to(REFERENCE, "What are the record-keeping requirements?") == ["4.5.1"]
     both = ("Where the records referred to in Rule 4.5.1 are kept outside the ADGM, the "
             "information specified in Section 9.2 must …")
     assert refers_to(both, asked) == ["4.5.1", "9.2"]
