@@ -5,6 +5,7 @@ figures or modal verbs disagree), statements with no counterpart are unique to t
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from uuid import UUID
@@ -31,7 +32,19 @@ ALIGNED = 0.62      # cosine above which two statements speak about the same thi
 UNRELATED = 0.42    # cosine below which a statement has no counterpart
 KEY_STATEMENTS = 6
 MAX_CHUNKS = 12
+# A focused comparison chooses among each document's SHORTLIST statements closest to the
+# topic (5 ** 5 choices at most), weighing how alike the chosen are by AGREEMENT.
+SHORTLIST = 5
+AGREEMENT = 0.5
 _MODAL = re.compile(r"\b(must not|shall not|may not|must|shall|should|may)\b", re.I)
+
+
+def _comparable(sentence: Sentence) -> bool:
+    """A statement, or a list's item shown after the list's lead-in: "… must maintain the
+    following records: … any other matter …, for at least six years …" is the rulebook's
+    record-keeping period, though its item starts in lower case."""
+    return sentence.is_statement or bool(sentence.lead_in and not sentence.is_heading
+                                         and not sentence.is_definition)
 
 
 def _modal(text: str) -> str | None:
@@ -62,7 +75,7 @@ async def compare(embedder: Embedder, question: str, documents: Sequence[Documen
                   evidence: dict[UUID, list[ChunkHit]], topic: str | None,
                   book: CitationBook) -> Composed:
     per_doc = {d.id: [s for s in sentences_of(
-        sorted(evidence.get(d.id, []), key=lambda h: -h.score)[:MAX_CHUNKS]) if s.is_statement]
+        sorted(evidence.get(d.id, []), key=lambda h: -h.score)[:MAX_CHUNKS]) if _comparable(s)]
         for d in documents}
     flat = [(doc_id, s) for doc_id, items in per_doc.items() for s in items]
     if not flat:
@@ -75,23 +88,44 @@ async def compare(embedder: Embedder, question: str, documents: Sequence[Documen
     return _holistic(documents, per_doc, matrix, query, index, book)
 
 
-def _best(items: list[Sentence], matrix: Matrix, query: Matrix,
-          index: dict[int, int]) -> Sentence | None:
-    if not items:
-        return None
-    # A statement with figures is what a difference table is for: prefer it slightly; a
-    # pointer to a section whose text is at hand gives way to that text.
-    pointing = {id(s) for s, points in zip(items, pointers(items), strict=True) if points}
-    return max(items, key=lambda s: float(matrix[index[id(s)]] @ query)
-               + 0.1 * bool(figures(s.text)) - HEADING_PENALTY * (id(s) in pointing))
+def _fit(items: list[Sentence], matrix: Matrix, query: Matrix,
+         index: dict[int, int]) -> list[float]:
+    """How well each statement answers the topic. A statement with figures is what a
+    difference table is for: preferred slightly; a pointer to a section whose text is at
+    hand gives way to that text."""
+    pointing = pointers(items)
+    return [float(matrix[index[id(s)]] @ query) + 0.1 * bool(figures(s.text))
+            - HEADING_PENALTY * points for s, points in zip(items, pointing, strict=True)]
+
+
+def _side_by_side(per_doc: list[list[Sentence]], matrix: Matrix, query: Matrix,
+                  index: dict[int, int]) -> list[Sentence | None]:
+    """One statement per document (None for a document with none), chosen together: each
+    answers the topic, and they speak of the same thing. Chosen one by one, the rulebook's
+    period for training records (13.3.2, six years "from the date on which the training was
+    given") can stand beside the policy's period for customer records, when the rulebook's
+    own (4.5.1) is about as close to the topic."""
+    shortlists: list[list[tuple[Sentence | None, float]]] = []
+    for items in per_doc:
+        fit = _fit(items, matrix, query, index)
+        best = sorted(range(len(items)), key=lambda i: -fit[i])[:SHORTLIST]
+        shortlists.append([(items[i], fit[i]) for i in best] or [(None, 0.0)])
+
+    def score(choice: tuple[tuple[Sentence | None, float], ...]) -> float:
+        found = [s for s, _ in choice if s is not None]
+        together = sum(float(matrix[index[id(a)]] @ matrix[index[id(b)]])
+                       for i, a in enumerate(found) for b in found[i + 1:])
+        return sum(f for _, f in choice) + AGREEMENT * together
+
+    return [s for s, _ in max(itertools.product(*shortlists), key=score)]
 
 
 def _focused(documents: Sequence[Document], per_doc: dict[UUID, list[Sentence]], matrix: Matrix,
              query: Matrix, index: dict[int, int], topic: str, book: CitationBook) -> Composed:
     cells: list[ComparisonCell] = []
     chosen: dict[UUID, Sentence] = {}
-    for document in documents:
-        best = _best(per_doc[document.id], matrix, query, index)
+    chosen_each = _side_by_side([per_doc[d.id] for d in documents], matrix, query, index)
+    for document, best in zip(documents, chosen_each, strict=True):
         if best is None:
             cells.append(ComparisonCell(document_id=document.id, text="Not addressed."))
             continue
