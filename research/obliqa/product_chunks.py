@@ -55,4 +55,6 @@ async def main(fold, limit, k):
                           "passage_recall": round(found / total, 4), "question_recall_mean": round(sum(qrec) / len(qrec), 4),
                           "question_recall_mapped": round(sum(qmap) / len(qmap), 4), "questions_mapped": len(qmap),
                           "p50_ms": round(1000 * lat[len(lat)//2]), "p95_ms": round(1000 * lat[int(len(lat)*0.95)])}))
-asyncio.run(main(int(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else None, int(sys.argv[3]) if len(sys.argv) > 3 else 10))
+if __name__ == "__main__":
+    asyncio.run(main(int(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else None,
+                     int(sys.argv[3]) if len(sys.argv) > 3 else 10))
