@@ -43,8 +43,8 @@ def _comparable(sentence: Sentence) -> bool:
     """A statement, or a list's item shown after the list's lead-in: "… must maintain the
     following records: … any other matter …, for at least six years …" is the rulebook's
     record-keeping period, though its item starts in lower case."""
-    return sentence.is_statement or bool(sentence.lead_in and not sentence.is_heading
-                                         and not sentence.is_definition)
+    return not (sentence.is_heading or sentence.is_definition
+                or (sentence.is_fragment and not sentence.lead_in))
 
 
 def _modal(text: str) -> str | None:
@@ -110,11 +110,15 @@ def _side_by_side(per_doc: list[list[Sentence]], matrix: Matrix, query: Matrix,
         fit = _fit(items, matrix, query, index)
         best = sorted(range(len(items)), key=lambda i: -fit[i])[:SHORTLIST]
         shortlists.append([(items[i], fit[i]) for i in best] or [(None, 0.0)])
+    # Every pair's cosine once: a pair recurs in many of the choices.
+    listed = [s for shortlist in shortlists for s, _ in shortlist if s is not None]
+    at = {id(s): k for k, s in enumerate(listed)}
+    vectors = matrix[[index[id(s)] for s in listed]]
+    alike = vectors @ vectors.T
 
     def score(choice: tuple[tuple[Sentence | None, float], ...]) -> float:
-        found = [s for s, _ in choice if s is not None]
-        together = sum(float(matrix[index[id(a)]] @ matrix[index[id(b)]])
-                       for i, a in enumerate(found) for b in found[i + 1:])
+        found = [at[id(s)] for s, _ in choice if s is not None]
+        together = sum(float(alike[a, b]) for i, a in enumerate(found) for b in found[i + 1:])
         return sum(f for _, f in choice) + AGREEMENT * together
 
     return [s for s, _ in max(itertools.product(*shortlists), key=score)]
