@@ -307,7 +307,10 @@ def test_planted_gaps_quote_the_rulebook_and_the_policy(gaps_file: Path, source_
     with pymupdf.open(pdf_file) as pdf:
         pdf_text = normalise(" ".join(page.get_text() for page in pdf))
     gaps = load_gaps(gaps_file)
-    assert 10 <= len(gaps) <= 14 and len({g["id"] for g in gaps}) == len(gaps)
+    # the demo policy plants 10-14 gaps; a development policy may plant fewer once the rules it
+    # shared with the demo policy were made compliant (see the header of heron_policy.md)
+    fewest = 10 if gaps_file == GAPS else 8
+    assert fewest <= len(gaps) <= 14 and len({g["id"] for g in gaps}) == len(gaps)
     assert {g["kind"] for g in gaps} == {"missing", "contradiction"}
     for gap in gaps:
         for part in gap["obligation"].split(" … "):
@@ -346,7 +349,7 @@ def test_the_development_policy_pdf_is_built_from_its_source() -> None:
         assert render(dev.source.read_text(encoding="utf-8"), dev.letterhead) == \
             dev.pdf.read_bytes()
         with pymupdf.open(dev.pdf) as pdf:
-            assert 8 <= pdf.page_count <= 16
+            assert 8 <= pdf.page_count <= 20
             assert pdf.metadata is not None and pdf.metadata["author"] == dev.letterhead.author
 
 

@@ -1,8 +1,8 @@
 """Contradictions about acts rather than quantities: done after the relationship starts
-(or a new product has gone live) instead of before, allowed or done when forbidden, replaced
-when required, a responsibility the firm keeps passed to someone else, a risk factor the rule
-has weighed set aside, something the rule excludes accepted, a report that must reach the MLRO
-left to someone else's decision."""
+(or a new product has gone live, or a provider has been appointed) instead of before,
+allowed or done when forbidden, replaced or waived when required, a responsibility the firm
+keeps passed to someone else, a risk factor the rule has weighed set aside, something the
+rule excludes accepted, a report that must reach the MLRO left to someone else's decision."""
 
 from __future__ import annotations
 
@@ -75,6 +75,16 @@ def _conflict(rule: str, policy: str) -> facets.Conflict | None:
     ("A Relevant Person relying on a third party remains responsible for the CDD.",
      "Where an introducer has performed CDD, the Firm is not responsible for its accuracy.",
      "responsibility"),
+    # After a provider is appointed, where the rule wants it before.
+    ("Prior to appointing a service provider to undertake CDD, a Relevant Person must "
+     "undertake an initial assurance assessment of the service provider.",
+     "Compliance assesses each new verification vendor within three months after the vendor "
+     "goes live.", "order"),
+    # A required measure that may be dropped, not only replaced.
+    ("A Relevant Person must undertake Enhanced CDD for each of its customers assigned a "
+     "high-risk rating.",
+     "The MLRO may waive Enhanced CDD for a high-risk customer whose exposure is small.",
+     "waiver"),
 ])
 def test_an_act_against_the_rule_is_a_conflict(rule: str, policy: str, kind: str) -> None:
     found = _conflict(rule, policy)
@@ -108,6 +118,15 @@ def test_an_act_against_the_rule_is_a_conflict(rule: str, policy: str, kind: str
     ("A Relevant Person must not establish or maintain a business relationship with a Shell "
      "Bank.",
      "The Firm establishes a business relationship only after the Committee approves it."),
+    # Done before the provider is appointed, as required.
+    ("Prior to appointing a service provider to undertake CDD, a Relevant Person must "
+     "undertake an initial assurance assessment of the service provider.",
+     "Compliance completes the initial assurance assessment before the provider is "
+     "appointed."),
+    # Something else waived.
+    ("A Relevant Person must undertake Enhanced CDD for each of its customers assigned a "
+     "high-risk rating.",
+     "The MLRO may waive the account fee for registered charities."),
     # After another start: a relationship, where the rule speaks of a launch.
     ("Prior to launching any new product, a Relevant Person must assess its money laundering "
      "risks.",

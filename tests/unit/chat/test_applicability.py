@@ -40,6 +40,13 @@ def test_an_alternative_named_by_the_policy_binds_the_firm() -> None:
         ["1.1", "1.2", "1.4", "1.5"]
 
 
+def test_a_policy_that_says_it_is_authorised_by_the_regulator_is_an_authorised_person() -> None:
+    assert _binding("Heron is authorised by the Financial Services Regulatory Authority "
+                    "(FSRA) to provide money services.") == ["1.1", "1.2", "1.4", "1.5"]
+    assert _binding("Kestrel is registered with the FSRA as a DNFBP.") == \
+        ["1.1", "1.2", "1.3", "1.5"]
+
+
 def test_a_kind_within_the_addressee_binds_only_when_named() -> None:
     assert _binding("As a DNFBP, the Firm registers.") == ["1.1", "1.2", "1.3", "1.5"]
 

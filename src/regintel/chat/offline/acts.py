@@ -1,6 +1,7 @@
 """What a text says about acts rather than quantities: when an act must happen relative to
 the start of a business relationship ("prior to establishing a business relationship" /
-"within ten days after the account has been opened"), which acts it forbids ("must not
+"within ten days after the account has been opened"), a new product's launch or a
+provider's appointment, which acts it forbids ("must not
 charge B a fee", "does not enter into, or continue, a … relationship"), which it allows
 ("the desk may execute the order"), what it lets staff put in place of a required
 measure ("may apply standard CDD instead of Enhanced CDD"), who answers for a task
@@ -43,7 +44,8 @@ _NEGATION = re.compile(r"\b(?:not|never|no|neither|nor|prohibit\w*|refus\w*|with
 _CIRCUMSTANCE = frozenset({"before", "after", "when", "whenever", "upon", "on", "while",
                            "until", "once", "if", "unless", "prior"})
 _TIMING = re.compile(r"\b(?:until|before|prior to|pending)\b", re.I)
-_SUBSTITUTE = re.compile(r"\bmay\b[^.;]{0,80}?\b(?:instead of|rather than|in place of)\s+"
+_SUBSTITUTE = re.compile(r"\bmay\b[^.;]{0,80}?\b(?:instead of|rather than|in place of|waive|"
+                         r"dispense with|disapply|forgo|omit|skip)\s+"
                          rf"((?:{_WORD}\s+){{0,2}}{_WORD})", re.I)
 # Verbs that name one act: a desk "executes" or "processes" what a rule says a firm must not
 # "carry out".
@@ -62,7 +64,14 @@ _LAUNCH_NOUN = re.compile(r"\b(?:products?|services?|technolog(?:y|ies)|practice
 _AFTER_LAUNCH = re.compile(r"\bpost[- ](?:implementation|launch|go[- ]live)\b|\b(?:of|after|"
                            r"following)\s+(?:the\s+|its\s+)?(?:go[- ]live|launch|roll[- ]out)\b",
                            re.I)
-RELATIONSHIP, LAUNCH = "relationship", "launch"
+# The third: a provider appointed to do part of the firm's work ("prior to appointing a
+# service provider to undertake CDD, … an initial assurance assessment"), which a policy may
+# put after ("within six months after the provider goes live").
+_APPOINT_VERB = re.compile(r"\b(?:appoint|engag|outsourc|onboard|contract|go(?:es|ing)?[- ]"
+                           r"live)", re.I)
+_APPOINT_NOUN = re.compile(r"\b(?:providers?|third[- ]part(?:y|ies)|vendors?|suppliers?|"
+                           r"outsourc\w*)\b", re.I)
+RELATIONSHIP, LAUNCH, APPOINTMENT = "relationship", "launch", "appointment"
 
 
 class Phrase:
@@ -81,6 +90,9 @@ def _start(window: str) -> str | None:
     """Which start ``window`` names, if any."""
     if _START_VERB.search(window) and _START_NOUN.search(window):
         return RELATIONSHIP
+    # Before a launch: "a service provider" names a provider, not a new service.
+    if _APPOINT_VERB.search(window) and _APPOINT_NOUN.search(window):
+        return APPOINTMENT
     if _LAUNCH_VERB.search(window) and _LAUNCH_NOUN.search(window):
         return LAUNCH
     return None
@@ -164,7 +176,8 @@ def timed(text: str) -> bool:
 
 
 def substitute(text: str) -> tuple[frozenset[str], str] | None:
-    """What a "may … instead of X" lets staff replace: the stems of X, and the phrase."""
+    """What a "may … instead of X" (or "may waive X") lets staff replace or drop: the stems
+    of X, and the phrase."""
     m = _SUBSTITUTE.search(text)
     if m is None:
         return None

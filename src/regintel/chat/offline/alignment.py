@@ -47,9 +47,19 @@ from regintel.domain.chat import Severity
 # Rejected on both development sets together: reading every section that a policy clause's
 # words lead to, beyond the themes' evidence (Sandgrouse 10 of 14, but Oryx's precision fell
 # from 0.39 to 0.30 and the audit took 1-2 s more: a lower F2 over the two).
+# A fourth development policy (Heron Remit & Payments, 14 gaps, written for the fifteenth
+# session by someone who had not read the engine) found 4 of 14 at first. Its grid (150
+# points) put RELATED 0.55 below every RELATED of 0.43-0.51 (6 against 4 found): its
+# contradicting clauses sit at 0.52-0.54 from their rules, closest or nearly so, and were
+# never read. At 0.51, which was on Oryx's plateau already, Oryx, Sandgrouse and Kestrel
+# find the same gaps with the same precision and Heron 8 of 14 (with the mechanisms added
+# the same session: a provider appointed after the assessment, a measure waived, a firm
+# "authorised by the FSRA" bound by what binds an Authorised Person). Five of Heron's rules
+# turned out to be planted in the demo policy too (one of them, 13.2.1, among the three
+# clauses above); they were made compliant and taken out of its list: 5 of its 9 found.
 COVERED = 0.56
 TOPIC = 0.46
-RELATED = 0.55
+RELATED = 0.51
 TOP_CLAUSES = 8  # closest clauses read for each obligation
 # A clause worded like the obligation (tf-idf cosine at least LEX_RELATED, among its LEX_TOP
 # closest in words) is read for a contradiction too, however low its vector similarity:

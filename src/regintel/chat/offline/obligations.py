@@ -106,12 +106,23 @@ def applicability(units: Sequence[Unit], policy_text: str, *,
     NPO") only when the policy names it."""
     usual = {usual_addressee(units), *assumed}
     text = policy_text.lower()
+    named = {kind for kind, says in _SAYS_KIND.items() if says.search(policy_text)}
 
     def applies(unit: Unit) -> bool:
-        return all(any(k in usual or k.lower() in text for k in either)
+        return all(any(k in usual or k.lower() in text or k.lower() in named for k in either)
                    for either in _alternatives(f"{unit.stem} {unit.body}"))
 
     return applies
+
+
+# A policy says what kind of firm it is in its own words as often as in the regulation's
+# defined term: a firm "authorised by the Financial Services Regulatory Authority" holds a
+# Financial Services Permission, which is what makes it an Authorised Person (GLO).
+_SAYS_KIND = {
+    "authorised person": re.compile(
+        r"\bauthori[sz]ed (?:and regulated )?by the (?:FSRA|Financial Services Regulatory "
+        r"Authority|Regulator)\b|\bFinancial Services Permission\b", re.I),
+}
 
 
 def context_text(unit: Unit) -> str:
