@@ -152,6 +152,7 @@ async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: Hyb
                                      policy_vectors, embedder=embedder, thresholds=thresholds,
                                      memo=memo, tenant=tenant, source_id=source.id)
     findings: list[AuditFinding] = []
+    held_back = 0
     offset = 0
     for target, (enumeration, item_vectors) in zip(targets, enumerated, strict=True):
         n = len(target.obligations)
@@ -165,9 +166,12 @@ async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: Hyb
         drafts += lists.omitted(target.obligations, policy_units, policy_vectors, enumeration,
                                 item_vectors, title=title, addressee=addressee,
                                 skip={d.target_clause or "" for d in drafts})
-        findings.extend(_cite(drafts, target, source, policy_chunks, policy_pages, book))
+        cited, unlisted = _cite(drafts, target, source, policy_chunks, policy_pages, book)
+        findings.extend(cited)
+        held_back += unlisted
     return AuditResult(mode="policy", overall_status=overall_status(findings),
-                       findings=findings, summary=summary(findings, inputs.targets, themes),
+                       findings=findings,
+                       summary=summary(findings, inputs.targets, themes, held_back=held_back),
                        targets_checked=len(inputs.targets), themes_analyzed=len(themes))
 
 
@@ -238,19 +242,19 @@ async def _embed_units(embedder: Embedder, memo: UnitVectors | None, tenant: UUI
 
 def _cite(drafts: list[alignment.Draft], target: _Target, source: Document,
           policy_chunks: list[StoredChunk], policy_pages: dict[int, str],
-          book: CitationBook) -> list[AuditFinding]:
+          book: CitationBook) -> tuple[list[AuditFinding], int]:
     """The target's findings, gravest first, each with verified quotes, at most
     MAX_FINDINGS of which at most MAX_GAPS omissions: contradictions are kept before
     omissions (what the policy says wrongly is surer than what it leaves out), then by
-    severity and confidence."""
+    severity and confidence. Also how many drafts the caps left out, which the summary
+    owns up to (a reader who is told of 25 omissions must not take them for all)."""
     ordered = sorted(drafts, key=lambda d: (d.kind != "conflict",
                                             SEVERITY_ORDER.index(d.severity), -d.confidence))
     out: list[AuditFinding] = []
-    gaps = 0
+    gaps = unlisted = 0
     for draft in ordered:
-        if len(out) >= MAX_FINDINGS:
-            break
-        if draft.kind == "gap" and gaps >= MAX_GAPS:
+        if len(out) >= MAX_FINDINGS or (draft.kind == "gap" and gaps >= MAX_GAPS):
+            unlisted += 1
             continue
         quoted = _shown(draft, target)
         target_quote = _quote(quoted, target.chunks, target.pages, target.document,
@@ -273,7 +277,7 @@ def _cite(drafts: list[alignment.Draft], target: _Target, source: Document,
             target_page=quoted.page,
             suggestion=draft.suggestion, confidence_score=round(draft.confidence, 3),
             citations=[n for n in numbers if n is not None]))
-    return sorted(out, key=lambda f: SEVERITY_ORDER.index(f.severity))
+    return sorted(out, key=lambda f: SEVERITY_ORDER.index(f.severity)), unlisted
 
 
 def _shown(draft: alignment.Draft, target: _Target) -> Unit:

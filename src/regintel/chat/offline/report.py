@@ -15,9 +15,10 @@ def overall_status(findings: Sequence[AuditFinding]) -> OverallStatus:
 
 
 def summary(findings: Sequence[AuditFinding], targets: Sequence[Document],
-            themes: Sequence[str], *, what: str = "policy") -> str:
+            themes: Sequence[str], *, what: str = "policy", held_back: int = 0) -> str:
     """A short, factual paragraph: what was checked, what was found, where it is gravest.
-    ``what`` is the source: "policy" or "text"."""
+    ``what`` is the source: "policy" or "text"; ``held_back``: findings of lower rank that
+    the per-regulation caps left out of the list."""
     checked = f"{len(targets)} regulation{'s' if len(targets) != 1 else ''}"
     scope = f" across {len(themes)} policy themes" if themes else ""
     if not findings:
@@ -37,7 +38,10 @@ def summary(findings: Sequence[AuditFinding], targets: Sequence[Document],
     found = (f"{conflicts} conflict{'s' if conflicts != 1 else ''} where the {what} says "
              f"otherwise" + (f" and {gaps} gap{'s' if gaps != 1 else ''} where it is silent"
                              if what == "policy" else ""))
+    unlisted = (f" {held_back} further finding{'s' if held_back != 1 else ''} of lower "
+                f"severity or confidence {'were' if held_back != 1 else 'was'} not listed."
+                if held_back else "")
     return (f"Checked against {checked}{scope}: {len(findings)} "
             f"finding{'s' if len(findings) != 1 else ''} ({graded}) - {found} "
             f"({per_target}). {lead} Each finding quotes the rule and the {what} it was "
-            f"matched to; conflicts should be corrected first.")
+            f"matched to; conflicts should be corrected first.{unlisted}")
