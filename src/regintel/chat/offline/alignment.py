@@ -57,6 +57,15 @@ from regintel.domain.chat import Severity
 # "authorised by the FSRA" bound by what binds an Authorised Person). Five of Heron's rules
 # turned out to be planted in the demo policy too (one of them, 13.2.1, among the three
 # clauses above); they were made compliant and taken out of its list: 5 of its 9 found.
+# Most omissions still missed on the development policies (Heron 1.3.3.(2) and 9.1.1.(5),
+# Kestrel 4.1.2 and 8.7.1.(1)) have a clause at least COVERED close that speaks of the
+# subject without the duty ("responsibility … rests with every Board member" for "must
+# exercise due skill, care and diligence"). Two ways of telling them apart were measured in
+# the sixteenth session over the four development policies, and rejected: an obligation
+# whose three closest clauses share under 0.2-0.25 of its words (idf-weighted) would have
+# added 68-126 findings for 1-2 of these gaps (paraphrase is the rule, not the exception);
+# one whose close clauses are each closer, by 0.03-0.15, to another rule ("claimed" by it)
+# 13-113 findings for at most one.
 COVERED = 0.56
 TOPIC = 0.46
 RELATED = 0.51

@@ -63,7 +63,12 @@ MAX_UNREACHED = 150
 # Per target: at most MAX_GAPS omissions, and MAX_FINDINGS findings in all. A contradiction
 # is read from a fact the policy states (one finding per statement and kind, see
 # alignment._distinct), so they are few and sure; omissions are many and less sure, and a
-# shared cap let them crowd out, or be crowded out by, the contradictions.
+# shared cap let them crowd out, or be crowded out by, the contradictions. Measured in the
+# sixteenth session on the four development policies: the caps hold back 2-21 drafts per
+# rulebook, among them one planted gap (Oryx 4.8.1, a Low omission ranked 38th of 40);
+# without caps Oryx finds 13 of 13 but at precision 0.255 (0.333 capped), Sandgrouse 0.293
+# (0.364), Kestrel 0.226 (0.375), Heron 0.152 (0.161), a lower F2 on each. The caps stay, and
+# the summary says how many findings they left out.
 MAX_GAPS = 25
 MAX_FINDINGS = 40
 
