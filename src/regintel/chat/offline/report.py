@@ -38,7 +38,8 @@ def summary(findings: Sequence[AuditFinding], targets: Sequence[Document],
     found = (f"{conflicts} conflict{'s' if conflicts != 1 else ''} where the {what} says "
              f"otherwise" + (f" and {gaps} gap{'s' if gaps != 1 else ''} where it is silent"
                              if what == "policy" else ""))
-    unlisted = (f" {held_back} further finding{'s' if held_back != 1 else ''} of lower "
+    # "Up to": a held-back draft is counted before its quotes are verified.
+    unlisted = (f" Up to {held_back} further finding{'s' if held_back != 1 else ''} of lower "
                 f"severity or confidence {'were' if held_back != 1 else 'was'} not listed."
                 if held_back else "")
     return (f"Checked against {checked}{scope}: {len(findings)} "
