@@ -28,7 +28,8 @@ def _gap(target: Document) -> AuditFinding:
 def test_the_summary_owns_up_to_findings_left_out() -> None:
     rulebook = _rulebook()
     text = summary([_gap(rulebook)], [rulebook], ["Training"], held_back=3)
-    assert text.endswith("Up to 3 further findings of lower severity or confidence were not listed.")
+    assert text.endswith("Up to 3 further findings of lower severity or confidence were not "
+                         "listed.")
     assert "Up to 1 further finding of lower severity or confidence was not listed." in \
         summary([_gap(rulebook)], [rulebook], ["Training"], held_back=1)
 
