@@ -16,7 +16,11 @@ does on a policy it has never seen. A fourth, Heron Remit & Payments (heron_poli
 heron_policy_gaps.json: a money services firm, 14 gaps, written the same way in the
 fifteenth session), was first audited by the engine that found 12 of 13, 12 of 14 and 12 of
 14 on the other three: 4 of 14, precision 0.18 (five of its gaps, against rules the demo
-policy's gaps use too, were later made compliant and dropped: 9 gaps). ``tune`` audits a development
+policy's gaps use too, were later made compliant and dropped: 9 gaps). A fifth, Plover
+Bullion & Gems (plover_policy.md, plover_policy_gaps.json: a dealer in precious metals and
+stones, a DNFBP, 14 gaps, half of them single items of long lists, written the same way in the
+sixteenth session), was first audited by the engine that found 12 of 13, 12 of 14, 12 of 14
+and 5 of 9 on the other four: 2 of 14, precision 0.071. ``tune`` audits a development
 policy against the ADGM AML and General rulebooks at every point of ``grid()`` and keeps
 the point with the best F2 (recall counts four times as much as precision: a missed
 obligation costs more than a finding to dismiss) on the AML target's findings.
@@ -113,6 +117,12 @@ HERON = Letterhead(
     subject="AML, CTF and Sanctions Policy",
     footer="Heron Remit & Payments Ltd · AML, CTF and Sanctions Policy · Internal",
     date="D:20261120100000+04'00'")
+PLOVER = Letterhead(
+    title="Plover Bullion & Gems Ltd — AML/CFT Compliance Manual",
+    author="Plover Bullion & Gems Ltd",
+    subject="AML/CFT Compliance Manual, edition 4",
+    footer="Plover Bullion & Gems Ltd · AML/CFT Compliance Manual · Edition 4 · Internal",
+    date="D:20261115090000+04'00'")
 DEV_POLICIES = {p.name: p for p in (
     DevPolicy("oryx", _DEV / "oryx_policy.md", _DATA / "oryx_policy_gaps.json", ORYX,
               "Oryx Wealth Partners Financial Crime Compliance Manual"),
@@ -122,6 +132,8 @@ DEV_POLICIES = {p.name: p for p in (
               "Kestrel Corporate Services Financial Crime Prevention Policy"),
     DevPolicy("heron", _DEV / "heron_policy.md", _DATA / "heron_policy_gaps.json", HERON,
               "Heron Remit & Payments AML, CTF and Sanctions Policy"),
+    DevPolicy("plover", _DEV / "plover_policy.md", _DATA / "plover_policy_gaps.json", PLOVER,
+              "Plover Bullion & Gems AML/CFT Compliance Manual"),
 )}
 TENANT = "bench-audit-tuning"
 
