@@ -357,3 +357,30 @@ def test_an_effort_is_told_from_a_judgement() -> None:
                             "appropriate, be effected").discretionary
     assert effort is not None and facets.is_effort(effort)
     assert judgement is not None and not facets.is_effort(judgement)
+
+
+# -- a risk factor set aside names the factor --------------------------------------------------
+def test_a_risk_factor_set_aside_is_quoted_from_the_item_naming_it() -> None:
+    """The conflict is read on the list's category ("(a) customer risk factors, including
+    whether the:"), which came closest to the clause; the finding names the factor the policy
+    sets aside, the item sharing the clause's rarer words (here "cash"), not another item
+    that shares only "customer" and "risk"."""
+    lead = ("When undertaking a risk-based assessment of a customer, a Relevant Person must "
+            "take into account all relevant risk factors, including:")
+    category = _unit("customer risk factors, including whether the:", clause="7.1.2.(1)(a)",
+                     stem=lead, start=100)
+    context = [_unit(lead, clause="7.1.2.(1)"), category,
+               _unit("customer is resident in a jurisdiction of high risk;",
+                     clause="7.1.2.(1)(a)(ii)", stem=lead, start=200),
+               _unit("customer is a business that is cash intensive;",
+                     clause="7.1.2.(1)(a)(v)", stem=lead, start=300)]
+    policy = [_unit("A customer's reliance on cash takings is not treated as a risk factor.",
+                    clause="5.2.3", section="Customer risk"),
+              _unit("The MLRO reports to the Board.", clause="3.1", section="Governance")]
+    found = [alignment.Candidate(category, "Customer risk", 0.8)]
+    drafts = alignment.match(found, np.array([[1.0, 0.0]], dtype=np.float32), policy,
+                             np.array([[0.8, 0.6], [0.0, 1.0]], dtype=np.float32),
+                             title="AML", addressee="Relevant Person", context=context)
+    [draft] = drafts
+    assert draft.kind == "conflict" and draft.target_clause == "7.1.2.(1)(a)(v)"
+    assert draft.quote_unit is not None and "cash intensive" in draft.quote_unit.body

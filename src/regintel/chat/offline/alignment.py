@@ -143,7 +143,7 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
     report semi-annually … on:") quotes the lead-in."""
     if not found or not policy:
         return []
-    lead_ins = {(u.clause, u.body): u for u in context if u.body.endswith(":")}
+    rulebook = _Rulebook.of(context)
     similarity = vectors @ policy_vectors.T
     mutual = np.argsort(-similarity, axis=0)[:MUTUAL]  # each clause's closest obligations
     # Word overlap finds the paraphrases the vectors rate low (see Weights.coverage).
@@ -188,7 +188,7 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
         reading += [(j, float(row[j])) for j in dict.fromkeys(related)
                     if j not in {k for k, _ in reading}]
         draft = _conflict(i, candidate, rules[i], reading, policy, policy_facets, mutual,
-                          title, weigh, lead_ins, thresholds)
+                          title, weigh, rulebook, thresholds)
         best = closest[0][1]
         n = len(pieces[i])
         if draft is None and thresholds.topic <= best < thresholds.covered and \
@@ -283,7 +283,7 @@ def _conflict(i: int, candidate: Candidate, rule: facets.Facets,
               closest: list[tuple[int, float]],
               policy: Sequence[Unit], policy_facets: Sequence[_Stated],
               mutual: npt.NDArray[np.intp], title: str, weigh: Weights,
-              lead_ins: dict[tuple[str | None, str], Unit],
+              rulebook: _Rulebook,
               thresholds: Thresholds) -> Draft | None:
     """The first kind of fact on which the closest clause that states it falls short of
     the obligation. Each kind is judged once, on its closest comparable clause, so a
@@ -307,25 +307,34 @@ def _conflict(i: int, candidate: Candidate, rule: facets.Facets,
             said = stated.on(kind, rule_text, rule, rule_terms)
             found = None if said is None else facets.conflict(kind, rule, said)
             if found is not None:
-                return _conflict_draft(candidate, clause, sim, found, title,
-                                       weigh.coverage(unit.body, clause), lead_ins)
+                return _conflict_draft(candidate, clause, sim, found, title, weigh,
+                                       rulebook)
     return None
 
 
 def _conflict_draft(candidate: Candidate, clause: Unit, sim: float, found: facets.Conflict,
-                    title: str, overlap: float,
-                    lead_ins: dict[tuple[str | None, str], Unit]) -> Draft:
+                    title: str, weigh: Weights,
+                    rulebook: _Rulebook) -> Draft:
     target = candidate.unit
+    overlap = weigh.coverage(target.body, clause)
     # The item that says it ("(b) … USD15,000"), or the lead-in that does ("must report
     # semi-annually … on the following matters:"); for "may" against "must", the item itself,
     # whose act the discretionary clause makes optional.
     # Likewise for a risk factor set aside: the item naming the factor, not the lead-in that
     # has all of them weighed.
+    # A nested lead-in ("(a) customer risk factors, including whether the:") names the
+    # category, not the factor or act; and the item is the one sharing the clause's rarer
+    # words ("cash", not "customer" and "risk", which most risk factors share). A risk factor
+    # is looked for among all the rule's items: the rule's lead-in, or any one item, may be
+    # what came closest to the clause.
     by_item = found.kind in ("modality", "risk")
-    part = max(target.parts, key=lambda p: _shared(p, clause)) \
-        if by_item and target.parts else part_saying(target, found.rule)
+    items = list(target.parts) if target.parts else \
+        rulebook.items.get(clause_number(target) or "", []) if found.kind == "risk" else []
+    items = [p for p in items if not p.body.rstrip().endswith(":")] or items
+    part = max(items, key=lambda p: weigh.shared(p.body, clause)) \
+        if by_item and items else part_saying(target, found.rule)
     if not by_item:
-        part = _lead_in_saying(part, found.rule, lead_ins)
+        part = _lead_in_saying(part, found.rule, rulebook.lead_ins)
     quoted = part_saying(clause, found.policy)
     level = obligations.severity(_with_lead_in(part, target), kind="conflict")
     ref = obligations.reference(title, part.clause)
@@ -344,6 +353,23 @@ def _with_lead_in(part: Unit, group: Unit) -> Unit:
     return replace(part, stem=group.parts[0].body if part is not group.parts[0] else "")
 
 
+@dataclass(frozen=True)
+class _Rulebook:
+    """What a finding may quote beyond the obligation it was read on: the lead-ins of the
+    target's lists, and each rule's units by rule number ("7.1.2.(1)")."""
+
+    lead_ins: dict[tuple[str | None, str], Unit]
+    items: dict[str, list[Unit]]
+
+    @classmethod
+    def of(cls, context: Sequence[Unit]) -> _Rulebook:
+        items: dict[str, list[Unit]] = {}
+        for u in context:
+            if u.stem and (number := clause_number(u)):
+                items.setdefault(number, []).append(u)
+        return cls({(u.clause, u.body): u for u in context if u.body.endswith(":")}, items)
+
+
 def _lead_in_saying(unit: Unit, phrase: str,
                     lead_ins: dict[tuple[str | None, str], Unit]) -> Unit:
     needle = phrase.lower()
@@ -352,10 +378,6 @@ def _lead_in_saying(unit: Unit, phrase: str,
     base = clause_number(unit)
     return next((u for (clause, body), u in lead_ins.items()
                  if clause == base and needle in body.lower() and body in unit.stem), unit)
-
-
-def _shared(unit: Unit, clause: Unit) -> int:
-    return len(set(terms(unit.body)) & set(terms(clause.body)))
 
 
 def _gap(candidate: Candidate, closest: Unit, sim: float, title: str,
@@ -414,6 +436,10 @@ class Weights:
     def weight(self, term: str) -> float:
         at = self._vocabulary.get(term)
         return float(self._idf[at]) if at is not None else 0.0
+
+    def shared(self, text: str, clause: Unit) -> float:
+        """The idf weight of the words ``text`` and ``clause``'s own text have in common."""
+        return sum(self.weight(t) for t in set(terms(text)) & set(terms(clause.body)))
 
     def coverage(self, text: str, clause: Unit) -> float:
         """The idf-weighted share of ``text``'s words that ``clause`` (with its lead-in)
