@@ -384,3 +384,35 @@ def test_a_risk_factor_set_aside_is_quoted_from_the_item_naming_it() -> None:
     [draft] = drafts
     assert draft.kind == "conflict" and draft.target_clause == "7.1.2.(1)(a)(v)"
     assert draft.quote_unit is not None and "cash intensive" in draft.quote_unit.body
+
+
+# -- an omission in a list is named by its item ------------------------------------------------
+def _notification(policy_text: str) -> list[alignment.Draft]:
+    lead = ("A Relevant Person must ensure that the notification stipulated in (2) above "
+            "includes the following information:")
+    found = [alignment.Candidate(_unit(lead, clause="11.1.1.(3)"), "Sanctions", 0.8),
+             alignment.Candidate(_unit("a description of the relevant activity in (2)(a), (b) "
+                                       "or (c); and", clause="11.1.1.(3)(a)", stem=lead,
+                                       start=120), "Sanctions", 0.8),
+             alignment.Candidate(_unit("the action proposed to be taken or that has been "
+                                       "taken by the Relevant Person with regard to the "
+                                       "matters specified in the notification.",
+                                       clause="11.1.1.(3)(b)", stem=lead, start=200),
+                                 "Sanctions", 0.8)]
+    policy = [_unit(policy_text, clause="9.3.1", section="Sanctions notifications")]
+    # The lead-in between TOPIC and COVERED; item (a) restated in words; (b) far off.
+    vectors = np.array([[0.52, 0.85], [0.50, 0.87], [0.30, 0.95]], dtype=np.float32)
+    return alignment.match(found, vectors, policy, np.array([[1.0, 0.0]], dtype=np.float32),
+                           title="AML", addressee="Relevant Person")
+
+
+def test_an_omission_found_on_a_lead_in_names_the_item_left_out() -> None:
+    drafts = _notification("The notification gives a description of the relevant activity.")
+    assert [(d.kind, d.target_clause) for d in drafts] == [("gap", "11.1.1.(3)(b)")]
+
+
+def test_a_list_whose_every_item_the_policy_restates_has_no_item_named() -> None:
+    drafts = _notification("The notification gives a description of the relevant activity "
+                           "and the action proposed to be taken or that has been taken with "
+                           "regard to the matters specified in the notification.")
+    assert all(d.target_clause != "11.1.1.(3)(b)" for d in drafts)

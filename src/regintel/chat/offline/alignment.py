@@ -167,6 +167,7 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
     for j, u in enumerate(policy):
         siblings.setdefault(_clause_key(u), []).append(j)
     rules = [facets.read(f"{c.unit.stem} {c.unit.body}") for c in found]
+    items_of = _items_of_lead_ins(found)
     drafts: list[Draft] = []
     at = 0
     for i, (row, candidate) in enumerate(zip(similarity, found, strict=True)):
@@ -200,6 +201,16 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
             # Said in other words: half the rule's items (or the rule) restated.
             if sum(restated) * 2 < n:
                 draft = _gap(candidate, policy[closest[0][0]], best, title, thresholds)
+            # A lead-in asks nothing by itself ("… includes the following information:"):
+            # what the policy leaves out is one of its items, when one is left out. (When
+            # the policy comes close to every item, the list stays the finding: a policy
+            # that names each item only to exempt it - "the address is not transmitted" -
+            # is close to all of them.)
+            k = _left_out_item(items_of.get(i, []), found, similarity, worded, policy, weigh,
+                               thresholds)
+            if draft is not None and k is not None:
+                draft = replace(_gap(found[k], policy[closest[0][0]], best, title, thresholds),
+                                key=draft.key)
         at += n
         if draft is not None:
             drafts.append(draft)
@@ -396,6 +407,38 @@ def _gap(candidate: Candidate, closest: Unit, sim: float, title: str,
                  obligations.consequence(ref, level, kind="gap"),
                  obligations.gap_suggestion(ref, unit, nearby.section if nearby else None),
                  key=("gap", clause_number(unit) or unit.text))
+
+
+def _items_of_lead_ins(found: Sequence[Candidate]) -> dict[int, list[int]]:
+    """For each obligation that is a list's lead-in ("… must:"), the obligations that are
+    its items (read under it: its text in their lead-in)."""
+    items: dict[int, list[int]] = {}
+    for i, lead in enumerate(found):
+        unit = lead.unit
+        if unit.body.rstrip().endswith(":") and unit.clause:
+            items[i] = [k for k, c in enumerate(found)
+                        if k != i and c.unit.stem and unit.body in c.unit.stem
+                        and clause_number(c.unit) == clause_number(unit)
+                        and len(c.unit.body) >= MIN_GAP_CHARS]
+    return items
+
+
+def _left_out_item(items: list[int], found: Sequence[Candidate],
+                   similarity: npt.NDArray[np.float32], worded: npt.NDArray[np.float64],
+                   policy: Sequence[Unit], weigh: Weights,
+                   thresholds: Thresholds) -> int | None:
+    """The item of a list the policy leaves out: of those it neither comes COVERED close to
+    nor restates in its words (among each item's closest clauses by vectors and by words),
+    the one it comes least close to; None when there is none."""
+    for k in sorted(items, key=lambda k: float(similarity[k].max())):
+        if float(similarity[k].max()) >= thresholds.covered:
+            return None
+        near = set(np.argsort(-similarity[k])[:3].tolist()) | \
+            set(np.argsort(-worded[k])[:3].tolist())
+        if not any(weigh.coverage(found[k].unit.body, policy[j]) > WORDED_ALIKE
+                   for j in near):
+            return k
+    return None
 
 
 def _pieces(unit: Unit) -> list[Unit]:
