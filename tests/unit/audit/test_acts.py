@@ -80,6 +80,15 @@ def _conflict(rule: str, policy: str) -> facets.Conflict | None:
      "undertake an initial assurance assessment of the service provider.",
      "Compliance assesses each new verification vendor within three months after the vendor "
      "goes live.", "order"),
+    # A prohibition set out as a list ("must not: (a) …"), its lead-in ending in a colon.
+    ("A DNFBP must not: use or reproduce the logo of the Regulator without express written "
+     "permission from the Regulator.",
+     "Our website and invoices use the FSRA logo next to our registration number.",
+     "prohibition"),
+    ("A Relevant Person must not: establish or maintain a business relationship with a Shell "
+     "Bank;",
+     "The Firm may maintain a correspondent relationship with a Shell Bank where the Board "
+     "approves.", "prohibition"),
     # A required measure that may be dropped, not only replaced.
     ("A Relevant Person must undertake Enhanced CDD for each of its customers assigned a "
      "high-risk rating.",

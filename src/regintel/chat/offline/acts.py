@@ -30,8 +30,9 @@ _START_VERB = re.compile(r"\b(?:establish|open|begin|began|begun|start|commenc|e
                          re.I)
 _START_NOUN = re.compile(r"\b(?:business relationships?|relationships?|accounts?|dealing|"
                          r"trading)\b", re.I)
+# A list's lead-in ends in a colon: "A Relevant Person must not: (a) establish …".
 _FORBIDS = re.compile(r"\b(?:must not|shall not|may not|does not|do not|will not|is not "
-                      r"permitted to|are not permitted to|(?:is|are) prohibited from)\s+"
+                      r"permitted to|are not permitted to|(?:is|are) prohibited from):?\s+"
                       rf"((?:{_WORD}[,\s]+){{0,6}}{_WORD})", re.I)
 _ALLOWS = re.compile(r"\bmay\s+(?:(?:still|nevertheless|then|also|nonetheless)\s+)?"
                      r"([a-z]+)\b(?!\s+not)", re.I)
