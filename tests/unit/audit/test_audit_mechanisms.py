@@ -416,3 +416,26 @@ def test_a_list_whose_every_item_the_policy_restates_has_no_item_named() -> None
                            "and the action proposed to be taken or that has been taken with "
                            "regard to the matters specified in the notification.")
     assert all(d.target_clause != "11.1.1.(3)(b)" for d in drafts)
+
+
+# -- notice before an event --------------------------------------------------------------------
+@pytest.mark.parametrize(("rule", "policy", "conflicts"), [
+    ("A DNFBP must notify the Regulator in writing at least ten Business Days in advance of "
+     "it ceasing to carry on the business activities.",
+     "The MLRO writes to the FSRA no later than five Business Days before trading ends.", True),
+    ("A DNFBP must notify the Regulator in writing at least ten Business Days in advance of "
+     "it ceasing to carry on the business activities.",
+     "The MLRO writes to the FSRA at least one month before trading ends.", False),
+])
+def test_a_notice_period_is_a_floor_on_the_lead_time(rule: str, policy: str,
+                                                      conflicts: bool) -> None:
+    r, p = facets.read(rule), facets.read(policy)
+    assert facets.comparable(rule, r, p) == {"notice"}
+    assert (facets.conflict("notice", r, p) is not None) is conflicts
+
+
+def test_a_notice_period_is_no_retention_period_and_a_window_no_notice() -> None:
+    notice = facets.read("must notify the Regulator at least ten Business Days in advance")
+    assert notice.minimum_days == () and notice.notice_days == (14.0,)
+    window = facets.read("must complete the course within 30 days before the start date")
+    assert window.notice_days == () and window.deadline_days == (30.0,)

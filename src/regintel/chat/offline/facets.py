@@ -26,7 +26,8 @@ _PERIOD = re.compile(
     r"(?P<q>at least|not less than|a minimum of|minimum of|within|no later than|not later "
     r"than|up to|not exceeding|no more than|every|each)?\s*(?:a period of\s*)?" + _NUM +
     r"\s*(?:\(\d+\)\s*)?(?P<u>hours?|business days?|working days?|calendar days?|days?|"
-    r"weeks?|months?|years?)\b(?P<after>\s+(?:after|following)\b)?", re.I)
+    r"weeks?|months?|years?)\b(?P<after>\s+(?:after|following)\b)?"
+    r"(?P<before>(?:'s?)?\s+(?:notice\s+)?(?:in advance|before|prior to)\b)?", re.I)
 _URGENT = re.compile(r"\b(immediately|without (?:undue )?delay|promptly|forthwith|as soon as "
                      r"(?:possible|practicable|reasonably practicable)|on the same day)\b",
                      re.I)
@@ -103,7 +104,7 @@ _AT_LEAST = re.compile(r"\b(or more|or above|or greater|equal to or (?:more|grea
 
 Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality",
                "independence", "date", "order", "prohibition", "waiver", "cycle",
-               "responsibility", "risk", "exclusion", "filter"]
+               "responsibility", "risk", "exclusion", "filter", "notice"]
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,10 @@ class Facets:
     to_mlro: str | None = None
     filters: str | None = None
     text: str = ""
+    # How long before an event something must be done: "at least ten Business Days in
+    # advance of it ceasing", "no later than five Business Days before trading ends" (both
+    # floors on the lead time, however the quantifier reads).
+    notice_days: tuple[float, ...] = ()
 
 
 def read(text: str) -> Facets:
@@ -151,11 +156,17 @@ def read(text: str) -> Facets:
     minimum: list[float] = []
     deadline: list[float] = []
     frequency: list[float] = []
+    notice: list[float] = []
     for m in _PERIOD.finditer(text):
         days = _days(m)
         q = (m["q"] or "").lower()
         said = m[0][:m.start("after") - m.start()] if m["after"] else m[0]
-        if q in ("every", "each"):
+        # "within 30 days before" bounds the lead time from above: not a notice period.
+        if m["before"] and q not in ("every", "each", "within", "up to", "not exceeding",
+                                     "no more than"):
+            notice.append(days)
+            phrases.setdefault("notice", m[0].strip())
+        elif q in ("every", "each"):
             frequency.append(days / 30.0)
             phrases.setdefault("frequency", said.strip())
         elif q in ("within", "no later than", "not later than", "up to", "not exceeding",
@@ -214,7 +225,7 @@ def read(text: str) -> Facets:
                   acts.allowed(text), acts.substitute(text), acts.retains(text),
                   acts.shifts(text), acts.weighs_risk(text), acts.dismisses_risk(text),
                   acts.excluded(text), acts.accepts(text), acts.reports_to_mlro(text),
-                  acts.filters(text), text)
+                  acts.filters(text), text, tuple(notice))
 
 
 def _day_of_year(m: re.Match[str]) -> int:
@@ -262,6 +273,8 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
     kinds: set[Kind] = set()
     if rule.minimum_days and policy.minimum_days:
         kinds.add("period")
+    if rule.notice_days and policy.notice_days:
+        kinds.add("notice")
     if (rule.deadline_days or rule.urgent) and policy.deadline_days:
         kinds.add("deadline")
     if rule.frequency_months and policy.frequency_months:
@@ -309,6 +322,8 @@ def mentions(kind: Kind, facts: Facets) -> bool:
     match kind:
         case "period":
             return bool(facts.minimum_days)
+        case "notice":
+            return bool(facts.notice_days)
         case "deadline":
             return bool(facts.deadline_days or facts.urgent)
         case "frequency":
@@ -352,6 +367,9 @@ def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
         case "period":
             if max(policy.minimum_days) < min(rule.minimum_days):
                 return Conflict(kind, r["period"], p["period"])
+        case "notice":
+            if max(policy.notice_days) < min(rule.notice_days):
+                return Conflict(kind, r["notice"], p["notice"])
         case "deadline":
             if rule.deadline_days and min(policy.deadline_days) > max(rule.deadline_days):
                 return Conflict(kind, r["deadline"], p["deadline"])

@@ -177,6 +177,9 @@ def conflict_suggestion(ref: str, policy_clause: str | None, found: Conflict) ->
         case "deadline":
             return (f"Amend {where} to require action {found.rule}, as {ref} requires, "
                     f"instead of allowing {found.policy}.")
+        case "notice":
+            return (f"Amend {where} so that this is done {found.rule}, as {ref} requires, "
+                    f"not {found.policy}.")
         case "frequency":
             return (f"Amend {where} so that this happens {found.rule}, as {ref} requires, "
                     f"not {found.policy}.")
