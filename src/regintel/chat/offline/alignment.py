@@ -206,8 +206,8 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
             # the policy comes close to every item, the list stays the finding: a policy
             # that names each item only to exempt it - "the address is not transmitted" -
             # is close to all of them.)
-            k = _left_out_item(items_of.get(i, []), found, similarity, worded, policy, weigh,
-                               thresholds)
+            k = _left_out_item(items_of[i], found, similarity, worded, policy, weigh,
+                               thresholds) if draft is not None and items_of.get(i) else None
             if draft is not None and k is not None:
                 draft = replace(_gap(found[k], policy[closest[0][0]], best, title, thresholds),
                                 key=draft.key)
