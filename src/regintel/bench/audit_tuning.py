@@ -90,39 +90,28 @@ class DevPolicy:
         return self.source.with_suffix(".pdf")
 
 
-ORYX = Letterhead(
-    title="Oryx Wealth Partners Ltd — Financial Crime Compliance Manual",
-    author="Oryx Wealth Partners Ltd",
-    subject="Financial Crime Compliance Manual, version 2026.2",
-    footer="Oryx Wealth Partners Ltd · Financial Crime Compliance Manual · Version 2026.2 · "
-           "Restricted",
-    date="D:20260218100000+04'00'")
-SANDGROUSE = Letterhead(
-    title="Sandgrouse Capital Markets Ltd — AML, CTF and Sanctions Policy",
-    author="Sandgrouse Capital Markets Ltd",
-    subject="AML, CTF and Sanctions Policy, version 3.1",
-    footer="Sandgrouse Capital Markets Ltd · AML, CTF and Sanctions Policy · Version 3.1 · "
-           "Internal",
-    date="D:20260305090000+04'00'")
-KESTREL = Letterhead(
-    title="Kestrel Corporate Services Ltd — Financial Crime Prevention Policy",
-    author="Kestrel Corporate Services Ltd",
-    subject="Financial Crime Prevention Policy, version 2.0",
-    footer="Kestrel Corporate Services Ltd · Financial Crime Prevention Policy · Version 2.0 · "
-           "Confidential",
-    date="D:20260610110000+04'00'")
-HERON = Letterhead(
-    title="Heron Remit & Payments Ltd — AML, CTF and Sanctions Policy",
-    author="Heron Remit & Payments Ltd",
-    subject="AML, CTF and Sanctions Policy",
-    footer="Heron Remit & Payments Ltd · AML, CTF and Sanctions Policy · Internal",
-    date="D:20261120100000+04'00'")
-PLOVER = Letterhead(
-    title="Plover Bullion & Gems Ltd — AML/CFT Compliance Manual",
-    author="Plover Bullion & Gems Ltd",
-    subject="AML/CFT Compliance Manual, edition 4",
-    footer="Plover Bullion & Gems Ltd · AML/CFT Compliance Manual · Edition 4 · Internal",
-    date="D:20261115090000+04'00'")
+def _letterhead(company: str, document: str, edition: str, classification: str,
+                date: str) -> Letterhead:
+    """A development policy's metadata and footer, all written one way ("version 3.1" in the
+    subject, "Version 3.1" in the footer; no edition when the policy names none)."""
+    return Letterhead(
+        title=f"{company} — {document}", author=company,
+        subject=f"{document}, {edition}" if edition else document,
+        footer=" · ".join(p for p in (company, document, edition[:1].upper() + edition[1:],
+                                      classification) if p),
+        date=date)
+
+
+ORYX = _letterhead("Oryx Wealth Partners Ltd", "Financial Crime Compliance Manual",
+                   "version 2026.2", "Restricted", "D:20260218100000+04'00'")
+SANDGROUSE = _letterhead("Sandgrouse Capital Markets Ltd", "AML, CTF and Sanctions Policy",
+                         "version 3.1", "Internal", "D:20260305090000+04'00'")
+KESTREL = _letterhead("Kestrel Corporate Services Ltd", "Financial Crime Prevention Policy",
+                      "version 2.0", "Confidential", "D:20260610110000+04'00'")
+HERON = _letterhead("Heron Remit & Payments Ltd", "AML, CTF and Sanctions Policy", "",
+                    "Internal", "D:20261120100000+04'00'")
+PLOVER = _letterhead("Plover Bullion & Gems Ltd", "AML/CFT Compliance Manual", "edition 4",
+                     "Internal", "D:20261115090000+04'00'")
 DEV_POLICIES = {p.name: p for p in (
     DevPolicy("oryx", _DEV / "oryx_policy.md", _DATA / "oryx_policy_gaps.json", ORYX,
               "Oryx Wealth Partners Financial Crime Compliance Manual"),
