@@ -5,7 +5,7 @@ context (section heading, lead-in, text)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -195,8 +195,8 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
         if draft is None and thresholds.topic <= best < thresholds.covered and \
                 _reportable_gap(candidate):
             near = {j for j, _ in closest[:3]}
-            restated = [any(weigh.coverage(piece.body, policy[j]) > WORDED_ALIKE for j in
-                            near | set(np.argsort(-lexical[at + k])[:3].tolist()))
+            restated = [weigh.restated(piece.body, (policy[j] for j in near | set(
+                            np.argsort(-lexical[at + k])[:3].tolist())))
                         for k, piece in enumerate(pieces[i])]
             # Said in other words: half the rule's items (or the rule) restated.
             if sum(restated) * 2 < n:
@@ -339,8 +339,12 @@ def _conflict_draft(candidate: Candidate, clause: Unit, sim: float, found: facet
     # is looked for among all the rule's items: the rule's lead-in, or any one item, may be
     # what came closest to the clause.
     by_item = found.kind in ("modality", "risk")
-    items = list(target.parts) if target.parts else \
-        rulebook.items.get(clause_number(target) or "", []) if found.kind == "risk" else []
+    if target.parts:
+        items = list(target.parts)
+    elif found.kind == "risk":
+        items = rulebook.items.get(clause_number(target) or "", [])
+    else:
+        items = []
     items = [p for p in items if not p.body.rstrip().endswith(":")] or items
     part = max(items, key=lambda p: weigh.shared(p.body, clause)) \
         if by_item and items else part_saying(target, found.rule)
@@ -412,15 +416,14 @@ def _gap(candidate: Candidate, closest: Unit, sim: float, title: str,
 def _items_of_lead_ins(found: Sequence[Candidate]) -> dict[int, list[int]]:
     """For each obligation that is a list's lead-in ("… must:"), the obligations that are
     its items (read under it: its text in their lead-in)."""
-    items: dict[int, list[int]] = {}
-    for i, lead in enumerate(found):
-        unit = lead.unit
-        if unit.body.rstrip().endswith(":") and unit.clause:
-            items[i] = [k for k, c in enumerate(found)
-                        if k != i and c.unit.stem and unit.body in c.unit.stem
-                        and clause_number(c.unit) == clause_number(unit)
-                        and len(c.unit.body) >= MIN_GAP_CHARS]
-    return items
+    by_rule: dict[str | None, list[int]] = {}
+    for k, c in enumerate(found):
+        if c.unit.stem and len(c.unit.body) >= MIN_GAP_CHARS:
+            by_rule.setdefault(clause_number(c.unit), []).append(k)
+    return {i: [k for k in by_rule.get(clause_number(lead.unit), [])
+                if k != i and lead.unit.body in found[k].unit.stem]
+            for i, lead in enumerate(found)
+            if lead.unit.clause and lead.unit.body.rstrip().endswith(":")}
 
 
 def _left_out_item(items: list[int], found: Sequence[Candidate],
@@ -430,13 +433,13 @@ def _left_out_item(items: list[int], found: Sequence[Candidate],
     """The item of a list the policy leaves out: of those it neither comes COVERED close to
     nor restates in its words (among each item's closest clauses by vectors and by words),
     the one it comes least close to; None when there is none."""
-    for k in sorted(items, key=lambda k: float(similarity[k].max())):
-        if float(similarity[k].max()) >= thresholds.covered:
+    closest = {k: float(similarity[k].max()) for k in items}
+    for k in sorted(items, key=closest.__getitem__):
+        if closest[k] >= thresholds.covered:
             return None
         near = set(np.argsort(-similarity[k])[:3].tolist()) | \
             set(np.argsort(-worded[k])[:3].tolist())
-        if not any(weigh.coverage(found[k].unit.body, policy[j]) > WORDED_ALIKE
-                   for j in near):
+        if not weigh.restated(found[k].unit.body, (policy[j] for j in near)):
             return k
     return None
 
@@ -483,6 +486,11 @@ class Weights:
     def shared(self, text: str, clause: Unit) -> float:
         """The idf weight of the words ``text`` and ``clause``'s own text have in common."""
         return sum(self.weight(t) for t in set(terms(text)) & set(terms(clause.body)))
+
+    def restated(self, text: str, clauses: Iterable[Unit]) -> bool:
+        """Whether one of ``clauses`` says ``text`` in the same words, mostly (a paraphrase:
+        more than WORDED_ALIKE of them)."""
+        return any(self.coverage(text, clause) > WORDED_ALIKE for clause in clauses)
 
     def coverage(self, text: str, clause: Unit) -> float:
         """The idf-weighted share of ``text``'s words that ``clause`` (with its lead-in)

@@ -22,7 +22,6 @@ import numpy.typing as npt
 from regintel.chat.offline import obligations
 from regintel.chat.offline.alignment import (
     MIN_GAP_CHARS,
-    WORDED_ALIKE,
     Candidate,
     Draft,
     Weights,
@@ -169,7 +168,7 @@ def omitted(found: Sequence[Candidate], policy: Sequence[Unit],
             best = float(own[r, free].max()) if free else 0.0
             if best >= ITEM_MATCH or r in pairs or unit.clause in skip or \
                     len(unit.body) < MIN_GAP_CHARS or float(elsewhere[r].max()) >= ELSEWHERE or \
-                    any(weigh.coverage(unit.body, u) > WORDED_ALIKE for u in policy):
+                    weigh.restated(unit.body, policy):
                 continue
             drafts.append(_item_gap(found[i], plist, best, title))
     return drafts
