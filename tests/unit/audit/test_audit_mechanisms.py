@@ -439,3 +439,82 @@ def test_a_notice_period_is_no_retention_period_and_a_window_no_notice() -> None
     assert notice.minimum_days == () and notice.notice_days == (14.0,)
     window = facets.read("must complete the course within 30 days before the start date")
     assert window.notice_days == () and window.deadline_days == (30.0,)
+
+
+# -- linked operations counted apart; money kept instead of returned ---------------------------
+@pytest.mark.parametrize(("rule", "policy", "kind"), [
+    ("A DNFBP must undertake CDD where it is involved in a Transaction in cash that amounts to "
+     "USD15,000 or more, whether or not the Transaction is executed in a single operation or "
+     "in several operations that are or appear to be linked;",
+     "The AED 55,000 threshold is measured against each invoice separately, so banknotes paid "
+     "on separate visits are not added together.", "aggregation"),
+    ("Where it is unable to complete CDD it must, where appropriate: return any monies or "
+     "assets received from the customer",
+     "Deposits are not refundable where the order is cancelled because KYC is incomplete.",
+     "refund"),
+])
+def test_what_the_policy_counts_apart_or_keeps(rule: str, policy: str,
+                                              kind: facets.Kind) -> None:
+    r, p = facets.read(rule), facets.read(policy)
+    assert kind in facets.comparable(rule, r, p)
+    assert facets.conflict(kind, r, p) is not None
+
+
+@pytest.mark.parametrize("policy", [
+    "Linked cash payments by one customer are added together against the threshold.",
+    "Each payment is recorded separately in the ledger.",
+])
+def test_counting_linked_payments_together_splits_nothing(policy: str) -> None:
+    assert facets.read(policy).splits is None
+
+
+def test_money_withheld_on_a_report_is_no_return() -> None:
+    """"not return any monies … unless instructed by the MLRO" forbids returning; it asks for
+    no refund a policy could withhold."""
+    assert facets.read("where it has determined that it is necessary to make such a report, "
+                       "not return any monies or provide any investments").returns is None
+    assert facets.read("The Firm keeps the records for six years.").keeps is None
+
+
+def test_a_threshold_counted_per_invoice_is_read_however_far_the_vectors_put_it() -> None:
+    """MiniLM puts a DNFBP's linked-cash rule far from the clause that counts each invoice on
+    its own; the two thresholds name their subject, so the clause is read anyway."""
+    rule = _unit("is a dealer in precious metals and it is involved in a Transaction in cash "
+                 "that amounts to USD15,000 or more, whether or not the Transaction is executed "
+                 "in a single operation or in several operations that are or appear to be "
+                 "linked;", clause="8.1.1.(2)(b)",
+                 stem="A Relevant Person that is a DNFBP must undertake CDD where it:")
+    policy = [_unit("We identify every customer who pays AED 55,000 or more in banknotes.",
+                    clause="4.1.1", section="When KYC is required"),
+              _unit("The AED 55,000 threshold is measured against each invoice separately, so "
+                    "banknotes paid on separate visits are not added together.",
+                    clause="4.1.2", section="When KYC is required", start=100)]
+    drafts = alignment.match([alignment.Candidate(rule, "KYC", 0.8)],
+                             np.array([[1.0, 0.0]], dtype=np.float32), policy,
+                             np.array([[0.3, 0.95], [0.2, 0.98]], dtype=np.float32),
+                             title="AML", addressee="Relevant Person")
+    assert [(d.kind, d.policy_unit.clause if d.policy_unit else None) for d in drafts] == \
+        [("conflict", "4.1.2")]
+
+
+def test_a_clause_is_about_what_the_clause_before_it_is_about() -> None:
+    """"Deposits … are not refundable" is far from the rule by its vectors, but it goes on
+    from the clause before it, which is about the rule's subject: it is read."""
+    rule = _unit("return any monies or assets received from the customer; and",
+                 clause="8.7.1.(1)(e)", stem="Where a Relevant Person is unable to complete "
+                 "the requisite CDD it must, where appropriate:")
+    policy = [_unit("If we cannot complete KYC on a customer, we do not deal with the customer "
+                    "and we end any existing relationship.", clause="4.9.1",
+                    section="When KYC cannot be completed"),
+              _unit("Deposits paid on special orders are not refundable where the order is "
+                    "cancelled because the customer has not completed KYC.", clause="4.9.2",
+                    section="When KYC cannot be completed", start=100),
+              _unit("Deposits paid on special orders are not refundable once work has begun.",
+                    clause="7.2.1", section="Terms of sale", start=200)]
+    drafts = alignment.match([alignment.Candidate(rule, "KYC", 0.8)],
+                             np.array([[1.0, 0.0]], dtype=np.float32), policy,
+                             np.array([[0.5, 0.87], [0.3, 0.95], [0.3, 0.95]],
+                                      dtype=np.float32),
+                             title="AML", addressee="Relevant Person")
+    assert [(d.kind, d.policy_unit.clause if d.policy_unit else None) for d in drafts] == \
+        [("conflict", "4.9.2")]

@@ -276,3 +276,38 @@ def filters(text: str) -> str | None:
     if m is None and not _OFFICER.search(text):
         m = _ELSEWHERE.search(text)
     return m[0] if m else None
+
+
+# A rule that counts linked operations as one: "whether or not the Transaction is executed in
+# a single operation or in several operations that are or appear to be linked", "whether in a
+# single cash payment or multiple cash payments".
+_LINKS = re.compile(
+    r"\b(?:several|multiple|a series of)\s+(?:\w+\s+){0,2}?(?:operations|transactions|"
+    r"payments)\b[^.;]{0,30}?\blinked\b|\bsingle\s+(?:\w+\s+){0,2}?(?:operation|transaction|"
+    r"payment)\s+or\s+(?:in\s+)?(?:several|multiple)\s+(?:\w+\s+){0,2}?(?:operations|"
+    r"transactions|payments)(?:\s+that\s+(?:are|appear)[^.;]{0,25}?\blinked)?\b|"
+    r"\blinked\s+(?:operations|transactions|payments)\b", re.I)
+# A policy that counts them one by one: "are not added together", "is measured against each
+# invoice separately", "are not aggregated"; not "linked payments are added together".
+_SPLITS = re.compile(
+    r"\b(?:is|are)\s+not\s+(?:\w+\s+)?(?:added\s+(?:up|together)|aggregated|combined|"
+    r"totall?ed|linked|treated\s+as\s+(?:one|a\s+single))\b|"
+    r"\b(?:measured|assessed|applied|counted|calculated|considered|checked|tested)\s+"
+    r"(?:against|on|for|per)\s+(?:each|every)\s+\w+(?:\s+\w+)?\s+(?:separately|"
+    r"individually|on its own)\b", re.I)
+links = Phrase(_LINKS)
+splits = Phrase(_SPLITS)
+
+
+# A rule that has money given back: "return any monies or assets received from the customer",
+# "return to the customer any monies" (not "not return any monies", a prohibition).
+_RETURNS = re.compile(r"(?<!not )\breturn\w*\s+(?:to\s+the\s+\w+\s+)?(?:any|all|the)\s+"
+                      r"(?:monies|money|funds|assets)\b", re.I)
+# A policy that keeps it: "are not refundable", "keeps the deposit", "forfeits the funds".
+_KEEPS = re.compile(
+    r"\b(?:not|non)[- ]refundable\b|\b(?:is|are)\s+(?:not\s+(?:be\s+)?(?:refunded|returned)|"
+    r"forfeited)\b|\bwill\s+not\s+(?:be\s+)?(?:refund|return)\w*\b|"
+    r"\b(?:keeps?|retains?|withholds?|forfeits?)\s+(?:the\s+|any\s+|all\s+|such\s+)?"
+    r"(?:\w+'s\s+)?(?:deposits?|funds|monies|money|payments?)\b", re.I)
+returns = Phrase(_RETURNS)
+keeps = Phrase(_KEEPS)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 import numpy as np
 import numpy.typing as npt
@@ -89,7 +90,8 @@ _JUDGEMENT: set[facets.Kind] = {"modality", "independence"}
 # dealing begins" / "prior to establishing the business relationship … verify"), and so are
 # a responsibility passed on ("rests with the Provider" / "remains responsible"), the thing a
 # rule excludes (its own words must be in the clause) and a report held back from the MLRO.
-_ACTS: set[facets.Kind] = {"order", "prohibition", "responsibility", "exclusion", "filter"}
+_ACTS: set[facets.Kind] = {"order", "prohibition", "responsibility", "exclusion", "filter",
+                           "aggregation", "refund"}
 
 
 @dataclass(frozen=True)
@@ -162,10 +164,13 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
     # facets.TIES): vectors rate them lower than clauses that merely share the topic.
     tied = [[j for j, f in enumerate(policy_facets) if clause_side(f.whole)]
             for _, clause_side in facets.TIES]
+    evident = [[j for j, f in enumerate(policy_facets) if clause_side(f.whole)]
+               for _, clause_side in facets.EVIDENT]
     position = {u: j for j, u in enumerate(policy)}
     siblings: dict[tuple[int, str], list[int]] = {}
     for j, u in enumerate(policy):
         siblings.setdefault(_clause_key(u), []).append(j)
+    around = _with_previous(policy, siblings)
     rules = [facets.read(f"{c.unit.stem} {c.unit.body}") for c in found]
     items_of = _items_of_lead_ins(found)
     drafts: list[Draft] = []
@@ -180,8 +185,10 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
         sides = [clauses for (rule_side, _), clauses in zip(facets.TIES, tied, strict=True)
                  if rule_side(rules[i])]
         related = [j for clauses in sides for j in clauses
-                   if max(float(row[k]) for k in siblings[_clause_key(policy[j])])
+                   if max(float(row[k]) for k in around[_clause_key(policy[j])])
                    >= thresholds.topic]
+        related += [j for (rule_side, _), clauses in zip(facets.EVIDENT, evident, strict=True)
+                    if rule_side(rules[i]) for j in clauses]
         # The statement that led to the rule (by its words, section heading included) is
         # about it, however far apart the vectors put the two.
         if candidate.anchor is not None and candidate.anchor in position:
@@ -221,6 +228,29 @@ def _clause_key(unit: Unit) -> tuple[int, str]:
     """The clause a policy sentence belongs to (its page and number; unnumbered sentences
     stand alone)."""
     return (unit.page, unit.clause or f"@{unit.start}")
+
+
+def _with_previous(policy: Sequence[Unit], siblings: dict[tuple[int, str], list[int]]
+                   ) -> dict[tuple[int, str], list[int]]:
+    """Each clause's sentences with those of the clause before it in its section, items
+    included: a clause often goes on from the one before ("The AED 55,000 threshold is
+    measured against each invoice separately" after the list that sets it; "Deposits … are
+    not refundable" after "If we cannot complete KYC …"), and is about what that one is
+    about."""
+    numbered: dict[tuple[str, str], list[int]] = {}  # (section, "4.1.1") → its sentences
+    for j, u in enumerate(policy):
+        if u.clause:
+            numbered.setdefault((u.section, u.clause.split("(")[0]), []).append(j)
+    previous: dict[tuple[str, str], tuple[str, str]] = {}
+    for earlier, later in pairwise(numbered):
+        if earlier[0] == later[0]:
+            previous[later] = earlier
+    around: dict[tuple[int, str], list[int]] = {}
+    for key, own in siblings.items():
+        u = policy[own[0]]
+        before = previous.get((u.section, (u.clause or "").split("(")[0]))
+        around[key] = own + (numbered[before] if before is not None else [])
+    return around
 
 
 def _distinct(drafts: list[Draft]) -> list[Draft]:

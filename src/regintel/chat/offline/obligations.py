@@ -218,6 +218,13 @@ def conflict_suggestion(ref: str, policy_clause: str | None, found: Conflict) ->
         case "risk":
             return (f"Amend {where} so that this factor is weighed in the risk assessment, "
                     f"as {ref} requires (\"{found.rule}\"), instead of \"{found.policy}\".")
+        case "aggregation":
+            return (f"Amend {where} so that linked transactions are added together against "
+                    f"the threshold, as {ref} requires (\"{found.rule}\"), instead of "
+                    f"\"{found.policy}\".")
+        case "refund":
+            return (f"Amend {where} so that the customer's money is returned, as {ref} "
+                    f"requires (\"{found.rule}\"), instead of \"{found.policy}\".")
         case "responsibility":
             return (f"Amend {where} so that the firm keeps the responsibility, whoever does "
                     f"the work: {ref} says it \"{found.rule}\", and the policy says "
