@@ -518,3 +518,39 @@ def test_a_clause_is_about_what_the_clause_before_it_is_about() -> None:
                              title="AML", addressee="Relevant Person")
     assert [(d.kind, d.policy_unit.clause if d.policy_unit else None) for d in drafts] == \
         [("conflict", "4.9.2")]
+
+
+# -- a forbidden act done to something the policy rarely names ---------------------------------
+def test_the_act_forbidden_is_the_verb_after_an_adverb() -> None:
+    forbids = facets.read("A Relevant Person must not knowingly establish or maintain an "
+                          "anonymous account").forbids
+    assert {verb for verb, _, _ in forbids} == {"establish", "maintain"}
+    assert {objects for _, objects, _ in forbids} == {frozenset({"anonymou", "account"})}
+    assert {verb for verb, _, _ in facets.read("It must not apply the exemption").forbids} == \
+        {"appl"}  # "apply", stemmed
+
+
+def _logo(policy: list[Unit]) -> list[alignment.Draft]:
+    rule = _unit("use or reproduce the logo of the Regulator without express written "
+                 "permission from the Regulator.", clause="15.8.1(b)",
+                 stem="A DNFBP must not:")
+    far = np.array([[0.3, 0.95]] * len(policy), dtype=np.float32)
+    return alignment.match([alignment.Candidate(rule, "Regulatory status", 0.8)],
+                           np.array([[1.0, 0.0]], dtype=np.float32), policy, far,
+                           title="AML", addressee="Relevant Person")
+
+
+def test_a_forbidden_act_on_a_rarely_named_thing_is_read_however_far() -> None:
+    """MiniLM puts "display the FSRA logo" 0.42 from "must not use … the logo of the
+    Regulator"; the logo is named in one clause of the policy, which is about it."""
+    policy = [_unit("Our website and invoices display the FSRA logo next to our registration "
+                    "number.", clause="13.3.4", section="Regulatory status"),
+              _unit("The MLRO reviews this Manual once a year.", clause="13.3.5",
+                    section="Regulatory status", start=100)]
+    assert [(d.kind, d.target_clause) for d in _logo(policy)] == [("conflict", "15.8.1(b)")]
+
+
+def test_a_thing_the_policy_names_often_does_not_tie_a_far_clause() -> None:
+    policy = [_unit(f"Brochure {n} uses the logo of our group.", clause=f"7.{n}",
+                    section="Marketing", start=100 * n) for n in range(1, 4)]
+    assert _logo(policy) == []

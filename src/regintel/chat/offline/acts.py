@@ -51,7 +51,9 @@ _SUBSTITUTE = re.compile(r"\bmay\b[^.;]{0,80}?\b(?:instead of|rather than|in pla
 # Verbs that name one act: a desk "executes" or "processes" what a rule says a firm must not
 # "carry out".
 _SAME_ACT = {"execut": "carr", "effect": "carr", "process": "carr", "proce": "carr",
-             "perform": "carr", "carry": "carr", "carri": "carr"}
+             "perform": "carr", "carry": "carr", "carri": "carr",
+             # Displaying a logo or a name is a use of it ("must not use … the logo").
+             "displa": "use", "display": "use"}
 
 
 # The other start a rule puts a duty before: a new product, service or technology going
@@ -127,11 +129,18 @@ def act(word: str) -> str:
     return _SAME_ACT.get(s, s)
 
 
+_ADVERB = re.compile(r"\w{3,}(?<!p)(?<!re)ly", re.I)
+
+
 def forbidden(text: str) -> tuple[tuple[str, frozenset[str], str], ...]:
     """The acts ``text`` forbids: (act, the stems of what it is done to, the phrase)."""
     found = []
     for m in _FORBIDS.finditer(text):
         words = re.findall(_WORD, m[1])
+        # "must not knowingly establish …": the act is the verb after the adverb (not
+        # "apply", "comply", "rely", which are acts).
+        while words and _ADVERB.fullmatch(words[0]):
+            words = words[1:]
         if not words:
             continue
         verbs = [words[0]] + [b for a, b in pairwise(words)

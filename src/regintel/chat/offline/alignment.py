@@ -5,6 +5,7 @@ context (section heading, lead-in, text)."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
@@ -12,7 +13,7 @@ from itertools import pairwise
 import numpy as np
 import numpy.typing as npt
 
-from regintel.chat.offline import facets, obligations
+from regintel.chat.offline import acts, facets, obligations
 from regintel.chat.offline.lexical import terms, tfidf
 from regintel.chat.offline.segments import Unit, part_saying
 from regintel.domain.chat import Severity
@@ -81,6 +82,7 @@ LEX_RELATED = 0.3
 LEX_WEIGHT = 0.5
 MUTUAL = 3  # a "may"/approval conflict needs the obligation among the clause's closest
 MIN_SHARED_TERMS = 2  # content words a contradicting clause shares with the obligation
+RARELY_NAMED = 2  # a thing named in at most this many policy clauses is what they are about
 MIN_GAP_CHARS = 40  # list fragments ("(e) the NAMLCFTC;") are not reported as gaps
 MIN_GAP_EVIDENCE = 0.5  # an omission is asserted only from clearly relevant evidence
 WORDED_ALIKE = 0.6  # more than this share of an obligation's words (idf-weighted): a paraphrase
@@ -171,6 +173,7 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
     for j, u in enumerate(policy):
         siblings.setdefault(_clause_key(u), []).append(j)
     around = _with_previous(policy, siblings)
+    named = Counter(t for f in policy_facets for t in set(terms(f.whole.text)))
     rules = [facets.read(f"{c.unit.stem} {c.unit.body}") for c in found]
     items_of = _items_of_lead_ins(found)
     drafts: list[Draft] = []
@@ -189,6 +192,7 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
                    >= thresholds.topic]
         related += [j for (rule_side, _), clauses in zip(facets.EVIDENT, evident, strict=True)
                     if rule_side(rules[i]) for j in clauses]
+        related += _doing_the_forbidden(rules[i], policy_facets, named)
         # The statement that led to the rule (by its words, section heading included) is
         # about it, however far apart the vectors put the two.
         if candidate.anchor is not None and candidate.anchor in position:
@@ -228,6 +232,21 @@ def _clause_key(unit: Unit) -> tuple[int, str]:
     """The clause a policy sentence belongs to (its page and number; unnumbered sentences
     stand alone)."""
     return (unit.page, unit.clause or f"@{unit.start}")
+
+
+def _doing_the_forbidden(rule: facets.Facets, policy_facets: Sequence[_Stated],
+                        named: Counter[str]) -> list[int]:
+    """The clauses that do an act the rule forbids to something the policy names in at most
+    RARELY_NAMED clauses ("display the FSRA logo" for "must not use or reproduce the logo of
+    the Regulator"): a thing named so rarely is what the clause is about, however far the
+    vectors put it from the rule (MiniLM: 0.42)."""
+    found = []
+    for verb, objects, _ in rule.forbids:
+        rare = frozenset(o for o in objects if named[o] <= RARELY_NAMED)
+        if rare:
+            found += [j for j, f in enumerate(policy_facets)
+                      if acts.does(f.whole.text, verb, rare)]
+    return found
 
 
 def _with_previous(policy: Sequence[Unit], siblings: dict[tuple[int, str], list[int]]
