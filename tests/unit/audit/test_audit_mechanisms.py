@@ -554,3 +554,18 @@ def test_a_thing_the_policy_names_often_does_not_tie_a_far_clause() -> None:
     policy = [_unit(f"Brochure {n} uses the logo of our group.", clause=f"7.{n}",
                     section="Marketing", start=100 * n) for n in range(1, 4)]
     assert _logo(policy) == []
+
+
+# -- the regulator by its initials -------------------------------------------------------------
+def test_a_policy_that_sends_the_fsra_a_copy_restates_a_duty_to_the_regulator() -> None:
+    """Between TOPIC and COVERED by its vectors, the rule is an omission unless the policy
+    restates it in words; "the FSRA" is "the Regulator" of the rulebook."""
+    rule = _unit("The Relevant Person must provide to the Regulator a copy of the report "
+                 "provided under Rule 12.4.1.", clause="12.4.3")
+    policy = [_unit("The Company Secretary sends the FSRA a copy of the report.",
+                    clause="9.2", section="Reports")]
+    drafts = alignment.match([alignment.Candidate(rule, "Reports", 0.8)],
+                             np.array([[1.0, 0.0]], dtype=np.float32), policy,
+                             np.array([[0.5, 0.866]], dtype=np.float32),
+                             title="AML", addressee="Relevant Person")
+    assert drafts == []

@@ -44,13 +44,19 @@ _REFERENCE = re.compile(r"\b(?:rules?|articles?|sections?|chapters?|clauses?|par
 
 # Abbreviations a policy writes for what a rule spells out.
 _PO_BOX = re.compile(r"\bP\.?\s?O\.?\s?Box(?:es)?\b", re.I)
+# Policies call the regulator by its initials; the ADGM rulebooks call it "the Regulator"
+# (their glossary: "Regulator Means the ADGM Financial Services Regulatory Authority"). Search
+# learns that from the glossary (glossary.acronyms); words compare it here, or a policy that
+# "sends the FSRA a copy of the report" does not restate "must provide to the Regulator a
+# copy of the report" (a false omission on two development policies).
+_REGULATOR = re.compile(r"\bFSRA\b")
 
 
 @lru_cache(maxsize=1 << 14)
 def terms(text: str) -> tuple[str, ...]:
     """The stemmed content words of ``text``, cross-references left out (a tuple: it is
     remembered, and shared by every caller that reads the same text)."""
-    text = _PO_BOX.sub("post office box", _REFERENCE.sub(" ", text))
+    text = _REGULATOR.sub("Regulator", _PO_BOX.sub("post office box", _REFERENCE.sub(" ", text)))
     return tuple(stem(w) for w in _WORD.findall(text) if w.lower() not in STOP)
 
 
