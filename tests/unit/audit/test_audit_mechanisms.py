@@ -569,3 +569,30 @@ def test_a_policy_that_sends_the_fsra_a_copy_restates_a_duty_to_the_regulator() 
                              np.array([[0.5, 0.866]], dtype=np.float32),
                              title="AML", addressee="Relevant Person")
     assert drafts == []
+
+
+# -- the other sentences of a clause read ------------------------------------------------------
+def test_an_exception_in_the_next_sentence_of_a_clause_is_read() -> None:
+    """The clause's first sentence complies ("sent immediately"); its second makes an
+    exception ("within ten Business Days"), less close to the rule than RELATED but about its
+    subject (TOPIC): it is read with the sentence before it."""
+    rule = _unit("upon request by the Regulator, ensure that the records are immediately "
+                 "available for inspection.", clause="4.5.5(c)",
+                 stem="Where the records are kept outside the ADGM, a Relevant Person must:")
+    policy = [_unit("Records are available for inspection by the Regulator on request.",
+                    clause="12.1.2", section="Records"),
+              _unit("The records kept outside the ADGM are listed in the records register.",
+                    clause="12.1.3", section="Records", start=100),
+              _unit("Electronic copies of records are sent immediately to the FSRA whenever "
+                    "it asks for them.", clause="12.1.4", section="Records", start=200),
+              _unit("When the FSRA wishes to inspect archived paper files, Compliance makes "
+                    "them available to the FSRA within ten Business Days.", clause="12.1.4",
+                    section="Records", start=300)]
+    similarity = [0.6, 0.55, 0.53, 0.48]
+    drafts = alignment.match([alignment.Candidate(rule, "Records", 0.8)],
+                             np.array([[1.0, 0.0]], dtype=np.float32), policy,
+                             np.array([[s, (1 - s * s) ** 0.5] for s in similarity],
+                                      dtype=np.float32),
+                             title="AML", addressee="Relevant Person")
+    assert [(d.kind, d.policy_unit.start if d.policy_unit else None) for d in drafts] == \
+        [("conflict", 300)]

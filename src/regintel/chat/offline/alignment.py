@@ -199,6 +199,16 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
             related.append(position[candidate.anchor])
         reading += [(j, float(row[j])) for j in dict.fromkeys(related)
                     if j not in {k for k, _ in reading}]
+        # The other sentences of a clause read, when they are about the subject too: a
+        # clause may state the rule and then its exception ("Electronic copies are sent
+        # immediately …. When the FSRA wishes to inspect archived paper files, … within ten
+        # Business Days"). Read last, so a closer sentence still decides a kind first.
+        # (Without the TOPIC floor: a yearly update of due diligence read against "must
+        # transfer … without undue delay", on a development policy.)
+        read = {k for k, _ in reading}
+        reading += [(k, float(row[k])) for k in dict.fromkeys(
+            k for j in list(read) for k in siblings[_clause_key(policy[j])])
+            if k not in read and row[k] >= thresholds.topic]
         draft = _conflict(i, candidate, rules[i], reading, policy, policy_facets, mutual,
                           title, weigh, rulebook, thresholds)
         best = closest[0][1]
