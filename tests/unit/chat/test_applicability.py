@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from uuid import uuid4
 
+from regintel.chat.offline import scope
 from regintel.chat.offline.obligations import applicability, kinds_named
 from regintel.chat.offline.segments import Unit, segment
 
@@ -56,3 +57,45 @@ def test_kinds_named_lists_every_kind_before_the_verb_but_the_excepted() -> None
     assert [kinds_named(f"{u.stem} {u.body}") for u in units[2:]] == [
         ["Relevant Person", "DNFBP"], ["Authorised Person", "Recognised Body"],
         ["Relevant Person"]]
+
+
+# -- what the firm says it does not offer ------------------------------------------------------
+SCOPED = (
+    "10.2\tCorrespondent banking\r\n"
+    "10.2.1\tA Relevant Person proposing to have a correspondent banking relationship must "
+    "obtain the approval of its Senior Management.\r\n"
+    "10.3\tWire transfers\r\n"
+    "10.3.1\tA Relevant Person must ensure that a wire transfer carries the originator's "
+    "name.\r\n"
+    "10.3.2\tA Relevant Person must review the termination of correspondent relationships "
+    "with banks in high-risk jurisdictions.\r\n"
+)
+
+
+def _scoped(policy: str) -> list[str | None]:
+    units = segment(uuid4(), {1: SCOPED})
+    applies = applicability(units, policy)
+    return [u.clause for u in units if u.clause and "." in u.clause[3:] and applies(u)]
+
+
+def test_rules_about_an_activity_the_firm_does_not_offer_do_not_bind_it() -> None:
+    """By the section heading (10.2.1) or the rule's own words (10.3.2)."""
+    assert _scoped("Heron offers no correspondent or nested services: we hold no accounts "
+                   "for other financial institutions.") == ["10.3.1"]
+
+
+def test_a_control_is_no_scope() -> None:
+    """"does not carry out a transaction that it suspects …" says how the firm acts, not
+    what it offers."""
+    assert _scoped("Heron does not carry out a transaction that it suspects is related to "
+                   "money laundering until it has informed the FIU.") == \
+        ["10.2.1", "10.3.1", "10.3.2"]
+
+
+def test_what_is_not_offered_is_read_by_its_name() -> None:
+    found = scope.not_offered("The Firm does not provide services in Virtual Assets and does "
+                              "not accept them as payment. It does not offer numbered "
+                              "accounts. Virtual Assets are not accepted.")
+    assert [(a.name, a.stems) for a in found] == [
+        ("Virtual Assets", frozenset({"virtual", "asset"})),
+        ("numbered accounts", frozenset({"number", "account"}))]

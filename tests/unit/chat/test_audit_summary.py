@@ -37,3 +37,13 @@ def test_the_summary_owns_up_to_findings_left_out() -> None:
 def test_a_complete_list_says_nothing_of_the_kind() -> None:
     rulebook = _rulebook()
     assert "not listed" not in summary([_gap(rulebook)], [rulebook], ["Training"])
+
+
+def test_the_summary_names_what_was_set_aside_as_not_offered() -> None:
+    rulebook = _rulebook()
+    for findings in ([_gap(rulebook)], []):
+        text = summary(findings, [rulebook], ["Payments"],
+                       not_offered=["correspondent", "nested"])
+        assert text.endswith("Rules on activities the policy says the firm does not offer "
+                             "(correspondent, nested) were not checked.")
+    assert "does not offer" not in summary([], [rulebook], ["Payments"])

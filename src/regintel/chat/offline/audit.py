@@ -20,7 +20,7 @@ from uuid import UUID
 import numpy as np
 
 from regintel.chat.evidence import CitationBook, verify
-from regintel.chat.offline import alignment, audit_units, glossary, lists, matching
+from regintel.chat.offline import alignment, audit_units, glossary, lists, matching, scope
 from regintel.chat.offline import obligations as obligation_rules
 from regintel.chat.offline.claims import text_audit
 from regintel.chat.offline.report import overall_status, summary
@@ -176,7 +176,9 @@ async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: Hyb
         held_back += unlisted
     return AuditResult(mode="policy", overall_status=overall_status(findings),
                        findings=findings,
-                       summary=summary(findings, inputs.targets, themes, held_back=held_back),
+                       summary=summary(findings, inputs.targets, themes, held_back=held_back,
+                                       not_offered=[a.name for a in
+                                                    scope.not_offered(policy_text)]),
                        targets_checked=len(inputs.targets), themes_analyzed=len(themes))
 
 

@@ -7,6 +7,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from regintel.chat.offline import scope
 from regintel.chat.offline.facets import Conflict
 from regintel.chat.offline.segments import Unit
 from regintel.domain.chat import SEVERITY_ORDER, Severity
@@ -103,14 +104,17 @@ def applicability(units: Sequence[Unit], policy_text: str, *,
     """Whether an obligation applies to the policy's firm: the regulation's usual addressee
     (its most named kind: "Relevant Person" in AML, "Authorised Person" in GEN) and the
     ``assumed`` kinds always do; another kind ("a Representative Office", "a DNFBP", "an
-    NPO") only when the policy names it."""
+    NPO") only when the policy names it; none about an activity the policy says its firm
+    does not offer (scope.py)."""
     usual = {usual_addressee(units), *assumed}
     text = policy_text.lower()
     named = {kind for kind, says in _SAYS_KIND.items() if says.search(policy_text)}
+    not_offered = scope.not_offered(policy_text)
 
     def applies(unit: Unit) -> bool:
         return all(any(k in usual or k.lower() in text or k.lower() in named for k in either)
-                   for either in _alternatives(f"{unit.stem} {unit.body}"))
+                   for either in _alternatives(f"{unit.stem} {unit.body}")) and \
+            not scope.out_of_scope(unit, not_offered)
 
     return applies
 

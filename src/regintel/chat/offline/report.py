@@ -15,17 +15,22 @@ def overall_status(findings: Sequence[AuditFinding]) -> OverallStatus:
 
 
 def summary(findings: Sequence[AuditFinding], targets: Sequence[Document],
-            themes: Sequence[str], *, what: str = "policy", held_back: int = 0) -> str:
+            themes: Sequence[str], *, what: str = "policy", held_back: int = 0,
+            not_offered: Sequence[str] = ()) -> str:
     """A short, factual paragraph: what was checked, what was found, where it is gravest.
     ``what`` is the source: "policy" or "text"; ``held_back``: findings of lower rank that
-    the per-regulation caps left out of the list."""
+    the per-regulation caps left out of the list; ``not_offered``: the activities the policy
+    says its firm does not offer, whose rules were not checked (scope.py)."""
+    # Said either way: a reader must know which rules were set aside, and why.
+    set_aside = (f" Rules on activities the {what} says the firm does not offer ("
+                 f"{', '.join(not_offered)}) were not checked." if not_offered else "")
     checked = f"{len(targets)} regulation{'s' if len(targets) != 1 else ''}"
     scope = f" across {len(themes)} policy themes" if themes else ""
     if not findings:
         reach = ("the obligations retrieved for each theme" if what == "policy" else
                  "the claims in the text that carry a compliance risk")
         return (f"No gaps or conflicts were found against {checked}{scope}. The check covers "
-                f"{reach}; it is not a legal opinion.")
+                f"{reach}; it is not a legal opinion.{set_aside}")
     counts = {s: sum(1 for f in findings if f.severity == s) for s in SEVERITY_ORDER}
     graded = ", ".join(f"{n} {s.lower()}" for s, n in counts.items() if n)
     conflicts = sum(1 for f in findings if f.kind == "conflict")
@@ -45,4 +50,4 @@ def summary(findings: Sequence[AuditFinding], targets: Sequence[Document],
     return (f"Checked against {checked}{scope}: {len(findings)} "
             f"finding{'s' if len(findings) != 1 else ''} ({graded}) - {found} "
             f"({per_target}). {lead} Each finding quotes the rule and the {what} it was "
-            f"matched to; conflicts should be corrected first.{unlisted}")
+            f"matched to; conflicts should be corrected first.{unlisted}{set_aside}")
