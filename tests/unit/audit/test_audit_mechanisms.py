@@ -596,3 +596,22 @@ def test_an_exception_in_the_next_sentence_of_a_clause_is_read() -> None:
                              title="AML", addressee="Relevant Person")
     assert [(d.kind, d.policy_unit.start if d.policy_unit else None) for d in drafts] == \
         [("conflict", 300)]
+
+
+# -- access kept from the AML function ---------------------------------------------------------
+@pytest.mark.parametrize(("policy", "limits"), [
+    ("The key linking the code name to the customer's identity is held by the Head of Vault "
+     "Operations alone, and the MLRO then sees the account's activity under its code name "
+     "only.", True),
+    ("The compliance analysts have no access to the private banking files.", True),
+    ("STR files are accessible only to the MLRO and the Deputy MLRO.", False),
+    ("The MLRO has full access to every customer file.", False),
+])
+def test_access_kept_from_the_aml_function(policy: str, limits: bool) -> None:
+    rule = ("If a Relevant Person uses a numbered account, it must ensure that staff "
+            "performing compliance and audit functions have full access to information about "
+            "the account and the account holder.")
+    r, p = facets.read(rule), facets.read(policy)
+    assert ("access" in facets.comparable(rule, r, p)) is limits
+    if limits:
+        assert facets.conflict("access", r, p) is not None

@@ -320,3 +320,18 @@ _KEEPS = re.compile(
     r"(?:\w+'s\s+)?(?:deposits?|funds|monies|money|payments?)\b", re.I)
 returns = Phrase(_RETURNS)
 keeps = Phrase(_KEEPS)
+
+
+# A rule that gives the AML function the information: "have full access to information about
+# the account", "timely and unrestricted access to information".
+_FULL_ACCESS = re.compile(r"\b(?:full|unrestricted|direct|complete)\s+access\b", re.I)
+# A policy that keeps it from them: the MLRO, compliance or audit see it "only" in part, or
+# have no access; or what identifies the customer is "held by … alone". Not a limit on who
+# else may see it ("STR files are accessible only to the MLRO").
+_AML_STAFF = r"(?:MLRO|compliance|analysts?|reviewers?|auditors?|audit\s+function)"
+_LIMITS_ACCESS = re.compile(
+    rf"\b{_AML_STAFF}\b[^.;]{{0,80}}?\b(?:sees?|views?|accesses|receives?)\b[^.;]{{0,80}}?"
+    rf"\bonly\b|\b{_AML_STAFF}\b[^.;]{{0,40}}?\b(?:has|have|is given|are given)\s+no\s+access\b|"
+    r"\bheld\s+by\s+(?:the\s+)?[\w\s]{0,40}?\balone\b", re.I)
+full_access = Phrase(_FULL_ACCESS)
+limits_access = Phrase(_LIMITS_ACCESS)

@@ -105,7 +105,7 @@ _AT_LEAST = re.compile(r"\b(or more|or above|or greater|equal to or (?:more|grea
 Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality",
                "independence", "date", "order", "prohibition", "waiver", "cycle",
                "responsibility", "risk", "exclusion", "filter", "notice", "aggregation",
-               "refund"]
+               "refund", "access"]
 
 
 @dataclass(frozen=True)
@@ -157,6 +157,10 @@ class Facets:
     # Money given back ("return any monies or assets received"), or kept ("not refundable").
     returns: str | None = None
     keeps: str | None = None
+    # Full access for the AML function ("have full access to information"), or access kept
+    # from it ("the MLRO … see that account's activity under its code name only").
+    full_access: str | None = None
+    limits_access: str | None = None
 
 
 def read(text: str) -> Facets:
@@ -234,7 +238,8 @@ def read(text: str) -> Facets:
                   acts.shifts(text), acts.weighs_risk(text), acts.dismisses_risk(text),
                   acts.excluded(text), acts.accepts(text), acts.reports_to_mlro(text),
                   acts.filters(text), text, tuple(notice), links=acts.links(text),
-                  splits=acts.splits(text), returns=acts.returns(text), keeps=acts.keeps(text))
+                  splits=acts.splits(text), returns=acts.returns(text), keeps=acts.keeps(text),
+                  full_access=acts.full_access(text), limits_access=acts.limits_access(text))
 
 
 def _day_of_year(m: re.Match[str]) -> int:
@@ -324,6 +329,8 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
         kinds.add("aggregation")
     if rule.returns and rule.mandatory and policy.keeps:
         kinds.add("refund")
+    if rule.full_access and rule.mandatory and policy.limits_access:
+        kinds.add("access")
     if rule.mandatory and not rule.permissive and policy.substitutes and \
             policy.substitutes[0] and policy.substitutes[0] <= set(terms(rule_text)):
         kinds.add("waiver")
@@ -371,6 +378,8 @@ def mentions(kind: Kind, facts: Facets) -> bool:
             return bool(facts.links or facts.splits)
         case "refund":
             return bool(facts.returns or facts.keeps)
+        case "access":
+            return bool(facts.full_access or facts.limits_access)
     return False  # pragma: no cover - every kind is handled above
 
 
@@ -434,6 +443,8 @@ def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
             return Conflict(kind, rule.links or "", policy.splits or "")
         case "refund":  # comparable only when the policy keeps what the rule gives back
             return Conflict(kind, rule.returns or "", policy.keeps or "")
+        case "access":  # comparable only when the policy limits what the rule opens
+            return Conflict(kind, rule.full_access or "", policy.limits_access or "")
     return None
 
 
@@ -488,7 +499,8 @@ def _going_ahead(clause: Facets) -> str | None:
 # identifying" / "cannot be identified, the Matter may proceed"); operations counted
 # together against counted apart ("several operations that … appear to be linked" / "are not
 # added together"); money given back against money kept ("return any monies" / "not
-# refundable").
+# refundable"); full access for the AML function against access kept from it ("have full
+# access to information about the account" / "the MLRO … see … under its code name only").
 TIES: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
     (lambda r: bool(r.before_start), lambda c: bool(c.after_start)),
     (lambda r: bool(r.retains), lambda c: bool(c.shifts)),
@@ -497,6 +509,7 @@ TIES: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
     (_forbids_when_unable, lambda c: _going_ahead(c) is not None),
     (lambda r: bool(r.links), lambda c: bool(c.splits)),
     (lambda r: bool(r.returns), lambda c: bool(c.keeps)),
+    (lambda r: bool(r.full_access), lambda c: bool(c.limits_access)),
 )
 # Ties whose two sides name their subject themselves, read on a clause however far the
 # vectors put it from the rule: a money threshold over linked operations against a money

@@ -226,6 +226,10 @@ def conflict_suggestion(ref: str, policy_clause: str | None, found: Conflict) ->
             return (f"Amend {where} so that linked transactions are added together against "
                     f"the threshold, as {ref} requires (\"{found.rule}\"), instead of "
                     f"\"{found.policy}\".")
+        case "access":
+            return (f"Amend {where} so that the MLRO and the staff performing AML/TFS and "
+                    f"audit functions have {found.rule}, as {ref} requires, instead of "
+                    f"\"{found.policy}\".")
         case "refund":
             return (f"Amend {where} so that the customer's money is returned, as {ref} "
                     f"requires (\"{found.rule}\"), instead of \"{found.policy}\".")
