@@ -182,9 +182,10 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
         order = np.argsort(-row)[:TOP_CLAUSES]
         closest = [(j, float(row[j])) for j in order]
         reading = _near(row, worded[i], thresholds)
-        # A sentence is about the subject when its clause is (the clause's first sentence
-        # says what it is about: "Any Employee who … suspects … must record it …. An employee
-        # who has a suspicion must first raise it with his or her head of desk, who …").
+        # A sentence is about the subject when its clause, or the clause before it in its
+        # section, is (the clause's first sentence says what it is about: "Any Employee who
+        # … suspects … must record it …. An employee who has a suspicion must first raise it
+        # with his or her head of desk, who …"; see _with_previous).
         sides = [clauses for (rule_side, _), clauses in zip(facets.TIES, tied, strict=True)
                  if rule_side(rules[i])]
         related = [j for clauses in sides for j in clauses
