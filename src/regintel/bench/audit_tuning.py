@@ -20,7 +20,13 @@ policy's gaps use too, were later made compliant and dropped: 9 gaps). A fifth, 
 Bullion & Gems (plover_policy.md, plover_policy_gaps.json: a dealer in precious metals and
 stones, a DNFBP, 14 gaps, half of them single items of long lists, written the same way in the
 sixteenth session), was first audited by the engine that found 12 of 13, 12 of 14, 12 of 14
-and 5 of 9 on the other four: 2 of 14, precision 0.071. ``tune`` audits a development
+and 5 of 9 on the other four: 2 of 14, precision 0.071. A sixth, Bittern Property Advisors
+(bittern_policy.md, bittern_policy_gaps.json: a real-estate agent, a DNFBP, written the same
+way in the seventeenth session with 14 gaps, seven of whose rules turned out to be planted in
+the demo policy too and were made compliant: five replaced blind, two dropped, 12 gaps), was
+first audited by the engine that found 12 of 13, 12 of 14, 12 of 14, 5 of 9 and 9 of 14 on
+the other five: 4 of 12, precision 0.129 (every one an omission; none of its 6
+contradictions). ``tune`` audits a development
 policy against the ADGM AML and General rulebooks at every point of ``grid()`` and keeps
 the point with the best F2 (recall counts four times as much as precision: a missed
 obligation costs more than a finding to dismiss) on the AML target's findings.
@@ -112,6 +118,8 @@ HERON = _letterhead("Heron Remit & Payments Ltd", "AML, CTF and Sanctions Policy
                     "Internal", "D:20261120100000+04'00'")
 PLOVER = _letterhead("Plover Bullion & Gems Ltd", "AML/CFT Compliance Manual", "edition 4",
                      "Internal", "D:20261115090000+04'00'")
+BITTERN = _letterhead("Bittern Property Advisors Ltd", "AML, CTF and Sanctions Manual",
+                      "edition 3", "Confidential", "D:20270203090000+04'00'")
 DEV_POLICIES = {p.name: p for p in (
     DevPolicy("oryx", _DEV / "oryx_policy.md", _DATA / "oryx_policy_gaps.json", ORYX,
               "Oryx Wealth Partners Financial Crime Compliance Manual"),
@@ -123,6 +131,8 @@ DEV_POLICIES = {p.name: p for p in (
               "Heron Remit & Payments AML, CTF and Sanctions Policy"),
     DevPolicy("plover", _DEV / "plover_policy.md", _DATA / "plover_policy_gaps.json", PLOVER,
               "Plover Bullion & Gems AML/CFT Compliance Manual"),
+    DevPolicy("bittern", _DEV / "bittern_policy.md", _DATA / "bittern_policy_gaps.json",
+              BITTERN, "Bittern Property Advisors AML, CTF and Sanctions Manual"),
 )}
 TENANT = "bench-audit-tuning"
 
