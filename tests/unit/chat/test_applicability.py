@@ -75,7 +75,8 @@ SCOPED = (
 def _scoped(policy: str) -> list[str | None]:
     units = segment(uuid4(), {1: SCOPED})
     applies = applicability(units, policy)
-    return [u.clause for u in units if u.clause and "." in u.clause[3:] and applies(u)]
+    rules = [u for u in units if u.clause and u.clause.count(".") == 2]  # not the headings
+    return [u.clause for u in rules if applies(u)]
 
 
 def test_rules_about_an_activity_the_firm_does_not_offer_do_not_bind_it() -> None:

@@ -198,17 +198,18 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
         # about it, however far apart the vectors put the two.
         if candidate.anchor is not None and candidate.anchor in position:
             related.append(position[candidate.anchor])
-        reading += [(j, float(row[j])) for j in dict.fromkeys(related)
-                    if j not in {k for k, _ in reading}]
+        read = {k for k, _ in reading}
+        reading += [(j, float(row[j])) for j in dict.fromkeys(related) if j not in read]
         # The other sentences of a clause read, when they are about the subject too: a
         # clause may state the rule and then its exception ("Electronic copies are sent
         # immediately …. When the FSRA wishes to inspect archived paper files, … within ten
-        # Business Days"). Read last, so a closer sentence still decides a kind first.
-        # (Without the TOPIC floor: a yearly update of due diligence read against "must
-        # transfer … without undue delay", on a development policy.)
-        read = {k for k, _ in reading}
+        # Business Days"). Read last, in the order their clauses are read, so a closer
+        # sentence still decides a kind first. (Without the TOPIC floor: a yearly update of
+        # due diligence read against "must transfer … without undue delay", on a
+        # development policy.)
+        read.update(related)
         reading += [(k, float(row[k])) for k in dict.fromkeys(
-            k for j in list(read) for k in siblings[_clause_key(policy[j])])
+            k for j, _ in reading for k in siblings[_clause_key(policy[j])])
             if k not in read and row[k] >= thresholds.topic]
         draft = _conflict(i, candidate, rules[i], reading, policy, policy_facets, mutual,
                           title, weigh, rulebook, thresholds)
