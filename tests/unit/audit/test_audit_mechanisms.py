@@ -615,3 +615,37 @@ def test_access_kept_from_the_aml_function(policy: str, limits: bool) -> None:
     assert ("access" in facets.comparable(rule, r, p)) is limits
     if limits:
         assert facets.conflict("access", r, p) is not None
+
+
+# -- a duty moved from its holder ----------------------------------------------------------------
+_GOVERNING_BODY = ("A Relevant Person's Governing Body is responsible for establishing, "
+                   "maintaining and monitoring the Relevant Person's AML/TFS policies, "
+                   "procedures, systems and controls.")
+_MLRO_ITEM = ("A Relevant Person must ensure that its MLRO implements and has oversight of and "
+              "is responsible for the following matters: responding promptly to any request "
+              "for information made by competent U.A.E. authorities or the Regulator;")
+
+
+@pytest.mark.parametrize(("rule", "policy", "moved"), [
+    (_GOVERNING_BODY, "The Board has delegated to the Chief Operating Officer the "
+     "establishment and monitoring of the firm's AML policies and controls.", True),
+    (_MLRO_ITEM, "Requests from the FSRA are answered by the Head of Legal rather than the "
+     "MLRO.", True),
+    (_GOVERNING_BODY, "The Board has delegated the day-to-day monitoring of the controls to the "
+     "Compliance Committee but remains responsible for them.", False),
+    (_MLRO_ITEM, "The Board has delegated the approval of this Policy to the Chief Executive.",
+     False),
+    (_MLRO_ITEM, "Where the funds appear to belong to a third party rather than the customer, "
+     "the MLRO says so in the report.", False),
+])
+def test_a_duty_moved_from_its_holder(rule: str, policy: str, moved: bool) -> None:
+    r, p = facets.read(rule), facets.read(policy)
+    assert ("delegation" in facets.comparable(rule, r, p)) is moved
+    if moved:
+        assert facets.conflict("delegation", r, p) is not None
+
+
+def test_a_duty_given_a_holder_is_an_obligation() -> None:
+    assert obligations.is_obligation(_unit(_GOVERNING_BODY, clause="1.3.1"))
+    assert not obligations.is_obligation(_unit("The Governing Body of a Relevant Person "
+                                                "should be responsive to its MLRO.", clause="1"))

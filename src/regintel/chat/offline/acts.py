@@ -335,3 +335,40 @@ _LIMITS_ACCESS = re.compile(
     r"\bheld\s+by\s+(?:the\s+)?[\w\s]{0,40}?\balone\b", re.I)
 full_access = Phrase(_FULL_ACCESS)
 limits_access = Phrase(_LIMITS_ACCESS)
+
+
+# Who a duty belongs to inside the firm. A rule names its holder: "A Relevant Person's
+# Governing Body is responsible for establishing …", "must ensure that its MLRO implements and
+# has oversight of and is responsible for the following matters:", "Responsibility for … lies
+# with every member of the Governing Body". A policy may move the duty to someone else: "The
+# Board has delegated to the Managing Director the establishment …", "are answered by the
+# Managing Director rather than the MLRO". A delegation that keeps the holder answerable
+# ("… but remains responsible") moves nothing (see ``moved_from``).
+_HOLDERS = {"governing body": "Governing Body", "board": "Governing Body",
+            "board of directors": "Governing Body", "senior management": "Senior Management",
+            "mlro": "MLRO", "money laundering reporting officer": "MLRO"}
+_HOLDER = r"(Governing\s+Body|Board(?:\s+of\s+Directors)?|Senior\s+Management|MLRO|" \
+          r"Money\s+Laundering\s+Reporting\s+Officer)"
+_HOLDS = re.compile(
+    rf"\b{_HOLDER}\b[^.;:]{{0,60}}?\b(?:is|are)\s+(?:\w+\s+)?responsible\s+for\b|"
+    rf"\bresponsibility\b[^.;]{{0,80}}?\blies\s+with\b[^.;]{{0,30}}?\b{_HOLDER}\b", re.I)
+_MOVES = re.compile(
+    rf"\b{_HOLDER}\s+(?:has|have)\s+delegated\b|"
+    rf"\b(?:rather\s+than|instead\s+of)\s+(?:by\s+|to\s+|with\s+)?(?:the\s+|its\s+|our\s+)?"
+    rf"{_HOLDER}\b", re.I)
+
+
+def holder(phrase: str | None) -> str | None:
+    """The holder a ``holds`` or ``moved_from`` phrase names, as one name for its synonyms
+    ("the Board" and "the Governing Body" are one holder)."""
+    m = re.search(_HOLDER, phrase or "", re.I)
+    return _HOLDERS[" ".join(m[1].lower().split())] if m else None
+
+
+holds = Phrase(_HOLDS)
+
+
+def moved_from(text: str) -> str | None:
+    """The phrase by which ``text`` moves a duty away from its holder, unless it also keeps
+    the holder answerable for it."""
+    return None if retains(text) else Phrase(_MOVES)(text)

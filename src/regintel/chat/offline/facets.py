@@ -105,7 +105,7 @@ _AT_LEAST = re.compile(r"\b(or more|or above|or greater|equal to or (?:more|grea
 Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality",
                "independence", "date", "order", "prohibition", "waiver", "cycle",
                "responsibility", "risk", "exclusion", "filter", "notice", "aggregation",
-               "refund", "access"]
+               "refund", "access", "delegation"]
 
 
 @dataclass(frozen=True)
@@ -161,6 +161,10 @@ class Facets:
     # from it ("the MLRO … see that account's activity under its code name only").
     full_access: str | None = None
     limits_access: str | None = None
+    # Who a duty belongs to ("its MLRO … is responsible for"), or a duty moved away from its
+    # holder ("answered by the Managing Director rather than the MLRO").
+    holds: str | None = None
+    moved_from: str | None = None
 
 
 def read(text: str) -> Facets:
@@ -239,7 +243,8 @@ def read(text: str) -> Facets:
                   acts.excluded(text), acts.accepts(text), acts.reports_to_mlro(text),
                   acts.filters(text), text, tuple(notice), links=acts.links(text),
                   splits=acts.splits(text), returns=acts.returns(text), keeps=acts.keeps(text),
-                  full_access=acts.full_access(text), limits_access=acts.limits_access(text))
+                  full_access=acts.full_access(text), limits_access=acts.limits_access(text),
+                  holds=acts.holds(text), moved_from=acts.moved_from(text))
 
 
 def _day_of_year(m: re.Match[str]) -> int:
@@ -331,6 +336,8 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
         kinds.add("refund")
     if rule.full_access and rule.mandatory and policy.limits_access:
         kinds.add("access")
+    if rule.holds and acts.holder(rule.holds) == acts.holder(policy.moved_from):
+        kinds.add("delegation")
     if rule.mandatory and not rule.permissive and policy.substitutes and \
             policy.substitutes[0] and policy.substitutes[0] <= set(terms(rule_text)):
         kinds.add("waiver")
@@ -380,6 +387,8 @@ def mentions(kind: Kind, facts: Facets) -> bool:
             return bool(facts.returns or facts.keeps)
         case "access":
             return bool(facts.full_access or facts.limits_access)
+        case "delegation":
+            return bool(facts.holds or facts.moved_from)
     return False  # pragma: no cover - every kind is handled above
 
 
@@ -445,6 +454,8 @@ def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
             return Conflict(kind, rule.returns or "", policy.keeps or "")
         case "access":  # comparable only when the policy limits what the rule opens
             return Conflict(kind, rule.full_access or "", policy.limits_access or "")
+        case "delegation":  # comparable only when the policy moves the duty from its holder
+            return Conflict(kind, rule.holds or "", policy.moved_from or "")
     return None
 
 
@@ -500,7 +511,10 @@ def _going_ahead(clause: Facets) -> str | None:
 # together against counted apart ("several operations that … appear to be linked" / "are not
 # added together"); money given back against money kept ("return any monies" / "not
 # refundable"); full access for the AML function against access kept from it ("have full
-# access to information about the account" / "the MLRO … see … under its code name only").
+# access to information about the account" / "the MLRO … see … under its code name only");
+# a duty's holder against the duty moved away from it ("its MLRO … is responsible for the
+# following matters: … responding promptly to any request for information" / "are answered
+# by the Managing Director rather than the MLRO").
 TIES: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
     (lambda r: bool(r.before_start), lambda c: bool(c.after_start)),
     (lambda r: bool(r.retains), lambda c: bool(c.shifts)),
@@ -510,6 +524,7 @@ TIES: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
     (lambda r: bool(r.links), lambda c: bool(c.splits)),
     (lambda r: bool(r.returns), lambda c: bool(c.keeps)),
     (lambda r: bool(r.full_access), lambda c: bool(c.limits_access)),
+    (lambda r: bool(r.holds), lambda c: bool(c.moved_from)),
 )
 # Ties whose two sides name their subject themselves, read on a clause however far the
 # vectors put it from the rule: a money threshold over linked operations against a money

@@ -178,13 +178,13 @@ def anchored(units: Sequence[Unit], policy: Sequence[Unit], *,
 def states_fact(unit: Unit) -> bool:
     """Whether a policy clause states a fact an obligation can be checked against (acts
     included: something done after a relationship starts, allowed with "may", a
-    responsibility passed to someone outside the firm, a risk factor set aside, something
-    accepted, or a report someone decides on)."""
+    responsibility passed to someone outside the firm or a duty moved from its holder, a
+    risk factor set aside, something accepted, or a report someone decides on)."""
     f = facets.read(f"{unit.stem} {unit.body}")
     return bool(f.minimum_days or f.deadline_days or f.frequency_months or f.amounts or
                 f.percents or f.discretionary or f.approval or f.due_dates or
                 f.after_start or f.allows or f.substitutes or f.shifts or f.dismisses or
-                f.accepts or f.filters)
+                f.accepts or f.filters or f.moved_from)
 
 
 def _fair_share(found: dict[int, Candidate], limit: int) -> list[int]:

@@ -14,10 +14,13 @@ from regintel.domain.chat import SEVERITY_ORDER, Severity
 
 # "must", "shall", "is required to" … and prohibitions; "should" is guidance, "may" a licence,
 # but "may only" a condition ("it may only do so if … it immediately obtains …").
-# "Remains responsible" binds too: the duty of a firm that outsources or relies on others.
+# "Remains responsible" binds too: the duty of a firm that outsources or relies on others; and
+# so does "is responsible for", which gives a duty its holder ("A Relevant Person's Governing
+# Body is responsible for establishing … its AML/TFS policies").
 _MODAL = re.compile(r"\b(must|shall|is required to|are required to|is obliged to|are obliged "
                     r"to|is prohibited|are prohibited|may not|may only|is to be|are to be|"
-                    r"remains? (?:fully |ultimately |solely )?(?:responsible|liable))\b", re.I)
+                    r"remains? (?:fully |ultimately |solely )?(?:responsible|liable)|"
+                    r"(?:is|are) (?:fully |ultimately |solely )?responsible for)\b", re.I)
 # A lead-in of this kind makes its items obligations ("it must:" … "(e) obtain …").
 _PERMISSION = re.compile(r"\bmay\b(?! not| only)", re.I)
 MAX_CONTEXT_WORDS = 48
@@ -233,6 +236,9 @@ def conflict_suggestion(ref: str, policy_clause: str | None, found: Conflict) ->
         case "refund":
             return (f"Amend {where} so that the customer's money is returned, as {ref} "
                     f"requires (\"{found.rule}\"), instead of \"{found.policy}\".")
+        case "delegation":
+            return (f"Amend {where} so that the duty stays with its holder under {ref} "
+                    f"(\"{found.rule}\"); the policy moves it (\"{found.policy}\").")
         case "responsibility":
             return (f"Amend {where} so that the firm keeps the responsibility, whoever does "
                     f"the work: {ref} says it \"{found.rule}\", and the policy says "
