@@ -100,3 +100,22 @@ def test_what_is_not_offered_is_read_by_its_name() -> None:
     assert [(a.name, a.stems) for a in found] == [
         ("Virtual Assets", frozenset({"virtual", "asset"})),
         ("numbered accounts", frozenset({"number", "account"}))]
+
+
+# -- a line of business the policy never names -----------------------------------------------
+LINES = (
+    "8.3.1\tA Relevant Person must verify the identity of each customer.\r\n"
+    "8.3.2\tFor life insurance or other similar policies a Relevant Person must identify the "
+    "beneficiary of the policy.\r\n"
+)
+
+
+def _lines(policy: str) -> list[str | None]:
+    units = segment(uuid4(), {1: LINES})
+    applies = applicability(units, policy)
+    return [u.clause for u in units if applies(u)]
+
+
+def test_rules_for_a_line_of_business_bind_only_a_policy_that_names_it() -> None:
+    assert _lines("The Firm verifies the identity of each customer.") == ["8.3.1"]
+    assert _lines("The Firm writes life and health insurance.") == ["8.3.1", "8.3.2"]
