@@ -649,3 +649,24 @@ def test_a_duty_given_a_holder_is_an_obligation() -> None:
     assert obligations.is_obligation(_unit(_GOVERNING_BODY, clause="1.3.1"))
     assert not obligations.is_obligation(_unit("The Governing Body of a Relevant Person "
                                                 "should be responsive to its MLRO.", clause="1"))
+
+
+# -- a decision no one else approves ------------------------------------------------------------
+_INDEPENDENT_RULE = ("A Relevant Person must ensure that if the MLRO decides to make a SAR/STR, "
+                     "his decision is made independently and is not subject to the consent or "
+                     "approval of any other Person.")
+
+
+@pytest.mark.parametrize(("policy", "conflicts"), [
+    ("The MLRO's decision to file is subject to the approval of the Chief Executive.", True),
+    ("That decision is not subject to the consent or approval of any other person, including "
+     "the Board.", False),
+    ("The MLRO decides alone whether to file; no director, manager or committee is asked to "
+     "consent to or approve the decision.", False),
+    ("The decision whether to file is the MLRO's alone and needs no one else's consent or "
+     "approval.", False),
+])
+def test_a_policy_that_restates_the_independence_is_no_conflict(policy: str,
+                                                                 conflicts: bool) -> None:
+    r, p = facets.read(_INDEPENDENT_RULE), facets.read(policy)
+    assert ("independence" in facets.comparable(_INDEPENDENT_RULE, r, p)) is conflicts

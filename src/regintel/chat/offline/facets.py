@@ -82,8 +82,14 @@ def is_effort(phrase: str) -> bool:
 
 
 URGENT_DAYS = 1.5  # "within one business day" still reads as prompt
+# A decision no one else approves, however it is put: "is not subject to the consent or
+# approval of any other person", "no director, manager or committee is asked to consent to
+# or approve the decision", "needs no one else's consent or approval".
 _INDEPENDENT = re.compile(r"\bindependent(?:ly)?\b.*\bnot (?:be )?subject to\b|\bnot (?:be )?"
-                          r"subject to the (?:consent|approval)", re.I)
+                          r"subject to the (?:consent|approval)|\bno\b[^.;]{0,60}?\b(?:is|are)"
+                          r"\s+asked\s+to\s+(?:consent|approve)\b|\bneeds?\s+no(?:\s+one\s+"
+                          r"else's|\s+other\s+person's|body's)?\s+(?:consent|approval)\b",
+                          re.I)
 _APPROVAL = re.compile(r"\b(approval|consent|approve[sd]?|sign-off)\b", re.I)
 _RETENTION = re.compile(r"\b(kept|keep|retain\w*|maintain\w*|record\w*|stored?)\b", re.I)
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
@@ -309,7 +315,7 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
     if rule.mandatory and not rule.permissive and not rule.discretionary and \
             policy.discretionary:
         kinds.add("modality")
-    if rule.independent and policy.approval:
+    if rule.independent and policy.approval and not policy.independent:
         kinds.add("independence")
     if rule.due_dates and policy.due_dates:
         kinds.add("date")
