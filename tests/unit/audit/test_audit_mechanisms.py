@@ -292,6 +292,11 @@ def test_timing_that_meets_the_rule(rule: str, policy: str, kind: facets.Kind) -
      "notifies the FSRA of each change immediately and confirms it in the annual return"),
     ("must report semi-annually to the Board", "reports to the Board each year"),  # frequency
     ("must promptly notify the Regulator", "notifies the FSRA within two days of the change"),
+    # a round that also runs on the event
+    ("must promptly notify the Regulator of any change", "The MLRO reviews this Manual at least "
+     "once a year and whenever the law or our business changes materially."),
+    ("must immediately perform the CDD itself", "update the CDD information at least yearly and "
+     "on every new transaction;"),
 ])
 def test_a_cycle_is_only_read_against_a_bare_promptness(rule: str, policy: str) -> None:
     assert "cycle" not in facets.comparable(rule, facets.read(rule), facets.read(policy))

@@ -48,6 +48,11 @@ _OPEN_FREQUENCY = re.compile(r"\b(?:periodically|from time to time|on a (?:regul
                              r"case[- ]by[- ]case) basis|as (?:and when|needed|necessary)|"
                              r"when(?:ever)? (?:needed|necessary)|ad hoc)\b", re.I)
 OPEN = float("inf")  # the interval, in months, of a frequency left open
+# A round that also runs on the event: "at least once a year and whenever the law or our
+# business changes materially", "at least yearly and on every new transaction". It does not
+# wait for the round, so it is no cycle set against a duty to act promptly.
+_ON_EVENT = re.compile(r"\bwhenever\b|\b(?:each|every) time\b|\bon (?:every|each|any) new\b|"
+                       r"\bas soon as\b", re.I)
 _MONEY = re.compile(r"(?P<cur>USD|US\$|\$|AED|EUR|€|GBP|£)\s?(?P<v>\d{1,3}(?:,\d{3})+|\d+)"
                     r"(?:\.\d+)?\s*(?P<mult>million|m\b|thousand|k\b)?", re.I)
 # The currency after the figure: "15,000 US dollars", "55,000 AED", "1 million dirhams".
@@ -305,7 +310,7 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
     if rule.frequency_months and policy.frequency_months:
         kinds.add("frequency")
     if _prompt_only(rule) and policy.frequency_months and not policy.urgent and \
-            not policy.deadline_days:
+            not policy.deadline_days and not _ON_EVENT.search(policy.text):
         kinds.add("cycle")
     if _AT_LEAST.search(rule_text):
         if {c for c, _ in rule.amounts} & {c for c, _ in policy.amounts}:
