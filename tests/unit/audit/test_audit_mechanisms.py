@@ -675,3 +675,23 @@ def test_a_policy_that_restates_the_independence_is_no_conflict(policy: str,
                                                                  conflicts: bool) -> None:
     r, p = facets.read(_INDEPENDENT_RULE), facets.read(policy)
     assert ("independence" in facets.comparable(_INDEPENDENT_RULE, r, p)) is conflicts
+
+
+def test_a_notice_period_is_read_however_far_the_vectors_put_it() -> None:
+    """A lead time before an event ("at least ten Business Days in advance of it ceasing") is
+    rare in a policy, and names what it is for: the clause that states one is read for a rule
+    that does, however far MiniLM puts the two (0.37 on a development policy)."""
+    rule = _unit("A DNFBP must notify the Regulator in writing at least ten Business Days in "
+                 "advance of it ceasing to carry on the business activities that establish it as "
+                 "a DNFBP.", clause="15.6.2.(1)")
+    policy = [_unit("Plover trades in or from the ADGM only while its registration is in force.",
+                    clause="13.3.1", section="Registration"),
+              _unit("If the Board decides to stop dealing in precious metals, the MLRO writes to "
+                    "the FSRA no later than five Business Days before trading ends.",
+                    clause="13.3.2", section="Registration", start=100)]
+    drafts = alignment.match([alignment.Candidate(rule, "Registration", 0.8)],
+                             np.array([[1.0, 0.0]], dtype=np.float32), policy,
+                             np.array([[0.5, 0.87], [0.3, 0.95]], dtype=np.float32),
+                             title="AML", addressee="Relevant Person")
+    assert [(d.kind, d.policy_unit.clause if d.policy_unit else None) for d in drafts] == \
+        [("conflict", "13.3.2")]

@@ -541,9 +541,13 @@ TIES: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
 # vectors put it from the rule: a money threshold over linked operations against a money
 # threshold counted one by one ("Transaction in cash that amounts to USD15,000 or more …
 # in several operations that … appear to be linked" / "The AED 55,000 threshold is measured
-# against each invoice separately"; MiniLM puts the two 0.44 apart).
+# against each invoice separately"; MiniLM puts the two 0.44 apart); a lead time before an
+# event against another ("at least ten Business Days in advance of it ceasing to carry on
+# the business activities" / "no later than five Business Days before trading ends": 0.37
+# apart), rare in a policy and said of the event it names.
 EVIDENT: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
     (lambda r: bool(r.links and r.amounts), lambda c: bool(c.splits and c.amounts)),
+    (lambda r: bool(r.notice_days), lambda c: bool(c.notice_days)),
 )
 
 
