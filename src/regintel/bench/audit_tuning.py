@@ -120,6 +120,8 @@ PLOVER = _letterhead("Plover Bullion & Gems Ltd", "AML/CFT Compliance Manual", "
                      "Internal", "D:20261115090000+04'00'")
 BITTERN = _letterhead("Bittern Property Advisors Ltd", "AML, CTF and Sanctions Manual",
                       "edition 3", "Confidential", "D:20270203090000+04'00'")
+CURLEW = _letterhead("Curlew Asset Management Ltd", "Anti-Money Laundering and Sanctions Policy",
+                     "version 1.4", "Internal", "D:20270115100000+04'00'")
 DEV_POLICIES = {p.name: p for p in (
     DevPolicy("oryx", _DEV / "oryx_policy.md", _DATA / "oryx_policy_gaps.json", ORYX,
               "Oryx Wealth Partners Financial Crime Compliance Manual"),
@@ -133,6 +135,8 @@ DEV_POLICIES = {p.name: p for p in (
               "Plover Bullion & Gems AML/CFT Compliance Manual"),
     DevPolicy("bittern", _DEV / "bittern_policy.md", _DATA / "bittern_policy_gaps.json",
               BITTERN, "Bittern Property Advisors AML, CTF and Sanctions Manual"),
+    DevPolicy("curlew", _DEV / "curlew_policy.md", _DATA / "curlew_policy_gaps.json",
+              CURLEW, "Curlew Asset Management Anti-Money Laundering and Sanctions Policy"),
 )}
 TENANT = "bench-audit-tuning"
 
