@@ -636,6 +636,9 @@ _MLRO_ITEM = ("A Relevant Person must ensure that its MLRO implements and has ov
      "establishment and monitoring of the firm's AML policies and controls.", True),
     (_MLRO_ITEM, "Requests from the FSRA are answered by the Head of Legal rather than the "
      "MLRO.", True),
+    ("A Relevant Person's Governing Body must ensure the policies, procedures, systems and "
+     "controls are effective.", "Responsibility for ensuring that these controls are effective "
+     "lies with the MLRO rather than with the Board.", True),
     (_GOVERNING_BODY, "The Board has delegated the day-to-day monitoring of the controls to the "
      "Compliance Committee but remains responsible for them.", False),
     (_MLRO_ITEM, "The Board has delegated the approval of this Policy to the Chief Executive.",

@@ -338,7 +338,8 @@ limits_access = Phrase(_LIMITS_ACCESS)
 
 
 # Who a duty belongs to inside the firm. A rule names its holder: "A Relevant Person's
-# Governing Body is responsible for establishing …", "must ensure that its MLRO implements and
+# Governing Body is responsible for establishing …", "A Relevant Person's Governing Body must
+# ensure the policies … are effective", "must ensure that its MLRO implements and
 # has oversight of and is responsible for the following matters:", "Responsibility for … lies
 # with every member of the Governing Body". A policy may move the duty to someone else: "The
 # Board has delegated to the Managing Director the establishment …", "are answered by the
@@ -351,6 +352,7 @@ _HOLDER = r"(Governing\s+Body|Board(?:\s+of\s+Directors)?|Senior\s+Management|ML
           r"Money\s+Laundering\s+Reporting\s+Officer)"
 _HOLDS = re.compile(
     rf"\b{_HOLDER}\b[^.;:]{{0,60}}?\b(?:is|are)\s+(?:\w+\s+)?responsible\s+for\b|"
+    rf"\b{_HOLDER}\s+(?:and\s+(?:its\s+)?deputy\s+MLRO\s+)?must\b|"
     rf"\bresponsibility\b[^.;]{{0,80}}?\blies\s+with\b[^.;]{{0,30}}?\b{_HOLDER}\b", re.I)
 _MOVES = re.compile(
     rf"\b{_HOLDER}\s+(?:has|have)\s+delegated\b|"
