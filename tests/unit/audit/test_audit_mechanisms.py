@@ -698,3 +698,26 @@ def test_a_notice_period_is_read_however_far_the_vectors_put_it() -> None:
                              title="AML", addressee="Relevant Person")
     assert [(d.kind, d.policy_unit.clause if d.policy_unit else None) for d in drafts] == \
         [("conflict", "13.3.2")]
+
+
+# -- an account for someone whose identity is kept from the firm ------------------------------
+_NOMINEE = ("A Relevant Person must not knowingly establish or maintain a nominee account which "
+            "is held in the name of one Person but which is controlled by or held for the "
+            "benefit of another Person whose true identity has not been disclosed to the "
+            "Relevant Person.")
+
+
+@pytest.mark.parametrize(("policy", "accepts"), [
+    ("Curlew may register the nominee as the investor without being told the identity of the "
+     "underlying investor, provided the nominee confirms it has completed CDD.", True),
+    ("Where a lawyer asks to buy in its own name for a principal who prefers to stay unnamed, we "
+     "may accept the instruction.", True),
+    ("We never act for an undisclosed principal.", False),
+    ("We do not register a nominee without being told the identity of the investor.", False),
+    ("A nominee is registered only once we know who the underlying investor is.", False),
+])
+def test_an_account_for_someone_kept_from_the_firm(policy: str, accepts: bool) -> None:
+    r, p = facets.read(_NOMINEE), facets.read(policy)
+    assert ("undisclosed" in facets.comparable(_NOMINEE, r, p)) is accepts
+    if accepts:
+        assert facets.conflict("undisclosed", r, p) is not None

@@ -374,3 +374,27 @@ def moved_from(text: str) -> str | None:
     """The phrase by which ``text`` moves a duty away from its holder, unless it also keeps
     the holder answerable for it."""
     return None if retains(text) else Phrase(_MOVES)(text)
+
+
+# An account for someone whose identity is kept from the firm. A rule forbids it: "a nominee
+# account which is held in the name of one Person but which is controlled by or held for the
+# benefit of another Person whose true identity has not been disclosed". A policy accepts it:
+# "may register the nominee as the investor without being told the identity of the underlying
+# investor", "reserve a property in its own name for a principal who prefers to stay
+# unnamed". Not where the policy refuses it ("we never act for an undisclosed principal").
+_UNDISCLOSED = re.compile(r"\bwhose\s+(?:true\s+)?identity\s+has\s+not\s+been\s+disclosed\b",
+                          re.I)
+_UNNAMED = re.compile(
+    r"\bwithout\s+(?:being\s+told|knowing|learning|being\s+given|asking\s+for)\s+(?:the\s+|"
+    r"their\s+|its\s+)?(?:identity|identities|name)\b|\b(?:prefers?|wish(?:es)?|wants?|asks?)"
+    r"\s+to\s+(?:stay|remain|be\s+kept)\s+(?:unnamed|anonymous|undisclosed)\b|"
+    r"\bundisclosed\s+(?:principal|beneficiar\w*|investor|owner|client)s?\b", re.I)
+_REFUSAL = re.compile(r"\b(?:not|never|no|neither|nor|refus\w*|declin\w*|prohibit\w*)\b", re.I)
+undisclosed = Phrase(_UNDISCLOSED)
+
+
+def accepts_unnamed(text: str) -> str | None:
+    """The phrase by which ``text`` accepts a beneficiary the firm is not told of, unless
+    it refuses it."""
+    m = _UNNAMED.search(text)
+    return None if m is None or _REFUSAL.search(text[:m.start()]) else m[0]

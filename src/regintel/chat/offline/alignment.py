@@ -93,7 +93,8 @@ _JUDGEMENT: set[facets.Kind] = {"modality", "independence"}
 # a responsibility passed on ("rests with the Provider" / "remains responsible"), the thing a
 # rule excludes (its own words must be in the clause) and a report held back from the MLRO.
 _ACTS: set[facets.Kind] = {"order", "prohibition", "responsibility", "exclusion", "filter",
-                           "aggregation", "refund", "access", "delegation"}
+                           "aggregation", "refund", "access", "delegation",
+                           "undisclosed"}
 
 
 @dataclass(frozen=True)

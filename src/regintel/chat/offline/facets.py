@@ -116,7 +116,7 @@ _AT_LEAST = re.compile(r"\b(or more|or above|or greater|equal to or (?:more|grea
 Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality",
                "independence", "date", "order", "prohibition", "waiver", "cycle",
                "responsibility", "risk", "exclusion", "filter", "notice", "aggregation",
-               "refund", "access", "delegation"]
+               "refund", "access", "delegation", "undisclosed"]
 
 
 @dataclass(frozen=True)
@@ -176,6 +176,10 @@ class Facets:
     # holder ("answered by the Managing Director rather than the MLRO").
     holds: str | None = None
     moved_from: str | None = None
+    # An account for someone whose identity is kept from the firm: forbidden ("whose true
+    # identity has not been disclosed"), or accepted ("without being told the identity").
+    undisclosed: str | None = None
+    accepts_unnamed: str | None = None
 
 
 def read(text: str) -> Facets:
@@ -255,7 +259,9 @@ def read(text: str) -> Facets:
                   acts.filters(text), text, tuple(notice), links=acts.links(text),
                   splits=acts.splits(text), returns=acts.returns(text), keeps=acts.keeps(text),
                   full_access=acts.full_access(text), limits_access=acts.limits_access(text),
-                  holds=acts.holds(text), moved_from=acts.moved_from(text))
+                  holds=acts.holds(text), moved_from=acts.moved_from(text),
+                  undisclosed=acts.undisclosed(text),
+                  accepts_unnamed=acts.accepts_unnamed(text))
 
 
 def _day_of_year(m: re.Match[str]) -> int:
@@ -349,6 +355,8 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
         kinds.add("access")
     if rule.holds and acts.holder(rule.holds) == acts.holder(policy.moved_from):
         kinds.add("delegation")
+    if rule.undisclosed and policy.accepts_unnamed:
+        kinds.add("undisclosed")
     if rule.mandatory and not rule.permissive and policy.substitutes and \
             policy.substitutes[0] and policy.substitutes[0] <= set(terms(rule_text)):
         kinds.add("waiver")
@@ -400,6 +408,8 @@ def mentions(kind: Kind, facts: Facets) -> bool:
             return bool(facts.full_access or facts.limits_access)
         case "delegation":
             return bool(facts.holds or facts.moved_from)
+        case "undisclosed":
+            return bool(facts.undisclosed or facts.accepts_unnamed)
     return False  # pragma: no cover - every kind is handled above
 
 
@@ -467,6 +477,8 @@ def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
             return Conflict(kind, rule.full_access or "", policy.limits_access or "")
         case "delegation":  # comparable only when the policy moves the duty from its holder
             return Conflict(kind, rule.holds or "", policy.moved_from or "")
+        case "undisclosed":  # comparable only when the policy accepts an unnamed beneficiary
+            return Conflict(kind, rule.undisclosed or "", policy.accepts_unnamed or "")
     return None
 
 
@@ -525,7 +537,9 @@ def _going_ahead(clause: Facets) -> str | None:
 # access to information about the account" / "the MLRO … see … under its code name only");
 # a duty's holder against the duty moved away from it ("its MLRO … is responsible for the
 # following matters: … responding promptly to any request for information" / "are answered
-# by the Managing Director rather than the MLRO").
+# by the Managing Director rather than the MLRO"); an account for someone whose identity is
+# kept from the firm, forbidden against accepted ("whose true identity has not been
+# disclosed" / "without being told the identity of the underlying investor").
 TIES: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
     (lambda r: bool(r.before_start), lambda c: bool(c.after_start)),
     (lambda r: bool(r.retains), lambda c: bool(c.shifts)),
@@ -536,6 +550,7 @@ TIES: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
     (lambda r: bool(r.returns), lambda c: bool(c.keeps)),
     (lambda r: bool(r.full_access), lambda c: bool(c.limits_access)),
     (lambda r: bool(r.holds), lambda c: bool(c.moved_from)),
+    (lambda r: bool(r.undisclosed), lambda c: bool(c.accepts_unnamed)),
 )
 # Ties whose two sides name their subject themselves, read on a clause however far the
 # vectors put it from the rule: a money threshold over linked operations against a money

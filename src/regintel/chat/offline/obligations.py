@@ -251,6 +251,10 @@ def conflict_suggestion(ref: str, policy_clause: str | None, found: Conflict) ->
         case "refund":
             return (f"Amend {where} so that the customer's money is returned, as {ref} "
                     f"requires (\"{found.rule}\"), instead of \"{found.policy}\".")
+        case "undisclosed":
+            return (f"Amend {where} so that the firm knows the identity of everyone an account "
+                    f"is held for, as {ref} requires (\"{found.rule}\"), instead of "
+                    f"\"{found.policy}\".")
         case "delegation":
             return (f"Amend {where} so that the duty stays with its holder under {ref} "
                     f"(\"{found.rule}\"); the policy moves it (\"{found.policy}\").")
