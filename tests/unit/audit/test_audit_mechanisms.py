@@ -481,6 +481,18 @@ def test_money_withheld_on_a_report_is_no_return() -> None:
     assert facets.read("The Firm keeps the records for six years.").keeps is None
 
 
+def test_money_held_on_a_suspicion_is_not_kept_from_the_customer() -> None:
+    """Holding funds once a report is made is what the rules ask; only money kept for its own
+    sake ("not refundable") conflicts with a duty to return it."""
+    rule = "it must, where appropriate: return any monies or assets received from the customer;"
+    for policy in ("Where an STR has been made, the Firm retains the funds pending the FIU's "
+                   "instructions.", "The Firm keeps the deposit while the MLRO considers "
+                   "whether the activity is suspicious."):
+        assert "refund" not in facets.comparable(rule, facets.read(rule), facets.read(policy))
+    assert "refund" in facets.comparable(rule, facets.read(rule), facets.read(
+        "Deposits paid on special-order items are not refundable where the order is cancelled."))
+
+
 def test_a_threshold_counted_per_invoice_is_read_however_far_the_vectors_put_it() -> None:
     """MiniLM puts a DNFBP's linked-cash rule far from the clause that counts each invoice on
     its own; the two thresholds name their subject, so the clause is read anyway."""

@@ -319,7 +319,17 @@ _KEEPS = re.compile(
     r"\b(?:keeps?|retains?|withholds?|forfeits?)\s+(?:the\s+|any\s+|all\s+|such\s+)?"
     r"(?:\w+'s\s+)?(?:deposits?|funds|monies|money|payments?)\b", re.I)
 returns = Phrase(_RETURNS)
-keeps = Phrase(_KEEPS)
+# Money held because of a suspicion is what a rule asks for ("not return any monies … unless
+# instructed to do so by the MLRO" once a report is made): "the Firm retains the funds
+# pending the FIU's instructions" keeps nothing from the customer wrongly.
+_ON_SUSPICION = re.compile(r"\b(?:reports?|reported|SARs?|STRs?|suspicio\w*|suspect\w*|FIU|"
+                           r"frozen|freez\w*|pending|instruct\w*)\b", re.I)
+
+
+def keeps(text: str) -> str | None:
+    """The phrase by which ``text`` keeps a customer's money, unless it holds it because of
+    a suspicion."""
+    return None if _ON_SUSPICION.search(text) else Phrase(_KEEPS)(text)
 
 
 # A rule that gives the AML function the information: "have full access to information about
