@@ -26,6 +26,16 @@ def _unit(body: str, *, clause: str = "1.1", stem: str = "", section: str = "Sec
                 section, False)
 
 
+def _drafts_on(rule: Unit, policy: list[Unit], closeness: list[float]) -> list[alignment.Draft]:
+    """alignment.match's drafts for one rule against ``policy``, whose clauses are each
+    ``closeness`` close to the rule by the vectors."""
+    return alignment.match([alignment.Candidate(rule, "Theme", 0.8)],
+                           np.array([[1.0, 0.0]], dtype=np.float32), policy,
+                           np.array([[c, (1 - c * c) ** 0.5] for c in closeness],
+                                    dtype=np.float32),
+                           title="AML", addressee="Relevant Person")
+
+
 # -- facts -----------------------------------------------------------------------------------
 @pytest.mark.parametrize(("rule", "policy", "conflicts"), [
     ("must submit the AML Return to the Regulator by the end of April each year",
@@ -506,10 +516,7 @@ def test_a_threshold_counted_per_invoice_is_read_however_far_the_vectors_put_it(
               _unit("The AED 55,000 threshold is measured against each invoice separately, so "
                     "banknotes paid on separate visits are not added together.",
                     clause="4.1.2", section="When KYC is required", start=100)]
-    drafts = alignment.match([alignment.Candidate(rule, "KYC", 0.8)],
-                             np.array([[1.0, 0.0]], dtype=np.float32), policy,
-                             np.array([[0.3, 0.95], [0.2, 0.98]], dtype=np.float32),
-                             title="AML", addressee="Relevant Person")
+    drafts = _drafts_on(rule, policy, [0.3, 0.2])
     assert [(d.kind, d.policy_unit.clause if d.policy_unit else None) for d in drafts] == \
         [("conflict", "4.1.2")]
 
@@ -528,11 +535,7 @@ def test_a_clause_is_about_what_the_clause_before_it_is_about() -> None:
                     section="When KYC cannot be completed", start=100),
               _unit("Deposits paid on special orders are not refundable once work has begun.",
                     clause="7.2.1", section="Terms of sale", start=200)]
-    drafts = alignment.match([alignment.Candidate(rule, "KYC", 0.8)],
-                             np.array([[1.0, 0.0]], dtype=np.float32), policy,
-                             np.array([[0.5, 0.87], [0.3, 0.95], [0.3, 0.95]],
-                                      dtype=np.float32),
-                             title="AML", addressee="Relevant Person")
+    drafts = _drafts_on(rule, policy, [0.5, 0.3, 0.3])
     assert [(d.kind, d.policy_unit.clause if d.policy_unit else None) for d in drafts] == \
         [("conflict", "4.9.2")]
 
@@ -581,10 +584,7 @@ def test_a_policy_that_sends_the_fsra_a_copy_restates_a_duty_to_the_regulator() 
                  "provided under Rule 12.4.1.", clause="12.4.3")
     policy = [_unit("The Company Secretary sends the FSRA a copy of the report.",
                     clause="9.2", section="Reports")]
-    drafts = alignment.match([alignment.Candidate(rule, "Reports", 0.8)],
-                             np.array([[1.0, 0.0]], dtype=np.float32), policy,
-                             np.array([[0.5, 0.866]], dtype=np.float32),
-                             title="AML", addressee="Relevant Person")
+    drafts = _drafts_on(rule, policy, [0.5])
     assert drafts == []
 
 
@@ -606,11 +606,7 @@ def test_an_exception_in_the_next_sentence_of_a_clause_is_read() -> None:
                     "them available to the FSRA within ten Business Days.", clause="12.1.4",
                     section="Records", start=300)]
     similarity = [0.6, 0.55, 0.53, 0.48]
-    drafts = alignment.match([alignment.Candidate(rule, "Records", 0.8)],
-                             np.array([[1.0, 0.0]], dtype=np.float32), policy,
-                             np.array([[s, (1 - s * s) ** 0.5] for s in similarity],
-                                      dtype=np.float32),
-                             title="AML", addressee="Relevant Person")
+    drafts = _drafts_on(rule, policy, similarity)
     assert [(d.kind, d.policy_unit.start if d.policy_unit else None) for d in drafts] == \
         [("conflict", 300)]
 
@@ -704,10 +700,7 @@ def test_a_notice_period_is_read_however_far_the_vectors_put_it() -> None:
               _unit("If the Board decides to stop dealing in precious metals, the MLRO writes to "
                     "the FSRA no later than five Business Days before trading ends.",
                     clause="13.3.2", section="Registration", start=100)]
-    drafts = alignment.match([alignment.Candidate(rule, "Registration", 0.8)],
-                             np.array([[1.0, 0.0]], dtype=np.float32), policy,
-                             np.array([[0.5, 0.87], [0.3, 0.95]], dtype=np.float32),
-                             title="AML", addressee="Relevant Person")
+    drafts = _drafts_on(rule, policy, [0.5, 0.3])
     assert [(d.kind, d.policy_unit.clause if d.policy_unit else None) for d in drafts] == \
         [("conflict", "13.3.2")]
 

@@ -72,11 +72,15 @@ SCOPED = (
 )
 
 
-def _scoped(policy: str) -> list[str | None]:
-    units = segment(uuid4(), {1: SCOPED})
+def _applying(rules: str, policy: str) -> list[str | None]:
+    """The rules of ``rules`` (not their headings) that bind the firm ``policy`` describes."""
+    units = segment(uuid4(), {1: rules})
     applies = applicability(units, policy)
-    rules = [u for u in units if u.clause and u.clause.count(".") == 2]  # not the headings
-    return [u.clause for u in rules if applies(u)]
+    return [u.clause for u in units if u.clause and u.clause.count(".") == 2 and applies(u)]
+
+
+def _scoped(policy: str) -> list[str | None]:
+    return _applying(SCOPED, policy)
 
 
 def test_rules_about_an_activity_the_firm_does_not_offer_do_not_bind_it() -> None:
@@ -110,12 +114,6 @@ LINES = (
 )
 
 
-def _lines(policy: str) -> list[str | None]:
-    units = segment(uuid4(), {1: LINES})
-    applies = applicability(units, policy)
-    return [u.clause for u in units if applies(u)]
-
-
 def test_rules_for_a_line_of_business_bind_only_a_policy_that_names_it() -> None:
-    assert _lines("The Firm verifies the identity of each customer.") == ["8.3.1"]
-    assert _lines("The Firm writes life and health insurance.") == ["8.3.1", "8.3.2"]
+    assert _applying(LINES, "The Firm verifies the identity of each customer.") == ["8.3.1"]
+    assert _applying(LINES, "The Firm writes life and health insurance.") == ["8.3.1", "8.3.2"]
