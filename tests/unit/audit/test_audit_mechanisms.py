@@ -726,3 +726,27 @@ def test_an_account_for_someone_kept_from_the_firm(policy: str, accepts: bool) -
     assert ("undisclosed" in facets.comparable(_NOMINEE, r, p)) is accepts
     if accepts:
         assert facets.conflict("undisclosed", r, p) is not None
+
+
+# -- a policy that narrows its own scope ---------------------------------------------------------
+_REACH = ("Subject to (2), the AML Rulebook applies to: every Relevant Person in respect of all "
+          "its activities carried out in or from the ADGM; and")
+
+
+@pytest.mark.parametrize(("policy", "narrows"), [
+    ("Activities that staff carry out outside the ADGM, such as overseas roadshows, fall outside "
+     "the scope of this Policy.", True),
+    ("This Policy does not apply to the firm's proprietary trading desk.", True),
+    ("This Policy applies to every activity of the Firm, in or from the ADGM.", False),
+    ("The Firm does not offer correspondent banking services.", False),
+])
+def test_a_policy_that_narrows_its_own_scope(policy: str, narrows: bool) -> None:
+    r, p = facets.read(_REACH), facets.read(policy)
+    assert ("scope" in facets.comparable(_REACH, r, p)) is narrows
+
+
+def test_the_rules_reach_over_all_activities_is_checked() -> None:
+    assert obligations.is_obligation(_unit("every Relevant Person in respect of all its "
+                                           "activities carried out in or from the ADGM; and",
+                                           clause="1.2.1.(1)(a)",
+                                           stem="Subject to (2), the AML Rulebook applies to:"))

@@ -408,3 +408,18 @@ def accepts_unnamed(text: str) -> str | None:
     it refuses it."""
     m = _UNNAMED.search(text)
     return None if m is None or _REFUSAL.search(text[:m.start()]) else m[0]
+
+
+# What the rules apply to, and what a policy leaves out of its own reach. The AML Rulebook
+# applies "to every Relevant Person in respect of all its activities carried out in or from
+# the ADGM"; a policy that puts some of them "outside the scope of this Policy" ("Activities
+# that staff carry out outside the ADGM, such as overseas roadshows, fall outside the scope of
+# this Policy") leaves them without the controls the rules require.
+_ALL_ACTIVITIES = re.compile(r"\bin\s+respect\s+of\s+all\s+(?:of\s+)?its\s+activities\b", re.I)
+_CARVES_OUT = re.compile(
+    r"\b(?:falls?|are|is|lies?|lie)\s+outside\s+the\s+scope\s+of\s+this\s+(?:Policy|Manual)\b|"
+    r"\bthis\s+(?:Policy|Manual)\s+does\s+not\s+(?:apply\s+to|cover)\b|"
+    r"\b(?:is|are)\s+(?:not\s+covered\s+by|excluded\s+from)\s+(?:the\s+scope\s+of\s+)?this\s+"
+    r"(?:Policy|Manual)\b", re.I)
+all_activities = Phrase(_ALL_ACTIVITIES)
+carves_out = Phrase(_CARVES_OUT)

@@ -94,7 +94,7 @@ _JUDGEMENT: set[facets.Kind] = {"modality", "independence"}
 # rule excludes (its own words must be in the clause) and a report held back from the MLRO.
 _ACTS: set[facets.Kind] = {"order", "prohibition", "responsibility", "exclusion", "filter",
                            "aggregation", "refund", "access", "delegation",
-                           "undisclosed"}
+                           "undisclosed", "scope"}
 
 
 @dataclass(frozen=True)

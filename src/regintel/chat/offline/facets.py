@@ -116,7 +116,7 @@ _AT_LEAST = re.compile(r"\b(or more|or above|or greater|equal to or (?:more|grea
 Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality",
                "independence", "date", "order", "prohibition", "waiver", "cycle",
                "responsibility", "risk", "exclusion", "filter", "notice", "aggregation",
-               "refund", "access", "delegation", "undisclosed"]
+               "refund", "access", "delegation", "undisclosed", "scope"]
 
 
 @dataclass(frozen=True)
@@ -180,6 +180,10 @@ class Facets:
     # identity has not been disclosed"), or accepted ("without being told the identity").
     undisclosed: str | None = None
     accepts_unnamed: str | None = None
+    # What the rules reach ("in respect of all its activities"), and what a policy leaves
+    # out of its own ("fall outside the scope of this Policy").
+    all_activities: str | None = None
+    carves_out: str | None = None
 
 
 def read(text: str) -> Facets:
@@ -261,7 +265,8 @@ def read(text: str) -> Facets:
                   full_access=acts.full_access(text), limits_access=acts.limits_access(text),
                   holds=acts.holds(text), moved_from=acts.moved_from(text),
                   undisclosed=acts.undisclosed(text),
-                  accepts_unnamed=acts.accepts_unnamed(text))
+                  accepts_unnamed=acts.accepts_unnamed(text),
+                  all_activities=acts.all_activities(text), carves_out=acts.carves_out(text))
 
 
 def _day_of_year(m: re.Match[str]) -> int:
@@ -357,6 +362,8 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
         kinds.add("delegation")
     if rule.undisclosed and policy.accepts_unnamed:
         kinds.add("undisclosed")
+    if rule.all_activities and policy.carves_out:
+        kinds.add("scope")
     if rule.mandatory and not rule.permissive and policy.substitutes and \
             policy.substitutes[0] and policy.substitutes[0] <= set(terms(rule_text)):
         kinds.add("waiver")
@@ -410,6 +417,8 @@ def mentions(kind: Kind, facts: Facets) -> bool:
             return bool(facts.holds or facts.moved_from)
         case "undisclosed":
             return bool(facts.undisclosed or facts.accepts_unnamed)
+        case "scope":
+            return bool(facts.all_activities or facts.carves_out)
     return False  # pragma: no cover - every kind is handled above
 
 
@@ -479,6 +488,8 @@ def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
             return Conflict(kind, rule.holds or "", policy.moved_from or "")
         case "undisclosed":  # comparable only when the policy accepts an unnamed beneficiary
             return Conflict(kind, rule.undisclosed or "", policy.accepts_unnamed or "")
+        case "scope":  # comparable only when the policy leaves activities out of its reach
+            return Conflict(kind, rule.all_activities or "", policy.carves_out or "")
     return None
 
 
@@ -559,10 +570,12 @@ TIES: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
 # against each invoice separately"; MiniLM puts the two 0.44 apart); a lead time before an
 # event against another ("at least ten Business Days in advance of it ceasing to carry on
 # the business activities" / "no later than five Business Days before trading ends": 0.37
-# apart), rare in a policy and said of the event it names.
+# apart), rare in a policy and said of the event it names; the rules' reach over all of a
+# firm's activities against a policy that puts some outside its own scope.
 EVIDENT: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
     (lambda r: bool(r.links and r.amounts), lambda c: bool(c.splits and c.amounts)),
     (lambda r: bool(r.notice_days), lambda c: bool(c.notice_days)),
+    (lambda r: bool(r.all_activities), lambda c: bool(c.carves_out)),
 )
 
 
