@@ -326,10 +326,13 @@ _ON_SUSPICION = re.compile(r"\b(?:reports?|reported|SARs?|STRs?|suspicio\w*|susp
                            r"frozen|freez\w*|pending|instruct\w*)\b", re.I)
 
 
+_kept = Phrase(_KEEPS)
+
+
 def keeps(text: str) -> str | None:
     """The phrase by which ``text`` keeps a customer's money, unless it holds it because of
     a suspicion."""
-    return None if _ON_SUSPICION.search(text) else Phrase(_KEEPS)(text)
+    return None if _ON_SUSPICION.search(text) else _kept(text)
 
 
 # A rule that gives the AML function the information: "have full access to information about
@@ -373,17 +376,19 @@ _MOVES = re.compile(
 def holder(phrase: str | None) -> str | None:
     """The holder a ``holds`` or ``moved_from`` phrase names, as one name for its synonyms
     ("the Board" and "the Governing Body" are one holder)."""
-    m = re.search(_HOLDER, phrase or "", re.I)
+    m = _HOLDER_NAME.search(phrase or "")
     return _HOLDERS[" ".join(m[1].lower().split())] if m else None
 
 
+_HOLDER_NAME = re.compile(_HOLDER, re.I)
 holds = Phrase(_HOLDS)
+_moves = Phrase(_MOVES)
 
 
 def moved_from(text: str) -> str | None:
     """The phrase by which ``text`` moves a duty away from its holder, unless it also keeps
     the holder answerable for it."""
-    return None if retains(text) else Phrase(_MOVES)(text)
+    return None if retains(text) else _moves(text)
 
 
 # An account for someone whose identity is kept from the firm. A rule forbids it: "a nominee
