@@ -681,6 +681,7 @@ _INDEPENDENT_RULE = ("A Relevant Person must ensure that if the MLRO decides to 
      "consent to or approve the decision.", False),
     ("The decision whether to file is the MLRO's alone and needs no one else's consent or "
      "approval.", False),
+    ("The decision is the MLRO's alone and needs no one's consent or approval.", False),
 ])
 def test_a_policy_that_restates_the_independence_is_no_conflict(policy: str,
                                                                  conflicts: bool) -> None:
@@ -750,3 +751,19 @@ def test_the_rules_reach_over_all_activities_is_checked() -> None:
                                            "activities carried out in or from the ADGM; and",
                                            clause="1.2.1.(1)(a)",
                                            stem="Subject to (2), the AML Rulebook applies to:"))
+
+
+# -- what a forbidden act is done to -----------------------------------------------------------
+_FORBIDDEN = ("A Relevant Person must not establish a business relationship with a prospective "
+              "customer that is a Legal Person whose shares are in bearer form.")
+
+
+@pytest.mark.parametrize(("policy", "does"), [
+    ("Where the client insists, the desk establishes the business relationship with the "
+     "bearer-share company and records the reason.", True),
+    ("Before the relationship begins, Compliance establishes and verifies each partner's "
+     "identity with sufficient evidence.", False),
+])
+def test_the_object_of_a_forbidden_act_follows_its_verb(policy: str, does: bool) -> None:
+    r, p = facets.read(_FORBIDDEN), facets.read(policy)
+    assert ("prohibition" in facets.comparable(_FORBIDDEN, r, p)) is does

@@ -158,12 +158,19 @@ def allowed(text: str) -> tuple[tuple[str, str], ...]:
 def does(text: str, verb: str, objects: frozenset[str]) -> str | None:
     """The word with which ``text`` affirms doing the forbidden act to its object
     ("charging the requesting firm an administration fee"), if it does, with no negation
-    anywhere in it."""
+    anywhere in it. The object is looked for in the words after the verb: "Compliance
+    establishes and verifies each partner's identity before the relationship begins" does not
+    establish a relationship."""
     if _NEGATION.search(text) or not objects.intersection(terms(text)):
         return None
     words = re.findall(_WORD, text)
     return next((w for k, w in enumerate(words) if act(w) == verb and
-                 not {x.lower() for x in words[max(0, k - 2):k]} & _CIRCUMSTANCE), None)
+                 not {x.lower() for x in words[max(0, k - 2):k]} & _CIRCUMSTANCE and
+                 objects.intersection(terms(" ".join(words[k + 1:k + 1 + OBJECT_WORDS])))),
+                None)
+
+
+OBJECT_WORDS = 8  # after a verb, the words its object is among
 
 
 # Going ahead, whatever the act: "the Matter may proceed", "the relationship may continue".

@@ -92,8 +92,8 @@ URGENT_DAYS = 1.5  # "within one business day" still reads as prompt
 # or approve the decision", "needs no one else's consent or approval".
 _INDEPENDENT = re.compile(r"\bindependent(?:ly)?\b.*\bnot (?:be )?subject to\b|\bnot (?:be )?"
                           r"subject to the (?:consent|approval)|\bno\b[^.;]{0,60}?\b(?:is|are)"
-                          r"\s+asked\s+to\s+(?:consent|approve)\b|\bneeds?\s+no(?:\s+one\s+"
-                          r"else's|\s+other\s+person's|body's)?\s+(?:consent|approval)\b",
+                          r"\s+asked\s+to\s+(?:consent|approve)\b|\bneeds?\s+no(?:\s*(?:one|body)"
+                          r"(?:\s+else)?'s|\s+other\s+person's)?\s+(?:consent|approval)\b",
                           re.I)
 _APPROVAL = re.compile(r"\b(approval|consent|approve[sd]?|sign-off)\b", re.I)
 _RETENTION = re.compile(r"\b(kept|keep|retain\w*|maintain\w*|record\w*|stored?)\b", re.I)
