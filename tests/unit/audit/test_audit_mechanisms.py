@@ -767,3 +767,22 @@ _FORBIDDEN = ("A Relevant Person must not establish a business relationship with
 def test_the_object_of_a_forbidden_act_follows_its_verb(policy: str, does: bool) -> None:
     r, p = facets.read(_FORBIDDEN), facets.read(policy)
     assert ("prohibition" in facets.comparable(_FORBIDDEN, r, p)) is does
+
+
+# -- a lead-in's conflict said again by its item ------------------------------------------------
+def _conflict_on(clause: str, policy: Unit, kind: str) -> alignment.Draft:
+    rule = _unit("a duty", clause=clause)
+    return alignment.Draft(alignment.Candidate(rule, "Theme", 0.8), rule, clause, "conflict",
+                           "High", policy, 0.6, 0.7, "consequence", "suggestion",
+                           key=("conflict", clause, kind))
+
+
+def test_a_lead_ins_conflict_gives_way_to_its_items_on_the_same_statement() -> None:
+    said = _unit("Questions from the FSRA are answered by the Managing Director rather than the "
+                 "MLRO, once the monthly meeting has approved the reply.", clause="13.2.4")
+    other = _unit("The Board has delegated the Manual to the Managing Director.", clause="2.1.2",
+                  start=200)
+    lead = _conflict_on("12.3.1", said, "delegation")
+    item = _conflict_on("12.3.1(f)", said, "cycle")
+    elsewhere = _conflict_on("1.3.1", other, "delegation")
+    assert alignment._distinct([lead, item, elsewhere]) == [item, elsewhere]

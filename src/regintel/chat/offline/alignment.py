@@ -303,11 +303,26 @@ def _distinct(drafts: list[Draft]) -> list[Draft]:
     conflicts = best(lambda d: d.key, [d for d in drafts if d.kind == "conflict"])
     conflicts = best(lambda d: (d.key[-1], d.policy_unit.text if d.policy_unit else ""),
                      conflicts)
+    # A conflict read in a list's lead-in is said again, more exactly, by a conflict of one
+    # of its items with the same policy statement ("its MLRO … is responsible for the
+    # following matters:" and "(f) responding promptly …", both against "answered by the
+    # Managing Director rather than the MLRO, … once the monthly meeting has approved it").
+    conflicts = [d for d in conflicts if not any(
+        _inside(e.target_clause, d.target_clause) and e.policy_unit is not None and
+        d.policy_unit is not None and e.policy_unit.text == d.policy_unit.text
+        for e in conflicts)]
     contradicted = {clause_number(d.target_unit) for d in conflicts}
     gaps = best(lambda d: d.key, [d for d in drafts if d.kind == "gap" and
                                    clause_number(d.target_unit) not in contradicted],
                 closest=False)
     return [d for d in drafts if d in conflicts or d in gaps]
+
+
+def _inside(item: str | None, lead: str | None) -> bool:
+    """Whether clause ``item`` is an item of clause ``lead`` ("12.3.1(f)" of "12.3.1")."""
+    if not item or not lead or item == lead:
+        return False
+    return item.startswith(lead) and item[len(lead)] in ".("
 
 
 def _near(similarity: npt.NDArray[np.float32], worded: npt.NDArray[np.float64],
