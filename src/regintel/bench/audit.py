@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from regintel.bench.obliqa import read_corpus, read_questions
 from regintel.chat.evidence import CitationBook
+from regintel.chat.offline.alignment import is_item_of
 from regintel.chat.offline.audit import AuditInputs, run_audit
 from regintel.chat.offline.lexical import terms
 from regintel.domain.chat import AuditFinding, AuditResult
@@ -61,7 +62,7 @@ def clause_matches(clause: str | None, rule: str) -> bool:
     if not clause:
         return False
     clause, rule = _MARKS.sub("", clause), _MARKS.sub("", rule)
-    return clause == rule or (clause.startswith(rule) and clause[len(rule)] in ".(")
+    return clause == rule or is_item_of(clause, rule)
 
 
 def _overlaps(a: str, b: str) -> bool:

@@ -308,7 +308,7 @@ def _distinct(drafts: list[Draft]) -> list[Draft]:
     # following matters:" and "(f) responding promptly …", both against "answered by the
     # Managing Director rather than the MLRO, … once the monthly meeting has approved it").
     conflicts = [d for d in conflicts if not any(
-        _inside(e.target_clause, d.target_clause) and e.policy_unit is not None and
+        is_item_of(e.target_clause, d.target_clause) and e.policy_unit is not None and
         d.policy_unit is not None and e.policy_unit.text == d.policy_unit.text
         for e in conflicts)]
     contradicted = {clause_number(d.target_unit) for d in conflicts}
@@ -318,8 +318,9 @@ def _distinct(drafts: list[Draft]) -> list[Draft]:
     return [d for d in drafts if d in conflicts or d in gaps]
 
 
-def _inside(item: str | None, lead: str | None) -> bool:
-    """Whether clause ``item`` is an item of clause ``lead`` ("12.3.1(f)" of "12.3.1")."""
+def is_item_of(item: str | None, lead: str | None) -> bool:
+    """Whether clause ``item`` is an item or paragraph of clause ``lead`` ("12.3.1(f)" and
+    "8.1.1.(1)(b)" of "12.3.1" and "8.1.1.(1)")."""
     if not item or not lead or item == lead:
         return False
     return item.startswith(lead) and item[len(lead)] in ".("

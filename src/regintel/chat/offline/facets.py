@@ -308,6 +308,31 @@ class Conflict:
     policy: str  # what the policy says instead ("five years")
 
 
+_Said = Callable[[Facets], str | None]
+# The kinds read as an act of the rule's against the policy's opposite act, each phrase as
+# written: a responsibility kept / passed on, a risk factor weighed / set aside, a report
+# sent to the MLRO / decided on first, operations linked / counted apart, money returned /
+# kept, full access / access limited, a duty's holder / the duty moved, an undisclosed
+# beneficiary forbidden / accepted, all activities reached / some put out of scope.
+ACTS_AGAINST: dict[Kind, tuple[_Said, _Said]] = {
+    "responsibility": (lambda f: f.retains, lambda f: f.shifts),
+    "risk": (lambda f: f.weighs, lambda f: f.dismisses),
+    "filter": (lambda f: f.to_mlro, lambda f: f.filters),
+    "aggregation": (lambda f: f.links, lambda f: f.splits),
+    "refund": (lambda f: f.returns, lambda f: f.keeps),
+    "access": (lambda f: f.full_access, lambda f: f.limits_access),
+    "delegation": (lambda f: f.holds, lambda f: f.moved_from),
+    "undisclosed": (lambda f: f.undisclosed, lambda f: f.accepts_unnamed),
+    "scope": (lambda f: f.all_activities, lambda f: f.carves_out),
+}
+
+
+def _tie(kind: Kind) -> tuple[Callable[[Facets], bool], Callable[[Facets], bool]]:
+    """A TIES entry from the two phrases of ``kind``."""
+    said, says = ACTS_AGAINST[kind]
+    return (lambda r: bool(said(r)), lambda c: bool(says(c)))
+
+
 def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
     """The kinds of fact both texts state, so that the policy's can be checked against the
     obligation's."""
@@ -372,6 +397,9 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
 
 def mentions(kind: Kind, facts: Facets) -> bool:
     """Whether ``facts`` say anything of ``kind`` (an urgency is a deadline's kind)."""
+    if kind in ACTS_AGAINST:
+        said, says = ACTS_AGAINST[kind]
+        return bool(said(facts) or says(facts))
     match kind:
         case "period":
             return bool(facts.minimum_days)
@@ -399,26 +427,8 @@ def mentions(kind: Kind, facts: Facets) -> bool:
             return facts.substitutes is not None
         case "cycle":
             return bool(facts.urgent or facts.frequency_months)
-        case "responsibility":
-            return bool(facts.retains or facts.shifts)
-        case "risk":
-            return bool(facts.weighs or facts.dismisses)
         case "exclusion":
             return bool(facts.excludes or facts.accepts)
-        case "filter":
-            return bool(facts.to_mlro or facts.filters)
-        case "aggregation":
-            return bool(facts.links or facts.splits)
-        case "refund":
-            return bool(facts.returns or facts.keeps)
-        case "access":
-            return bool(facts.full_access or facts.limits_access)
-        case "delegation":
-            return bool(facts.holds or facts.moved_from)
-        case "undisclosed":
-            return bool(facts.undisclosed or facts.accepts_unnamed)
-        case "scope":
-            return bool(facts.all_activities or facts.carves_out)
     return False  # pragma: no cover - every kind is handled above
 
 
@@ -428,6 +438,9 @@ def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
     conflict; modality and independence are conflicts whenever comparable."""
     p = policy.phrases
     r = rule.phrases
+    if kind in ACTS_AGAINST:  # comparable only when the policy's act opposes the rule's
+        said, says = ACTS_AGAINST[kind]
+        return Conflict(kind, said(rule) or "", says(policy) or "")
     match kind:
         case "period":
             if max(policy.minimum_days) < min(rule.minimum_days):
@@ -469,27 +482,9 @@ def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
                 return Conflict(kind, r.get("mandatory", ""), policy.substitutes[1])
         case "cycle":  # comparable only when the policy names a cycle and no promptness
             return Conflict(kind, rule.urgent or "", p["frequency"])
-        case "responsibility":  # comparable only when the rule keeps what the policy passes on
-            return Conflict(kind, rule.retains or "", policy.shifts or "")
-        case "risk":  # comparable only when the rule weighs what the policy sets aside
-            return Conflict(kind, rule.weighs or "", policy.dismisses or "")
         case "exclusion":  # comparable only when the policy accepts what the rule excludes
             return Conflict(kind, rule.excludes[1] if rule.excludes else "",
                             policy.accepts or "")
-        case "filter":  # comparable only when someone decides on what must reach the MLRO
-            return Conflict(kind, rule.to_mlro or "", policy.filters or "")
-        case "aggregation":  # comparable only when the policy splits what the rule links
-            return Conflict(kind, rule.links or "", policy.splits or "")
-        case "refund":  # comparable only when the policy keeps what the rule gives back
-            return Conflict(kind, rule.returns or "", policy.keeps or "")
-        case "access":  # comparable only when the policy limits what the rule opens
-            return Conflict(kind, rule.full_access or "", policy.limits_access or "")
-        case "delegation":  # comparable only when the policy moves the duty from its holder
-            return Conflict(kind, rule.holds or "", policy.moved_from or "")
-        case "undisclosed":  # comparable only when the policy accepts an unnamed beneficiary
-            return Conflict(kind, rule.undisclosed or "", policy.accepts_unnamed or "")
-        case "scope":  # comparable only when the policy leaves activities out of its reach
-            return Conflict(kind, rule.all_activities or "", policy.carves_out or "")
     return None
 
 
@@ -553,15 +548,15 @@ def _going_ahead(clause: Facets) -> str | None:
 # disclosed" / "without being told the identity of the underlying investor").
 TIES: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
     (lambda r: bool(r.before_start), lambda c: bool(c.after_start)),
-    (lambda r: bool(r.retains), lambda c: bool(c.shifts)),
+    _tie("responsibility"),
     (lambda r: bool(r.excludes), lambda c: bool(c.accepts)),
-    (lambda r: bool(r.to_mlro), lambda c: bool(c.filters)),
+    _tie("filter"),
     (_forbids_when_unable, lambda c: _going_ahead(c) is not None),
-    (lambda r: bool(r.links), lambda c: bool(c.splits)),
-    (lambda r: bool(r.returns), lambda c: bool(c.keeps)),
-    (lambda r: bool(r.full_access), lambda c: bool(c.limits_access)),
-    (lambda r: bool(r.holds), lambda c: bool(c.moved_from)),
-    (lambda r: bool(r.undisclosed), lambda c: bool(c.accepts_unnamed)),
+    _tie("aggregation"),
+    _tie("refund"),
+    _tie("access"),
+    _tie("delegation"),
+    _tie("undisclosed"),
 )
 # Ties whose two sides name their subject themselves, read on a clause however far the
 # vectors put it from the rule: a money threshold over linked operations against a money
@@ -575,7 +570,7 @@ TIES: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
 EVIDENT: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
     (lambda r: bool(r.links and r.amounts), lambda c: bool(c.splits and c.amounts)),
     (lambda r: bool(r.notice_days), lambda c: bool(c.notice_days)),
-    (lambda r: bool(r.all_activities), lambda c: bool(c.carves_out)),
+    _tie("scope"),
 )
 
 

@@ -111,33 +111,21 @@ def applicability(units: Sequence[Unit], policy_text: str, *,
     (its most named kind: "Relevant Person" in AML, "Authorised Person" in GEN) and the
     ``assumed`` kinds always do; another kind ("a Representative Office", "a DNFBP", "an
     NPO") only when the policy names it; none about an activity the policy says its firm
-    does not offer (scope.py), nor about a line of business it never names
-    (``_PRODUCT_LINES``)."""
+    does not offer, nor about a line of business it never names (scope.py)."""
     usual = {usual_addressee(units), *assumed}
     text = policy_text.lower()
     named = {kind for kind, says in _SAYS_KIND.items() if says.search(policy_text)}
     not_offered = scope.not_offered(policy_text)
-    unnamed = [rule for rule, policy in _PRODUCT_LINES if not policy.search(policy_text)]
+    unnamed = scope.lines_not_named(policy_text)
 
     def applies(unit: Unit) -> bool:
         said = f"{unit.stem} {unit.body}"
         return all(any(k in usual or k.lower() in text or k.lower() in named for k in either)
                    for either in _alternatives(said)) and \
             not scope.out_of_scope(unit, not_offered) and \
-            not any(rule.search(said) for rule in unnamed)
+            not scope.on_line(said, unnamed)
 
     return applies
-
-
-# Rules for one line of business (as the rule names it, as a policy would): "for life
-# insurance or other similar policies a Relevant Person must …" binds an insurer, whose
-# policy cannot fail to say "insurance"; a firm whose policy never does writes none, and
-# those rules are no omission of its (six false omissions on the development policies, no
-# planted gap).
-_PRODUCT_LINES = [
-    (re.compile(r"\blife insurance\b|\binsurance polic", re.I),
-     re.compile(r"\binsur(?:ance|er|ed)\b", re.I)),
-]
 
 
 # A policy says what kind of firm it is in its own words as often as in the regulation's

@@ -2,7 +2,8 @@
 services", "The Firm does not provide services in Virtual Assets"), and the rules that are
 then out of its scope: those whose section heading, or own text, names the activity. A
 regulation's rules on correspondent banking bind a remitter that offers none only if it
-starts to; reporting each of them as an omission buries the findings that matter."""
+starts to; reporting each of them as an omission buries the findings that matter. So do the
+rules of a line of business the policy never names (life insurance)."""
 
 from __future__ import annotations
 
@@ -50,3 +51,24 @@ def out_of_scope(unit: Unit, activities: Sequence[Activity]) -> bool:
         return False
     named = [set(terms(unit.section)), set(terms(unit.body))]
     return any(activity.stems <= words for activity in activities for words in named)
+
+
+# Rules for one line of business (as the rule names it, as a policy would): "for life
+# insurance or other similar policies a Relevant Person must …" binds an insurer, whose
+# policy cannot fail to say "insurance"; a firm whose policy never does writes none, and
+# those rules are no omission of its (six false omissions on the development policies, no
+# planted gap).
+_LINES = [
+    (re.compile(r"\blife insurance\b|\binsurance polic", re.I),
+     re.compile(r"\binsur(?:ance|er|ed)\b", re.I)),
+]
+
+
+def lines_not_named(policy_text: str) -> list[re.Pattern[str]]:
+    """How rules name each line of business the policy never names."""
+    return [rule for rule, policy in _LINES if not policy.search(policy_text)]
+
+
+def on_line(rule_text: str, lines: Sequence[re.Pattern[str]]) -> bool:
+    """Whether a rule's text is about one of ``lines``."""
+    return any(line.search(rule_text) for line in lines)
