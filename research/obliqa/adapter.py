@@ -14,7 +14,8 @@ def train(tag, train_idx, epochs=30, lr=1e-3, wd=1.0, scale=20.0, seed=0):
     qi = torch.tensor([p[0] for p in pairs]); gi = torch.tensor([p[1] for p in pairs])
     # other gold passages of the same question must not act as negatives
     torch.manual_seed(seed)
-    A = torch.zeros(384, 384, requires_grad=True)
+    d = Q.shape[1]
+    A = torch.zeros(d, d, requires_grad=True)
     opt = torch.optim.Adam([A], lr=lr)
     negmask = torch.zeros(len(pairs), P.shape[0], dtype=torch.bool)
     for k, (i, g) in enumerate(pairs):
@@ -28,7 +29,7 @@ def train(tag, train_idx, epochs=30, lr=1e-3, wd=1.0, scale=20.0, seed=0):
             q = Q[qi[b]]; q = torch.nn.functional.normalize(q + q @ A, dim=-1)
             logits = scale * q @ P.T
             logits = logits.masked_fill(negmask[b], -1e4)
-            loss = torch.nn.functional.cross_entropy(logits, gi[b]) + wd * (A ** 2).sum() / 384
+            loss = torch.nn.functional.cross_entropy(logits, gi[b]) + wd * (A ** 2).sum() / d
             opt.zero_grad(); loss.backward(); opt.step()
     return A.detach().numpy()
 
