@@ -30,7 +30,11 @@ contradictions). A seventh, Curlew Asset Management (curlew_policy.md,
 curlew_policy_gaps.json: an Authorised Person managing funds and portfolios, 14 gaps on rules
 no other gap file uses, written the same way in the eighteenth session), was first audited by
 the engine that found 12 of 13, 12 of 14, 12 of 14, 5 of 9, 10 of 14 and 6 of 12 on the other
-six: 3 of 14, precision 0.097. ``tune`` audits a development
+six: 3 of 14, precision 0.097. An eighth, Godwit Private Bank (godwit_policy.md,
+godwit_policy_gaps.json: a bank, an Authorised Person with correspondent accounts and wire
+transfers, 14 gaps, written the same way in the nineteenth session), was first audited by the
+engine that found 12 of 13, 12 of 14, 12 of 14, 5 of 9, 10 of 14, 7 of 12 and 6 of 14 on the
+other seven: 3 of 14, precision 0.103. ``tune`` audits a development
 policy against the ADGM AML and General rulebooks at every point of ``grid()`` and keeps
 the point with the best F2 (recall counts four times as much as precision: a missed
 obligation costs more than a finding to dismiss) on the AML target's findings.
@@ -126,6 +130,8 @@ BITTERN = _letterhead("Bittern Property Advisors Ltd", "AML, CTF and Sanctions M
                       "edition 3", "Confidential", "D:20270203090000+04'00'")
 CURLEW = _letterhead("Curlew Asset Management Ltd", "Anti-Money Laundering and Sanctions Policy",
                      "version 1.4", "Internal", "D:20270115100000+04'00'")
+GODWIT = _letterhead("Godwit Private Bank Ltd", "AML, CFT and Sanctions Policy", "version 5.0",
+                     "Confidential", "D:20270301090000+04'00'")
 DEV_POLICIES = {p.name: p for p in (
     DevPolicy("oryx", _DEV / "oryx_policy.md", _DATA / "oryx_policy_gaps.json", ORYX,
               "Oryx Wealth Partners Financial Crime Compliance Manual"),
@@ -141,6 +147,8 @@ DEV_POLICIES = {p.name: p for p in (
               BITTERN, "Bittern Property Advisors AML, CTF and Sanctions Manual"),
     DevPolicy("curlew", _DEV / "curlew_policy.md", _DATA / "curlew_policy_gaps.json",
               CURLEW, "Curlew Asset Management Anti-Money Laundering and Sanctions Policy"),
+    DevPolicy("godwit", _DEV / "godwit_policy.md", _DATA / "godwit_policy_gaps.json",
+              GODWIT, "Godwit Private Bank AML, CFT and Sanctions Policy"),
 )}
 TENANT = "bench-audit-tuning"
 
