@@ -62,6 +62,32 @@ def test_a_sentence_is_read_part_by_part() -> None:
     assert facets.parts("one fact only") == ["one fact only"]
 
 
+@pytest.mark.parametrize(("kind", "rule", "policy", "conflicts"), [
+    # the same figure, its edge left out: a holding of exactly 25 % escapes the policy
+    ("percent", "owns or controls 25% or more of the shares or voting rights;",
+     "every individual who owns or controls more than 25 per cent of its shares.", True),
+    ("amount", "an occasional Transaction of an amount equal to or more than USD15,000;",
+     "We apply CDD to occasional transactions over USD 15,000.", True),
+    ("amount", "a Transaction in cash that amounts to USD15,000 or more;",
+     "cash transactions in excess of USD 15,000 are reported.", True),
+    # the edge kept, or a lower threshold: as strict or stricter
+    ("percent", "owns or controls 25% or more of the shares or voting rights;",
+     "every individual who owns 25 per cent or more of its shares.", False),
+    ("percent", "owns or controls 25% or more of the shares or voting rights;",
+     "every individual who owns more than 10 per cent of its shares.", False),
+    ("amount", "an amount equal to or more than USD15,000;",
+     "transactions of at least USD 15,000 and those equal to or more than USD 15,000.", False),
+])
+def test_a_threshold_that_leaves_out_its_own_figure(kind: facets.Kind, rule: str, policy: str,
+                                                    conflicts: bool) -> None:
+    r, p = facets.read(rule), facets.read(policy)
+    assert kind in facets.comparable(rule, r, p)
+    found = facets.conflict(kind, r, p)
+    assert (found is not None) is conflicts
+    if found is not None:
+        assert found.rule in rule and found.policy in policy
+
+
 @pytest.mark.parametrize(("text", "amount"), [
     ("transactions of 15,000 US dollars or more", ("USD", 15000.0)),
     ("55,000 AED", ("AED", 55000.0)),

@@ -432,6 +432,41 @@ def mentions(kind: Kind, facts: Facets) -> bool:
     return False  # pragma: no cover - every kind is handled above
 
 
+# A threshold's edge: "25% or more", "at least USD 15,000" take the value itself in; "more
+# than 25 per cent", "over USD 15,000" leave it out.
+_INCLUSIVE_AFTER = re.compile(r"^\s*(?:or more|or above|or greater|or higher|and above)\b", re.I)
+_INCLUSIVE_BEFORE = re.compile(r"\b(?:at least|not less than|a minimum of|equal to or "
+                               r"(?:more|greater) than)\s*(?:a\s+)?$", re.I)
+_EXCLUSIVE_BEFORE = re.compile(r"\b(?:more than|greater than|over|above|exceeding|in excess of)"
+                               r"\s*(?:a\s+)?$", re.I)
+
+
+def _edge_left_out(rule: str, policy: str, figure: re.Pattern[str]) -> tuple[str, str] | None:
+    """The rule's threshold and the policy's, when the policy states the same figure but
+    leaves out the figure itself ("25% or more" against "more than 25 per cent": a holding
+    of exactly 25 % escapes the policy). As written, the rule's first."""
+    def edges(text: str) -> list[tuple[float, str, str]]:
+        found = []
+        for m in figure.finditer(text):
+            value = float(m["v"].replace(",", ""))
+            start = max(0, m.start() - 40)
+            before, after = text[start:m.start()], text[m.end():]
+            if inclusive := _INCLUSIVE_AFTER.search(after):
+                found.append((value, "in", text[m.start():m.end() + inclusive.end()].strip()))
+            elif inclusive := _INCLUSIVE_BEFORE.search(before):
+                found.append((value, "in", text[start + inclusive.start():m.end()].strip()))
+            elif (ex := _EXCLUSIVE_BEFORE.search(before)) and \
+                    not re.search(r"equal to or\s*$", before[:ex.start()]):
+                found.append((value, "out", text[start + ex.start():m.end()].strip()))
+        return found
+
+    theirs = {value: shown for value, edge, shown in edges(policy) if edge == "out"}
+    for value, edge, shown in edges(rule):
+        if edge == "in" and value in theirs:
+            return shown, theirs[value]
+    return None
+
+
 def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
     """Whether the policy's statement of ``kind`` falls short of the obligation's. A stricter
     policy (keeps records longer, reports sooner, reviews more often, a lower threshold) is no
@@ -462,9 +497,13 @@ def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
                 theirs = [v for c, v in policy.amounts if c == currency]
                 if theirs and min(theirs) > value:
                     return Conflict(kind, r["amount"], p["amount"])
+            if edge := _edge_left_out(rule.text, policy.text, _MONEY):
+                return Conflict(kind, *edge)
         case "percent":
             if min(policy.percents) > max(rule.percents):
                 return Conflict(kind, r["percent"], p["percent"])
+            if edge := _edge_left_out(rule.text, policy.text, _PERCENT):
+                return Conflict(kind, *edge)
         case "modality":
             return Conflict(kind, r["mandatory"], policy.discretionary or "")
         case "independence":
