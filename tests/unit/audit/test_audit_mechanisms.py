@@ -77,6 +77,8 @@ def test_a_sentence_is_read_part_by_part() -> None:
      "every individual who owns more than 10 per cent of its shares.", False),
     ("amount", "an amount equal to or more than USD15,000;",
      "transactions of at least USD 15,000 and those equal to or more than USD 15,000.", False),
+    ("amount", "a cash payment of USD15,000 or more;",
+     "cash payments over AED 15,000 and of USD 15,000 or more are reported.", False),
 ])
 def test_a_threshold_that_leaves_out_its_own_figure(kind: facets.Kind, rule: str, policy: str,
                                                     conflicts: bool) -> None:

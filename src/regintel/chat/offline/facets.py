@@ -445,10 +445,12 @@ def _edge_left_out(rule: str, policy: str, figure: re.Pattern[str]) -> tuple[str
     """The rule's threshold and the policy's, when the policy states the same figure but
     leaves out the figure itself ("25% or more" against "more than 25 per cent": a holding
     of exactly 25 % escapes the policy). As written, the rule's first."""
-    def edges(text: str) -> list[tuple[float, str, str]]:
+    def edges(text: str) -> list[tuple[tuple[str, float], str, str]]:
         found = []
         for m in figure.finditer(text):
-            value = float(m["v"].replace(",", ""))
+            # an amount is its currency and figure ("USD 15,000" is not "AED 15,000")
+            cur = m.groupdict().get("cur")
+            value = (_currency(cur) if cur else "", float(m["v"].replace(",", "")))
             start = max(0, m.start() - 40)
             before, after = text[start:m.start()], text[m.end():]
             if inclusive := _INCLUSIVE_AFTER.search(after):
