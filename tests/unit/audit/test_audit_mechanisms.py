@@ -70,6 +70,8 @@ def test_a_sentence_is_read_part_by_part() -> None:
      "We apply CDD to occasional transactions over USD 15,000.", True),
     ("amount", "a Transaction in cash that amounts to USD15,000 or more;",
      "cash transactions in excess of USD 15,000 are reported.", True),
+    ("amount", "a transfer of USD 1 million or more;",
+     "transfers of more than USD 1,000,000 are reviewed.", True),
     # the edge kept, or a lower threshold: as strict or stricter
     ("percent", "owns or controls 25% or more of the shares or voting rights;",
      "every individual who owns 25 per cent or more of its shares.", False),
@@ -79,6 +81,8 @@ def test_a_sentence_is_read_part_by_part() -> None:
      "transactions of at least USD 15,000 and those equal to or more than USD 15,000.", False),
     ("amount", "a cash payment of USD15,000 or more;",
      "cash payments over AED 15,000 and of USD 15,000 or more are reported.", False),
+    ("amount", "a cash payment of USD15,000 or more;",
+     "cash payments equal to or over USD 15,000 are reported.", False),
 ])
 def test_a_threshold_that_leaves_out_its_own_figure(kind: facets.Kind, rule: str, policy: str,
                                                     conflicts: bool) -> None:

@@ -155,6 +155,9 @@ def allowed(text: str) -> tuple[tuple[str, str], ...]:
     return tuple((act(m[1]), m[0]) for m in _ALLOWS.finditer(text))
 
 
+OBJECT_WORDS = 8  # after a verb, the words its object is among
+
+
 def does(text: str, verb: str, objects: frozenset[str]) -> str | None:
     """The word with which ``text`` affirms doing the forbidden act to its object
     ("charging the requesting firm an administration fee"), if it does, with no negation
@@ -169,8 +172,6 @@ def does(text: str, verb: str, objects: frozenset[str]) -> str | None:
                  objects.intersection(terms(" ".join(words[k + 1:k + 1 + OBJECT_WORDS])))),
                 None)
 
-
-OBJECT_WORDS = 8  # after a verb, the words its object is among
 
 
 # Going ahead, whatever the act: "the Matter may proceed", "the relationship may continue".

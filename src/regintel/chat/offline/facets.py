@@ -229,11 +229,7 @@ def read(text: str) -> Facets:
     urgent = _URGENT.search(text)
     amounts = []
     for m in [*_MONEY.finditer(text), *_MONEY_AFTER.finditer(text)]:
-        value = float(m["v"].replace(",", ""))
-        mult = (m["mult"] or "").lower()
-        value *= 1_000_000 if mult in ("million", "m") else 1000 if mult in ("thousand",
-                                                                             "k") else 1
-        amounts.append((_currency(m["cur"]), value))
+        amounts.append(_figure(m))
         phrases.setdefault("amount", m[0].strip())
     percents = [float(m["v"]) for m in _PERCENT.finditer(text)]
     if percents:
@@ -292,6 +288,16 @@ def _days(m: re.Match[str]) -> float:
     n = float(raw) if raw[0].isdigit() else float(_NUMBERS[raw])
     unit = m["u"].lower().rstrip("s")
     return n * _UNIT_DAYS[unit]
+
+
+def _figure(m: re.Match[str]) -> tuple[str, float]:
+    """A matched amount as (currency, value), "USD 1.5 million" as ("USD", 1,500,000); a
+    matched percentage as ("", value)."""
+    groups = m.groupdict()
+    value = float(m["v"].replace(",", ""))
+    mult = (groups.get("mult") or "").lower()
+    value *= 1_000_000 if mult in ("million", "m") else 1000 if mult in ("thousand", "k") else 1
+    return (_currency(groups["cur"]) if groups.get("cur") else "", value)
 
 
 def _currency(symbol: str) -> str:
@@ -436,7 +442,7 @@ def mentions(kind: Kind, facts: Facets) -> bool:
 # than 25 per cent", "over USD 15,000" leave it out.
 _INCLUSIVE_AFTER = re.compile(r"^\s*(?:or more|or above|or greater|or higher|and above)\b", re.I)
 _INCLUSIVE_BEFORE = re.compile(r"\b(?:at least|not less than|a minimum of|equal to or "
-                               r"(?:more|greater) than)\s*(?:a\s+)?$", re.I)
+                               r"(?:(?:more|greater) than|over|above))\s*(?:a\s+)?$", re.I)
 _EXCLUSIVE_BEFORE = re.compile(r"\b(?:more than|greater than|over|above|exceeding|in excess of)"
                                r"\s*(?:a\s+)?$", re.I)
 
@@ -445,28 +451,25 @@ def _edge_left_out(rule: str, policy: str, figure: re.Pattern[str]) -> tuple[str
     """The rule's threshold and the policy's, when the policy states the same figure but
     leaves out the figure itself ("25% or more" against "more than 25 per cent": a holding
     of exactly 25 % escapes the policy). As written, the rule's first."""
-    def edges(text: str) -> list[tuple[tuple[str, float], str, str]]:
-        found = []
-        for m in figure.finditer(text):
-            # an amount is its currency and figure ("USD 15,000" is not "AED 15,000")
-            cur = m.groupdict().get("cur")
-            value = (_currency(cur) if cur else "", float(m["v"].replace(",", "")))
-            start = max(0, m.start() - 40)
-            before, after = text[start:m.start()], text[m.end():]
-            if inclusive := _INCLUSIVE_AFTER.search(after):
-                found.append((value, "in", text[m.start():m.end() + inclusive.end()].strip()))
-            elif inclusive := _INCLUSIVE_BEFORE.search(before):
-                found.append((value, "in", text[start + inclusive.start():m.end()].strip()))
-            elif (ex := _EXCLUSIVE_BEFORE.search(before)) and \
-                    not re.search(r"equal to or\s*$", before[:ex.start()]):
-                found.append((value, "out", text[start + ex.start():m.end()].strip()))
-        return found
+    theirs = {value: shown for value, edge, shown in _edges(policy, figure) if edge == "out"}
+    return next(((shown, theirs[value]) for value, edge, shown in _edges(rule, figure)
+                 if edge == "in" and value in theirs), None)
 
-    theirs = {value: shown for value, edge, shown in edges(policy) if edge == "out"}
-    for value, edge, shown in edges(rule):
-        if edge == "in" and value in theirs:
-            return shown, theirs[value]
-    return None
+
+def _edges(text: str, figure: re.Pattern[str]) -> list[tuple[tuple[str, float], str, str]]:
+    """Each threshold of ``text`` matched by ``figure``: its (currency, value), whether it
+    takes its figure "in" or leaves it "out", and its words as written."""
+    found = []
+    for m in figure.finditer(text):
+        start = max(0, m.start() - 40)
+        before = text[start:m.start()]
+        if inclusive := _INCLUSIVE_AFTER.search(text[m.end():]):
+            found.append((_figure(m), "in", text[m.start():m.end() + inclusive.end()].strip()))
+        elif inclusive := _INCLUSIVE_BEFORE.search(before):
+            found.append((_figure(m), "in", text[start + inclusive.start():m.end()].strip()))
+        elif exclusive := _EXCLUSIVE_BEFORE.search(before):
+            found.append((_figure(m), "out", text[start + exclusive.start():m.end()].strip()))
+    return found
 
 
 def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
