@@ -137,3 +137,41 @@ def test_lists_cut_by_a_page_break_are_read_as_one() -> None:
     assert [u.body for u in plist.items] == ["more identification;", "senior approval;"]
     assert plist.quoted is grouped[0] and plist.units == frozenset({0, 1})
 
+
+
+# The policy's list as a PDF renders it: one paragraph, its items labelled inside the lines.
+INLINE_POLICY = """7.1 Before opening an account for a respondent bank, the Compliance team must: \
+(a) complete CDD on the respondent bank; (b) check public sources for its reputation and the \
+quality of its supervision; (c) assess whether its anti-money laundering controls are adequate \
+and effective; and (d) record in a written agreement what each party is responsible for.
+"""
+
+
+def test_a_list_written_in_one_paragraph_is_read_item_by_item(
+        embedder: LocalEmbedder) -> None:
+    assert _audit_items(embedder, INLINE_POLICY) == ["10.2.1(d)"]
+
+
+MLRO_RULE = """12.2 The MLRO
+12.2.1 A Relevant Person must ensure that its MLRO has:
+(a) direct access to its Governing Body and Senior Management;
+(b) sufficient resources, including an appropriate number of appropriately trained Employees;
+(c) a level of seniority and independence that enables him to act on his own authority;
+(d) timely and unrestricted access to information about the financial and business \
+circumstances of a customer; and
+(e) unrestricted access to relevant information about the features of a Transaction which \
+the Relevant Person has entered into or may have contemplated.
+"""
+# One policy item says both (d) and (e).
+MLRO_POLICY = """7.1 The Firm makes sure that the MLRO has:
+(a) direct access to the Board and Senior Management;
+(b) enough trained staff and other resources to work effectively;
+(c) the seniority and independence to act on his or her own authority; and
+(d) timely and unrestricted access to all information on customers, the persons they act \
+for, and any Transaction carried out or contemplated.
+"""
+
+
+def test_a_policy_item_that_says_two_rule_items_restates_both(
+        embedder: LocalEmbedder) -> None:
+    assert _audit_items(embedder, MLRO_POLICY, MLRO_RULE) == []

@@ -1,6 +1,7 @@
 """A list item is quoted so that the quote says what the item is for: with the nearest
 lead-in above it when both fit one quote, the list from its start when the item cannot
-stand alone, and alone otherwise."""
+stand alone, and alone otherwise. Lists are found as PDFs render them: items labelled inside
+a paragraph, a lead-in carried over a page break."""
 
 from __future__ import annotations
 
@@ -103,3 +104,24 @@ def test_an_omitted_item_is_quoted_from_its_lead_in_or_alone() -> None:
         "(c) identify and verify: (i) the Source of Funds; and"
     takes = gap_on("takes adequate steps")
     assert takes.text.startswith("(b) takes adequate steps")
+
+
+def test_items_labelled_inside_a_paragraph_are_items() -> None:
+    text = ("9.1.1 Before opening a vostro account, the Bank: (a) carries out CDD on the "
+            "respondent under Rule 8.3.1(1)(b); (b) obtains enough information on its "
+            "ownership; and (c) assesses its controls; (e) out of sequence stays in (c).\n")
+    units = segment(uuid4(), {1: text})
+    assert [(u.clause, u.body) for u in units[1:]] == [
+        ("9.1.1(a)", "carries out CDD on the respondent under Rule 8.3.1(1)(b);"),
+        ("9.1.1(b)", "obtains enough information on its ownership; and"),
+        ("9.1.1(c)", "assesses its controls; (e) out of sequence stays in (c).")]
+    assert {u.stem for u in units[1:]} == {"Before opening a vostro account, the Bank:"}
+
+
+def test_a_lead_in_carried_over_a_page_break_is_the_items_lead_in() -> None:
+    pages = {1: "9.1.1 Godwit serves licensed banks with a physical presence in\n",
+             2: "the country where they are licensed. Before opening an account, FCC:\n"
+                "(a) carries out CDD;\n(b) obtains the approval of the MLRO.\n"}
+    items = segment(uuid4(), pages)[-2:]
+    assert [u.clause for u in items] == ["9.1.1(a)", "9.1.1(b)"]
+    assert all(u.stem.endswith("Before opening an account, FCC:") for u in items)

@@ -37,6 +37,11 @@ from regintel.chat.offline.segments import Unit
 # Committee" for "obtain the approval of Senior Management" about 0.4, dropped items below.
 ITEM_MATCH = 0.5
 PAIRED = 0.4  # the least a policy item's closeness to the rule item it accounts for
+# A policy item this close to a rule item restates it even when it is paired with another:
+# one item may say two ("timely and unrestricted access to all information on customers, …
+# and any transaction" for both "access to information … about … a customer" and "access
+# to relevant information about the features of the Transaction").
+SHARED = 0.7
 # A dropped item the policy says in a clause of its own is not a gap: the item's closeness
 # to every other clause (in context, as the alignment embeds it) is below this.
 ELSEWHERE = 0.6
@@ -166,9 +171,9 @@ def omitted(found: Sequence[Candidate], policy: Sequence[Unit],
             # that names a person or thing counts: it is what a list of those to identify
             # asks for ("(e) any Natural Person who has control over the trust").
             best = float(own[r, free].max()) if free else 0.0
-            if best >= ITEM_MATCH or r in pairs or unit.clause in skip or \
-                    len(unit.body) < MIN_GAP_CHARS or float(elsewhere[r].max()) >= ELSEWHERE or \
-                    weigh.restated(unit.body, policy):
+            if best >= ITEM_MATCH or float(own[r].max()) >= SHARED or r in pairs or \
+                    unit.clause in skip or len(unit.body) < MIN_GAP_CHARS or \
+                    float(elsewhere[r].max()) >= ELSEWHERE or weigh.restated(unit.body, policy):
                 continue
             drafts.append(_item_gap(found[i], plist, best, title))
     return drafts

@@ -24,7 +24,13 @@ MAX_UNIT_CHARS = 350
 MAX_HEADING_CHARS = 90
 _ITEM = re.compile(
     r"^[ \t]*(?:\((?P<item>[a-z]{1,4}|[A-Z]|\d{1,2})\)|(?P<bullet>[•▪◦●■-]))[ \t]+", re.M)
-_ROMAN = {"i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"}
+# An item label inside a line, after the previous item's ";" or the lead-in's ":" (a list a
+# PDF renders as one paragraph: "…, FCC: (a) carry out CDD …; (b) obtain …; and (c) …").
+# Taken only in sequence (see _inline_items): "under Rule 8.3.1(1)(b)" is no item.
+_INLINE_ITEM = re.compile(r"(?P<after>[;:])\s+(?:(?:and|or)\s+)?"
+                          r"(?P<mark>\((?P<item>[a-z]{1,4})\))[ \t]+")
+_ROMANS = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii")
+_ROMAN = set(_ROMANS)
 _DIGITS = re.compile(r"\d+")
 _GUIDANCE = re.compile(r"^\d[\d.]*\.?Guidance\b")
 # Guidance labels with a title, which the clause markers do not take for headings.
@@ -172,7 +178,8 @@ def _segment_page(document_id: UUID, page: int, text: str, state: _State,
     clause_marks = {offset: label for offset, label in find_clauses(text)}
     for m in _GUIDANCE_LINE.finditer(text):  # "7.1.3.Guidance on high-risk customers .2."
         clause_marks.setdefault(m.start(1), " ".join(m[1].split()))
-    item_marks = {m.start(): m for m in _ITEM.finditer(text)}
+    item_marks: dict[int, re.Match[str]] = {m.start(): m for m in _ITEM.finditer(text)}
+    item_marks.update(_inline_items(text, clause_marks, item_marks, state.letter))
     cuts = sorted(set(clause_marks) | set(item_marks) | {len(text)})
     paragraphs = _lines_are_paragraphs(text)
     units: list[Unit] = []
@@ -190,6 +197,32 @@ def _segment_page(document_id: UUID, page: int, text: str, state: _State,
             state.item_marker(item_marks[cut]["item"] or "")
         start = cut
     return units
+
+
+def _inline_items(text: str, clause_marks: dict[int, str], item_marks: dict[int, re.Match[str]],
+                  open_letter: str) -> dict[int, re.Match[str]]:
+    """The item labels inside lines that continue the list being read: "(b)" after "(a)",
+    "(ii)" after "(i)", or "(a)" or "(i)" right after a lead-in's ":"."""
+    found: dict[int, re.Match[str]] = {}
+    inline = {m.start("mark"): m for m in _INLINE_ITEM.finditer(text)}
+    last = open_letter
+    for at in sorted(set(clause_marks) | set(item_marks) | set(inline)):
+        if at in clause_marks:
+            last = ""
+        elif at in item_marks:
+            last = item_marks[at]["item"] or last
+        elif _follows(inline[at]["item"], last, inline[at]["after"]):
+            found[at] = inline[at]
+            last = inline[at]["item"]
+    return found
+
+
+def _follows(item: str, last: str, after: str) -> bool:
+    if after == ":" and item in ("a", "i"):
+        return True
+    if last in _ROMAN and item in _ROMAN and _ROMANS.index(item) == _ROMANS.index(last) + 1:
+        return True
+    return len(last) == 1 and item == chr(ord(last) + 1)
 
 
 def _lines_are_paragraphs(text: str) -> bool:
@@ -232,6 +265,9 @@ class _State:
         self.chapter = ""
         self.section = ""
         self.at_clause = False  # the next block is the clause's own text (not an item)
+        # The clause's own text is being read (no item yet): a block of it after a page
+        # break that ends in ":" is still the clause's lead-in.
+        self.in_clause_text = False
         self.in_guidance = False  # under a guidance label the clause marker did not name
 
     def clause_marker(self, label: str) -> None:
@@ -239,7 +275,7 @@ class _State:
             label = re.sub(r"\.?\(\w+\)$", "", self.clause) + "." + label
         self.clause, self.item, self.letter = label, "", ""
         self.stem = self.item_stem = ""
-        self.at_clause = True
+        self.at_clause = self.in_clause_text = True
         self.in_guidance = False
 
     def end_of_list(self) -> None:
@@ -247,7 +283,7 @@ class _State:
         self.item, self.letter, self.item_stem = "", "", ""
 
     def item_marker(self, item: str) -> None:
-        self.at_clause = False
+        self.at_clause = self.in_clause_text = False
         if not item:  # a bullet
             self.item = ""
             return
@@ -286,7 +322,7 @@ class _State:
                               clause, stem, self.chapter, self.section,
                               self.in_guidance or "Guidance" in (label or "")))
         if text.endswith(":"):  # a lead-in: the items that follow complete it
-            if self.at_clause:
+            if self.at_clause or self.in_clause_text:
                 self.stem = body
             elif self.item.count("(") == 1:
                 self.item_stem = body
