@@ -651,6 +651,10 @@ def test_an_exception_in_the_next_sentence_of_a_clause_is_read() -> None:
     ("The compliance analysts have no access to the private banking files.", True),
     ("STR files are accessible only to the MLRO and the Deputy MLRO.", False),
     ("The MLRO has full access to every customer file.", False),
+    ("Files of clients of the family office are held under restricted access, and the MLRO "
+     "may consult them with the agreement of the Head of the Family Office.", True),
+    ("The MLRO may consult any client file at any time, without the agreement of anyone.",
+     False),
 ])
 def test_access_kept_from_the_aml_function(policy: str, limits: bool) -> None:
     rule = ("If a Relevant Person uses a numbered account, it must ensure that staff "
@@ -660,6 +664,13 @@ def test_access_kept_from_the_aml_function(policy: str, limits: bool) -> None:
     assert ("access" in facets.comparable(rule, r, p)) is limits
     if limits:
         assert facets.conflict("access", r, p) is not None
+
+
+def test_direct_access_to_the_governing_body_is_not_access_to_information() -> None:
+    rule = "A Relevant Person must ensure that its MLRO has direct access to its Governing Body."
+    policy = "The MLRO sees the Board's papers only after the Chair has approved them."
+    r, p = facets.read(rule), facets.read(policy)
+    assert "access" not in facets.comparable(rule, r, p)
 
 
 # -- a duty moved from its holder ----------------------------------------------------------------

@@ -344,8 +344,11 @@ def keeps(text: str) -> str | None:
 
 
 # A rule that gives the AML function the information: "have full access to information about
-# the account", "timely and unrestricted access to information".
-_FULL_ACCESS = re.compile(r"\b(?:full|unrestricted|direct|complete)\s+access\b", re.I)
+# the account", "timely and unrestricted access to information" (not "direct access to the
+# Governing Body", which is about whom the MLRO reports to).
+_FULL_ACCESS = re.compile(r"\b(?:full|unrestricted|direct|complete)\s+access\s+to\s+"
+                          r"(?:[\w-]+\s+){0,3}?(?:information|records|files|data|documents)\b",
+                          re.I)
 # A policy that keeps it from them: the MLRO, compliance or audit see it "only" in part, or
 # have no access; or what identifies the customer is "held by … alone". Not a limit on who
 # else may see it ("STR files are accessible only to the MLRO").
@@ -353,6 +356,11 @@ _AML_STAFF = r"(?:MLRO|compliance|analysts?|reviewers?|auditors?|audit\s+functio
 _LIMITS_ACCESS = re.compile(
     rf"\b{_AML_STAFF}\b[^.;]{{0,80}}?\b(?:sees?|views?|accesses|receives?)\b[^.;]{{0,80}}?"
     rf"\bonly\b|\b{_AML_STAFF}\b[^.;]{{0,40}}?\b(?:has|have|is given|are given)\s+no\s+access\b|"
+    # ... or only when someone else agrees: "the MLRO may consult them with the agreement of
+    # the Head of Private Office".
+    rf"\b{_AML_STAFF}\b[^.;]{{0,40}}?\bmay\s+(?:consult|see|view|access|review|inspect|"
+    r"obtain)\b[^.;]{0,60}?\b(?:with|after|subject\s+to|upon|on)\s+(?:the\s+)?(?:prior\s+)?"
+    r"(?:agreement|approval|consent|permission|authori[sz]ation)\s+of\b|"
     r"\bheld\s+by\s+(?:the\s+)?[\w\s]{0,40}?\balone\b", re.I)
 full_access = Phrase(_FULL_ACCESS)
 limits_access = Phrase(_LIMITS_ACCESS)
