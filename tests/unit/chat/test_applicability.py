@@ -59,6 +59,15 @@ def test_kinds_named_lists_every_kind_before_the_verb_but_the_excepted() -> None
         ["Relevant Person"]]
 
 
+def test_what_the_firm_deals_with_binds_it_when_the_policy_names_it_in_its_own_words() -> None:
+    rules = ("9.2.1\tA Relevant Person that maintains a Correspondent Account for a "
+             "Correspondent Banking Client must identify the third parties that will use it."
+             "\r\n")
+    assert _applying(rules, "The Bank keeps USD vostro accounts for six regional banks and "
+                            "offers correspondent services to them.") == ["9.2.1"]
+    assert _applying(rules, "The Firm forms companies and provides registered offices.") == []
+
+
 # -- what the firm says it does not offer ------------------------------------------------------
 SCOPED = (
     "10.2\tCorrespondent banking\r\n"

@@ -79,24 +79,37 @@ def _alternatives(text: str) -> list[list[str]]:
     """The kinds named before the verb, those joined by "or" together: "An Authorised
     Person or a Recognised Body must …" binds a firm that is either, and "A Relevant Person
     that is a DNFBP must …" only one that is both."""
+    return [group for group, _ in _named_before_the_verb(text)]
+
+
+def _named_before_the_verb(text: str) -> list[tuple[list[str], bool]]:
+    """``_alternatives``, each group marked when it names what the firm deals with rather
+    than what it is: "A Relevant Person that … maintains a Correspondent Account for a
+    Correspondent Banking Client must …"."""
     modal = _MODAL.search(text)
     head = text[:modal.start()] if modal else text
-    groups: list[list[str]] = []
+    groups: list[tuple[list[str], bool]] = []
     end = None
     for m in _KIND.finditer(head):
         if _EXCEPT.search(head[:m.start()]):  # "other than a Representative Office"
             continue
         kind = " ".join(m[1].split())
-        if groups and end is not None and _OR.fullmatch(head[end:m.start()]):
-            groups[-1].append(kind)
+        between = head[end:m.start()] if end is not None else ""
+        if groups and _OR.fullmatch(between):
+            groups[-1][0].append(kind)
         else:
-            groups.append([kind])
+            groups.append(([kind], bool(groups) and not _IS.search(between)))
         end = m.end()
     return groups
 
 
 _EXCEPT = re.compile(r"(?:other than|except|excluding|not)\s*$", re.I)
 _OR = re.compile(r"\s*(?:,\s*)?(?:or|and/or)\s*", re.I)
+_IS = re.compile(r"\b(?:is|are|being)\s*$", re.I)
+# Words that say nothing of which business a thing belongs to.
+_GENERIC = frozenset({"account", "accounts", "client", "clients", "customer", "customers",
+                      "person", "persons", "body", "service", "services", "provider",
+                      "relationship", "firm", "entity", "arrangement", "transaction"})
 
 
 def usual_addressee(units: Sequence[Unit]) -> str:
@@ -118,10 +131,19 @@ def applicability(units: Sequence[Unit], policy_text: str, *,
     not_offered = scope.not_offered(policy_text)
     unnamed = scope.lines_not_named(policy_text)
 
+    def named_in_policy(kind: str, thing: bool) -> bool:
+        if kind in usual or kind.lower() in text or kind.lower() in named:
+            return True
+        # What the firm deals with may be named in the policy's own words ("vostro accounts
+        # for … banks" and "correspondent services" for "a Correspondent Account"): one of its
+        # telling words is enough.
+        return thing and any(re.search(rf"\b{re.escape(w)}", text)
+                             for w in kind.lower().split() if w not in _GENERIC)
+
     def applies(unit: Unit) -> bool:
         said = f"{unit.stem} {unit.body}"
-        return all(any(k in usual or k.lower() in text or k.lower() in named for k in either)
-                   for either in _alternatives(said)) and \
+        return all(any(named_in_policy(k, thing) for k in either)
+                   for either, thing in _named_before_the_verb(said)) and \
             not scope.out_of_scope(unit, not_offered) and \
             not scope.on_line(said, unnamed)
 
