@@ -115,6 +115,18 @@ def test_what_is_not_offered_is_read_by_its_name() -> None:
         ("numbered accounts", frozenset({"number", "account"}))]
 
 
+def test_a_word_of_every_rule_is_no_activity_by_itself() -> None:
+    """"no … money services" puts the rules on money services out of scope, not every rule
+    that says "money laundering"."""
+    policy = "The Fund offers no correspondent banking or money services."
+    assert [a.name for a in scope.not_offered(policy)] == \
+        ["correspondent banking", "money services"]
+    rules = ("9.3.1\tA Relevant Person must report money laundering suspicions to the FIU.\r\n"
+             "9.3.2\tA Relevant Person that provides Money Services must keep a list of its "
+             "agents.\r\n")
+    assert _applying(rules, policy) == ["9.3.1"]
+
+
 # -- a line of business the policy never names -----------------------------------------------
 LINES = (
     "8.3.1\tA Relevant Person must verify the identity of each customer.\r\n"

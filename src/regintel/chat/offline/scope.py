@@ -19,7 +19,7 @@ _ACTIVITY = r"((?:[\w-]+\s+){0,3}?[\w-]+)"
 # suspects …" is a control, not a scope, and is not read.
 _NOT_OFFERED = re.compile(
     r"\b(?:offers?|provides?|carries\s+on|engages?\s+in)\s+no\s+" + _ACTIVITY +
-    r"\s+(?:services?|business|activit(?:y|ies)|products?)\b|"
+    r"\s+(?P<noun>services?|business|activit(?:y|ies)|products?)\b|"
     r"\bdoes\s+not\s+(?:offer|provide|carry\s+on|engage\s+in)\s+(?:any\s+)?(?:services?\s+"
     r"(?:in|involving|relating\s+to)\s+)?" + _ACTIVITY + r"(?=\s*(?:[.;,]|\band\b|$))",
     re.I)
@@ -37,11 +37,24 @@ def not_offered(policy_text: str) -> list[Activity]:
     two), first mention first."""
     found: dict[frozenset[str], Activity] = {}
     for m in _NOT_OFFERED.finditer(policy_text):
-        for part in _ALTERNATIVES.split(m[1] or m[2]):
+        for part in _ALTERNATIVES.split(m[1] or m[3]):  # either branch's activity
             stems = frozenset(terms(part))
+            if stems and stems <= _EVERYWHERE:
+                # "no correspondent banking or money services": "money" alone would put
+                # every rule on money laundering out of scope; the activity is "money
+                # services".
+                if not m["noun"]:
+                    continue
+                part = f"{part.strip()} {m['noun']}"
+                stems = frozenset(terms(part))
             if stems and stems not in found:
                 found[stems] = Activity(part.strip(), stems)
     return list(found.values())
+
+
+# Words of an AML rulebook's every subject, which name no activity by themselves.
+_EVERYWHERE = frozenset(terms("money laundering terrorist financing finance financial "
+                              "sanctions customer client transaction account fund funds"))
 
 
 def out_of_scope(unit: Unit, activities: Sequence[Activity]) -> bool:
