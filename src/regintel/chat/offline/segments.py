@@ -1,6 +1,6 @@
 """Documents as clause units for the offline audit: the text between clause markers
-("8.4.1", "4.6", "Article 6") and list-item markers ("(a)", "(ii)", bullets), long blocks
-split into sentences. Each unit keeps where it sits on its page (for a verbatim quote from
+("8.4.1", "4.6", "Article 6") and list-item markers ("(a)", "(ii)", bullets; inside a line
+too, when a PDF sets a list as one paragraph), long blocks split into sentences. Each unit keeps where it sits on its page (for a verbatim quote from
 the chunk that holds it), its clause label ("8.4.1(e)"), the lead-in it completes ("it must:")
 and the headings above it."""
 
