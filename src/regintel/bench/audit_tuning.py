@@ -132,6 +132,8 @@ CURLEW = _letterhead("Curlew Asset Management Ltd", "Anti-Money Laundering and S
                      "version 1.4", "Internal", "D:20270115100000+04'00'")
 GODWIT = _letterhead("Godwit Private Bank Ltd", "AML, CFT and Sanctions Policy", "version 5.0",
                      "Confidential", "D:20270301090000+04'00'")
+REDSHANK = _letterhead("Redshank Partners LLP", "AML/CFT Policy", "version 2.2", "Internal",
+                       "D:20270410090000+04'00'")
 DEV_POLICIES = {p.name: p for p in (
     DevPolicy("oryx", _DEV / "oryx_policy.md", _DATA / "oryx_policy_gaps.json", ORYX,
               "Oryx Wealth Partners Financial Crime Compliance Manual"),
@@ -149,6 +151,8 @@ DEV_POLICIES = {p.name: p for p in (
               CURLEW, "Curlew Asset Management Anti-Money Laundering and Sanctions Policy"),
     DevPolicy("godwit", _DEV / "godwit_policy.md", _DATA / "godwit_policy_gaps.json",
               GODWIT, "Godwit Private Bank AML, CFT and Sanctions Policy"),
+    DevPolicy("redshank", _DEV / "redshank_policy.md", _DATA / "redshank_policy_gaps.json",
+              REDSHANK, "Redshank Partners AML/CFT Policy"),
 )}
 TENANT = "bench-audit-tuning"
 
