@@ -1,8 +1,9 @@
 """Documents as clause units for the offline audit: the text between clause markers
 ("8.4.1", "4.6", "Article 6") and list-item markers ("(a)", "(ii)", bullets; inside a line
-too, when a PDF sets a list as one paragraph), long blocks split into sentences. Each unit keeps where it sits on its page (for a verbatim quote from
-the chunk that holds it), its clause label ("8.4.1(e)"), the lead-in it completes ("it must:")
-and the headings above it."""
+too, when a PDF sets a list as one paragraph), long blocks split into sentences. Each unit
+keeps where it sits on its page (for a verbatim quote from the chunk that holds it), its
+clause label ("8.4.1(e)"), the lead-in it completes ("it must:") and the headings above
+it."""
 
 from __future__ import annotations
 
