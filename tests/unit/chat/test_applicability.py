@@ -68,6 +68,15 @@ def test_what_the_firm_deals_with_binds_it_when_the_policy_names_it_in_its_own_w
     assert _applying(rules, "The Firm forms companies and provides registered offices.") == []
 
 
+def test_a_kind_that_says_what_the_customer_is_is_no_addressee() -> None:
+    rules = ("8.3.1\tA Relevant Person must identify each customer.\r\n"
+             "8.3.2\tIf a customer is a Body Corporate, the Relevant Person must obtain the "
+             "full names of the members of its Governing Body.\r\n")
+    assert _applying(rules, "For a corporate customer we obtain its register of directors.") \
+        == ["8.3.1", "8.3.2"]
+    assert _applying(rules, "We serve individuals only.") == ["8.3.1"]
+
+
 # -- what the firm says it does not offer ------------------------------------------------------
 SCOPED = (
     "10.2\tCorrespondent banking\r\n"

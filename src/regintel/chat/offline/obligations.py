@@ -94,11 +94,14 @@ def _named_before_the_verb(text: str) -> list[tuple[list[str], bool]]:
         if _EXCEPT.search(head[:m.start()]):  # "other than a Representative Office"
             continue
         kind = " ".join(m[1].split())
-        between = head[end:m.start()] if end is not None else ""
+        between = head[end:m.start()] if end is not None else head[:m.start()]
         if groups and _OR.fullmatch(between):
             groups[-1][0].append(kind)
         else:
-            groups.append(([kind], bool(groups) and not _IS.search(between)))
+            # The first kind named is the addressee, unless it says what someone else is:
+            # "If a customer is a Body Corporate, the Relevant Person must …".
+            thing = not _IS.search(between) if groups else bool(_IS.search(between))
+            groups.append(([kind], thing))
         end = m.end()
     return groups
 
