@@ -3,6 +3,7 @@ and how a finding about it is worded."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -134,6 +135,7 @@ def applicability(units: Sequence[Unit], policy_text: str, *,
     not_offered = scope.not_offered(policy_text)
     unnamed = scope.lines_not_named(policy_text)
 
+    @functools.cache  # asked of every unit of the regulation, about a few dozen kinds
     def named_in_policy(kind: str, thing: bool) -> bool:
         if kind in usual or kind.lower() in text or kind.lower() in named:
             return True

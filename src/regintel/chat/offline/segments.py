@@ -323,7 +323,7 @@ class _State:
                               clause, stem, self.chapter, self.section,
                               self.in_guidance or "Guidance" in (label or "")))
         if text.endswith(":"):  # a lead-in: the items that follow complete it
-            if self.at_clause or self.in_clause_text:
+            if self.in_clause_text:  # the clause's own text (at_clause implies it)
                 self.stem = body
             elif self.item.count("(") == 1:
                 self.item_stem = body
