@@ -381,6 +381,7 @@ def _conflict(i: int, candidate: Candidate, rule: facets.Facets,
     unit = candidate.unit
     rule_text = f"{unit.stem} {unit.body}"
     rule_terms = set(terms(rule_text))  # for the shared-words test
+    binding = obligations.is_obligation(unit)
     decided: set[facets.Kind] = set()
     for j, sim in closest:
         clause = policy[j]
@@ -388,6 +389,8 @@ def _conflict(i: int, candidate: Candidate, rule: facets.Facets,
         kinds = facets.comparable(rule_text, rule, stated.whole) - decided
         if len(rule_terms & set(terms(f"{clause.stem} {clause.body}"))) < MIN_SHARED_TERMS:
             kinds &= _ACTS  # tied to the rule by the act itself, not by shared words
+        if not binding:
+            kinds &= {"easing"}  # a licence sets no duty to fall short of, only its bounds
         for kind in sorted(kinds):
             if kind in _JUDGEMENT and (sim < thresholds.covered or i not in mutual[:, j]
                                        or not _acts_on(unit, clause, weigh)):
@@ -532,7 +535,8 @@ def _reportable_gap(candidate: Candidate) -> bool:
     """An omission worth a finding: found in evidence clearly about the policy's theme, not
     a list fragment ("(e) the NAMLCFTC;"), and not an item that names a thing rather than an
     act ("(a) the government of the U.A.E."), whose absence from a list is a detail."""
-    return candidate.score >= MIN_GAP_EVIDENCE and asks_an_act(candidate.unit)
+    return candidate.score >= MIN_GAP_EVIDENCE and asks_an_act(candidate.unit) and \
+        obligations.is_obligation(candidate.unit)
 
 
 def asks_an_act(unit: Unit) -> bool:

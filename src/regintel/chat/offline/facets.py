@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from regintel.chat.offline import acts
+from regintel.chat.offline import acts, easing
 from regintel.chat.offline.lexical import terms
 
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -116,7 +116,7 @@ _AT_LEAST = re.compile(r"\b(or more|or above|or greater|equal to or (?:more|grea
 Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality",
                "independence", "date", "order", "prohibition", "waiver", "cycle",
                "responsibility", "risk", "exclusion", "filter", "notice", "aggregation",
-               "refund", "access", "delegation", "undisclosed", "scope"]
+               "refund", "access", "delegation", "undisclosed", "scope", "easing"]
 
 
 @dataclass(frozen=True)
@@ -184,6 +184,10 @@ class Facets:
     # out of its own ("fall outside the scope of this Policy").
     all_activities: str | None = None
     carves_out: str | None = None
+    # An easing allowed for low risk only ("any customer assigned a low-risk rating"), and
+    # one a policy grants beyond it ("a client rated low or medium risk"): see easing.py.
+    eases_low: str | None = None
+    eases_beyond: str | None = None
 
 
 def read(text: str) -> Facets:
@@ -262,7 +266,8 @@ def read(text: str) -> Facets:
                   holds=acts.holds(text), moved_from=acts.moved_from(text),
                   undisclosed=acts.undisclosed(text),
                   accepts_unnamed=acts.accepts_unnamed(text),
-                  all_activities=acts.all_activities(text), carves_out=acts.carves_out(text))
+                  all_activities=acts.all_activities(text), carves_out=acts.carves_out(text),
+                  eases_low=easing.for_low_risk(text), eases_beyond=easing.beyond_low_risk(text))
 
 
 def _day_of_year(m: re.Match[str]) -> int:
@@ -330,6 +335,7 @@ ACTS_AGAINST: dict[Kind, tuple[_Said, _Said]] = {
     "delegation": (lambda f: f.holds, lambda f: f.moved_from),
     "undisclosed": (lambda f: f.undisclosed, lambda f: f.accepts_unnamed),
     "scope": (lambda f: f.all_activities, lambda f: f.carves_out),
+    "easing": (lambda f: f.eases_low, lambda f: f.eases_beyond),
 }
 
 
@@ -395,6 +401,8 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
         kinds.add("undisclosed")
     if rule.all_activities and policy.carves_out:
         kinds.add("scope")
+    if rule.eases_low and policy.eases_beyond:
+        kinds.add("easing")
     if rule.mandatory and not rule.permissive and policy.substitutes and \
             policy.substitutes[0] and policy.substitutes[0] <= set(terms(rule_text)):
         kinds.add("waiver")
@@ -601,6 +609,7 @@ TIES: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
     _tie("access"),
     _tie("delegation"),
     _tie("undisclosed"),
+    _tie("easing"),
 )
 # Ties whose two sides name their subject themselves, read on a clause however far the
 # vectors put it from the rule: a money threshold over linked operations against a money

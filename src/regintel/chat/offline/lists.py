@@ -173,6 +173,7 @@ def omitted(found: Sequence[Candidate], policy: Sequence[Unit],
             best = float(own[r, free].max()) if free else 0.0
             if best >= ITEM_MATCH or float(own[r].max()) >= SHARED or r in pairs or \
                     unit.clause in skip or len(unit.body) < MIN_GAP_CHARS or \
+                    not obligations.is_obligation(unit) or \
                     float(elsewhere[r].max()) >= ELSEWHERE or weigh.restated(unit.body, policy):
                 continue
             drafts.append(_item_gap(found[i], plist, best, title))

@@ -8,7 +8,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from regintel.chat.offline import scope
+from regintel.chat.offline import easing, scope
 from regintel.chat.offline.facets import Conflict
 from regintel.chat.offline.segments import Unit
 from regintel.domain.chat import SEVERITY_ORDER, Severity
@@ -60,6 +60,13 @@ def is_obligation(unit: Unit) -> bool:
         return True
     return bool(unit.stem) and bool(_MODAL.search(unit.stem)) and \
         not _PERMISSION.search(unit.stem)
+
+
+def limits_an_easing(unit: Unit) -> bool:
+    """A licence the rules give for low risk only ("may undertake Simplified CDD … for any
+    customer assigned a low-risk rating"): no duty, so never an omission, but a policy that
+    takes the licence further contradicts it (easing.py)."""
+    return not unit.guidance and easing.for_low_risk(f"{unit.stem} {unit.body}") is not None
 
 
 _KIND = re.compile(r"\b[Aa]n? ((?:[A-Z][\w/-]*\b ?){1,4})")
@@ -279,6 +286,9 @@ def conflict_suggestion(ref: str, policy_clause: str | None, found: Conflict) ->
         case "delegation":
             return (f"Amend {where} so that the duty stays with its holder under {ref} "
                     f"(\"{found.rule}\"); the policy moves it (\"{found.policy}\").")
+        case "easing":
+            return (f"Amend {where} so that the easing is used only where {ref} allows it "
+                    f"(\"{found.rule}\"), not for \"{found.policy}\".")
         case "responsibility":
             return (f"Amend {where} so that the firm keeps the responsibility, whoever does "
                     f"the work: {ref} says it \"{found.rule}\", and the policy says "
