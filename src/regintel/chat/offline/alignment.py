@@ -419,10 +419,13 @@ def _conflict_draft(candidate: Candidate, clause: Unit, sim: float, found: facet
     # words ("cash", not "customer" and "risk", which most risk factors share). A risk factor
     # is looked for among all the rule's items: the rule's lead-in, or any one item, may be
     # what came closest to the clause.
-    by_item = found.kind in ("modality", "risk")
+    # So for a measure held back for a tier: the item it is ("the Source of Wealth" of
+    # "… having assigned a customer a high-risk rating or … a PEP, … it must: … identify and
+    # verify:"), not the lead-in the tiers were read in.
+    by_item = found.kind in ("modality", "risk", "tier")
     if target.parts:
         items = list(target.parts)
-    elif found.kind == "risk":
+    elif found.kind in ("risk", "tier"):
         items = rulebook.items.get(clause_number(target) or "", [])
     else:
         items = []

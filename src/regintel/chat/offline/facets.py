@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from regintel.chat.offline import acts, easing
+from regintel.chat.offline import acts, risk_tiers
 from regintel.chat.offline.lexical import terms
 
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -116,7 +116,7 @@ _AT_LEAST = re.compile(r"\b(or more|or above|or greater|equal to or (?:more|grea
 Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality",
                "independence", "date", "order", "prohibition", "waiver", "cycle",
                "responsibility", "risk", "exclusion", "filter", "notice", "aggregation",
-               "refund", "access", "delegation", "undisclosed", "scope", "easing"]
+               "refund", "access", "delegation", "undisclosed", "scope", "easing", "tier"]
 
 
 @dataclass(frozen=True)
@@ -185,9 +185,12 @@ class Facets:
     all_activities: str | None = None
     carves_out: str | None = None
     # An easing allowed for low risk only ("any customer assigned a low-risk rating"), and
-    # one a policy grants beyond it ("a client rated low or medium risk"): see easing.py.
+    # one a policy grants beyond it ("a client rated low or medium risk"): see risk_tiers.py.
     eases_low: str | None = None
     eases_beyond: str | None = None
+    # A measure a policy holds back for the higher tiers ("only where the client has been
+    # rated high risk"): the tiers, and the words.
+    held_to: tuple[frozenset[str], str] | None = None
 
 
 def read(text: str) -> Facets:
@@ -267,7 +270,9 @@ def read(text: str) -> Facets:
                   undisclosed=acts.undisclosed(text),
                   accepts_unnamed=acts.accepts_unnamed(text),
                   all_activities=acts.all_activities(text), carves_out=acts.carves_out(text),
-                  eases_low=easing.for_low_risk(text), eases_beyond=easing.beyond_low_risk(text))
+                  eases_low=risk_tiers.for_low_risk(text),
+                  eases_beyond=risk_tiers.beyond_low_risk(text),
+                  held_to=risk_tiers.held_to(text))
 
 
 def _day_of_year(m: re.Match[str]) -> int:
@@ -403,6 +408,9 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
         kinds.add("scope")
     if rule.eases_low and policy.eases_beyond:
         kinds.add("easing")
+    if rule.mandatory and not rule.permissive and policy.held_to and \
+            risk_tiers.narrower(rule_text, policy.held_to[0]):
+        kinds.add("tier")
     if rule.mandatory and not rule.permissive and policy.substitutes and \
             policy.substitutes[0] and policy.substitutes[0] <= set(terms(rule_text)):
         kinds.add("waiver")
@@ -443,6 +451,8 @@ def mentions(kind: Kind, facts: Facets) -> bool:
             return bool(facts.urgent or facts.frequency_months)
         case "exclusion":
             return bool(facts.excludes or facts.accepts)
+        case "tier":
+            return facts.held_to is not None
     return False  # pragma: no cover - every kind is handled above
 
 
@@ -537,6 +547,9 @@ def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
         case "exclusion":  # comparable only when the policy accepts what the rule excludes
             return Conflict(kind, rule.excludes[1] if rule.excludes else "",
                             policy.accepts or "")
+        case "tier":  # comparable only when the policy's bound leaves customers out
+            return Conflict(kind, r.get("mandatory", ""),
+                            policy.held_to[1] if policy.held_to else "")
     return None
 
 

@@ -8,7 +8,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from regintel.chat.offline import easing, scope
+from regintel.chat.offline import risk_tiers, scope
 from regintel.chat.offline.facets import Conflict
 from regintel.chat.offline.segments import Unit
 from regintel.domain.chat import SEVERITY_ORDER, Severity
@@ -65,8 +65,8 @@ def is_obligation(unit: Unit) -> bool:
 def limits_an_easing(unit: Unit) -> bool:
     """A licence the rules give for low risk only ("may undertake Simplified CDD … for any
     customer assigned a low-risk rating"): no duty, so never an omission, but a policy that
-    takes the licence further contradicts it (easing.py)."""
-    return not unit.guidance and easing.for_low_risk(f"{unit.stem} {unit.body}") is not None
+    takes the licence further contradicts it (risk_tiers.py)."""
+    return not unit.guidance and risk_tiers.for_low_risk(f"{unit.stem} {unit.body}") is not None
 
 
 _KIND = re.compile(r"\b[Aa]n? ((?:[A-Z][\w/-]*\b ?){1,4})")
@@ -286,6 +286,9 @@ def conflict_suggestion(ref: str, policy_clause: str | None, found: Conflict) ->
         case "delegation":
             return (f"Amend {where} so that the duty stays with its holder under {ref} "
                     f"(\"{found.rule}\"); the policy moves it (\"{found.policy}\").")
+        case "tier":
+            return (f"Amend {where} so that the measure is applied to every customer {ref} "
+                    f"covers (\"{found.rule}\"), not only \"{found.policy}\".")
         case "easing":
             return (f"Amend {where} so that the easing is used only where {ref} allows it "
                     f"(\"{found.rule}\"), not for \"{found.policy}\".")

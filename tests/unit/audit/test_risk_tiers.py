@@ -1,5 +1,6 @@
-"""An easing the rules allow for low risk only, read against a policy that grants it to
-other clients: the licence is checked for that and nothing else, and is never an omission."""
+"""Measures bounded by risk tiers: an easing the rules allow for low risk only, read against a
+policy that grants it to other clients (the licence is checked for that and nothing else, and
+is never an omission); and a required measure a policy holds back for the higher tiers."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from uuid import uuid4
 import numpy as np
 import pytest
 
-from regintel.chat.offline import alignment, easing, facets, matching, obligations
+from regintel.chat.offline import alignment, facets, matching, obligations, risk_tiers
 from regintel.chat.offline.segments import Unit
 
 DOC = uuid4()
@@ -34,7 +35,7 @@ def _unit(body: str, *, clause: str = "8.1.1.(4)", stem: str = "", start: int = 
     ("A Relevant Person must keep records of low-risk customers for six years.", None),
 ])
 def test_an_easing_allowed_for_low_risk_only(rule: str, condition: str | None) -> None:
-    assert easing.for_low_risk(rule) == condition
+    assert risk_tiers.for_low_risk(rule) == condition
 
 
 @pytest.mark.parametrize(("policy", "beyond"), [
@@ -48,7 +49,7 @@ def test_an_easing_allowed_for_low_risk_only(rule: str, condition: str | None) -
     ("Medium-risk clients may be reviewed every two years.", None),  # no easing of CDD
 ])
 def test_a_policy_that_takes_the_easing_further(policy: str, beyond: str | None) -> None:
-    assert easing.beyond_low_risk(policy) == beyond
+    assert risk_tiers.beyond_low_risk(policy) == beyond
 
 
 def test_a_licence_for_low_risk_is_checked_but_is_no_duty() -> None:
@@ -89,3 +90,58 @@ def test_a_licence_is_neither_an_omission_nor_a_duty_to_fall_short_of() -> None:
     assert _drafts(rule, [distant], [0.5]) == []
     assert _drafts(rule, [prompt], [0.7]) == []
     assert facets.read(rule.body).eases_low == "little risk of money laundering"
+
+
+# -- a required measure held back for the higher tiers -------------------------------------------
+@pytest.mark.parametrize(("policy", "held"), [
+    ("Beneficial Owners are checked for PEP status only where the client has been rated high "
+     "risk; for other clients the check covers the client.",
+     ({"high"}, "only where the client has been rated high risk")),
+    ("Independent verification of Source of Wealth is reserved for PEP relationships.",
+     ({"pep"}, "reserved for PEP relationships")),
+    ("Enhanced CDD applies only where the client is rated high risk or is a PEP.",
+     ({"high", "pep"}, "only where the client is rated high risk or is a PEP")),
+    ("Simplified CDD may be applied only to low-risk clients.", None),
+])
+def test_a_measure_held_back_for_the_higher_tiers(
+        policy: str, held: tuple[set[str], str] | None) -> None:
+    found = risk_tiers.held_to(policy)
+    assert (found if found is None else (set(found[0]), found[1])) == held
+
+
+_EDD = ("Where a Relevant Person is required to undertake Enhanced CDD, having assigned a "
+        "customer a high-risk rating or it or its Beneficial Owners is a PEP, then, in addition "
+        "to CDD under Rule 8.3.1, it must:")
+
+
+@pytest.mark.parametrize(("rule", "policy", "narrower"), [
+    # The rule binds for every customer: any tier narrows it.
+    ("A Relevant Person must take reasonable measures to determine whether any Beneficial "
+     "Owners of the customer is a PEP.",
+     "Beneficial Owners are checked for PEP status only where the client is rated high risk.",
+     True),
+    # The rule binds for both tiers: a policy that keeps one leaves the other out.
+    (f"{_EDD} identify and verify: the Source of Wealth;",
+     "Independent verification of Source of Wealth is reserved for PEP relationships.", True),
+    (f"{_EDD} identify and verify: the Source of Wealth;",
+     "Source of Wealth is verified only where the client is rated high risk or is a PEP.",
+     False),
+])
+def test_a_tier_narrower_than_the_rules(rule: str, policy: str, narrower: bool) -> None:
+    r, p = facets.read(rule), facets.read(policy)
+    assert ("tier" in facets.comparable(rule, r, p)) is narrower
+
+
+def test_the_item_held_back_is_what_the_finding_quotes() -> None:
+    lead = _unit(_EDD, clause="8.4.1")
+    items = [_unit(body, clause=f"8.4.1(c)({n})", stem="identify and verify:", start=k * 50)
+             for k, (n, body) in enumerate([("i", "the Source of Funds; and"),
+                                            ("ii", "the Source of Wealth;")], start=1)]
+    said = _unit("For high-risk clients who are not PEPs, the Source of Wealth is taken from "
+                 "the client's declaration, and independent verification of Source of Wealth "
+                 "is reserved for PEP relationships.", clause="6.1.3", start=500)
+    [draft] = alignment.match([alignment.Candidate(lead, "Theme", 0.8)],
+                              np.array([[1.0, 0.0]], dtype=np.float32), [said],
+                              np.array([[0.7, 0.71]], dtype=np.float32), title="AML",
+                              addressee="Relevant Person", context=[lead, *items])
+    assert draft.key[-1] == "tier" and draft.target_clause == "8.4.1(c)(ii)"
