@@ -682,6 +682,10 @@ _MLRO_ITEM = ("A Relevant Person must ensure that its MLRO implements and has ov
               "for information made by competent U.A.E. authorities or the Regulator;")
 
 
+_EVERY_MEMBER = ("Responsibility for a Relevant Person's compliance with the AML Rulebook lies "
+                 "with every member of the Governing Body, and its Senior Management.")
+
+
 @pytest.mark.parametrize(("rule", "policy", "moved"), [
     (_GOVERNING_BODY, "The Board has delegated to the Chief Operating Officer the "
      "establishment and monitoring of the firm's AML policies and controls.", True),
@@ -696,6 +700,11 @@ _MLRO_ITEM = ("A Relevant Person must ensure that its MLRO implements and has ov
      False),
     (_MLRO_ITEM, "Where the funds appear to belong to a third party rather than the customer, "
      "the MLRO says so in the report.", False),
+    # An LLP's governing body is its Management Committee, and a delegation may be passive.
+    (_EVERY_MEMBER, "Responsibility for the firm's compliance with the AML Rules is delegated "
+     "by the Management Committee to the MLRO and rests with the MLRO alone.", True),
+    (_EVERY_MEMBER, "Each member of the Management Committee is responsible for the firm's "
+     "compliance with the AML Rules.", False),
 ])
 def test_a_duty_moved_from_its_holder(rule: str, policy: str, moved: bool) -> None:
     r, p = facets.read(rule), facets.read(policy)
@@ -706,6 +715,7 @@ def test_a_duty_moved_from_its_holder(rule: str, policy: str, moved: bool) -> No
 
 def test_a_duty_given_a_holder_is_an_obligation() -> None:
     assert obligations.is_obligation(_unit(_GOVERNING_BODY, clause="1.3.1"))
+    assert obligations.is_obligation(_unit(_EVERY_MEMBER, clause="1.3.3.(1)"))
     assert not obligations.is_obligation(_unit("The Governing Body of a Relevant Person "
                                                 "should be responsive to its MLRO.", clause="1"))
 

@@ -372,19 +372,23 @@ limits_access = Phrase(_LIMITS_ACCESS)
 # has oversight of and is responsible for the following matters:", "Responsibility for … lies
 # with every member of the Governing Body". A policy may move the duty to someone else: "The
 # Board has delegated to the Managing Director the establishment …", "are answered by the
-# Managing Director rather than the MLRO". A delegation that keeps the holder answerable
+# Managing Director rather than the MLRO", "is delegated by the Management Committee to the
+# MLRO". A delegation that keeps the holder answerable
 # ("… but remains responsible") moves nothing (see ``moved_from``).
+# A partnership's or an LLP's governing body is its Management Committee.
 _HOLDERS = {"governing body": "Governing Body", "board": "Governing Body",
-            "board of directors": "Governing Body", "senior management": "Senior Management",
-            "mlro": "MLRO", "money laundering reporting officer": "MLRO"}
-_HOLDER = r"(Governing\s+Body|Board(?:\s+of\s+Directors)?|Senior\s+Management|MLRO|" \
-          r"Money\s+Laundering\s+Reporting\s+Officer)"
+            "board of directors": "Governing Body", "management committee": "Governing Body",
+            "senior management": "Senior Management", "mlro": "MLRO",
+            "money laundering reporting officer": "MLRO"}
+_HOLDER = r"(Governing\s+Body|Board(?:\s+of\s+Directors)?|Management\s+Committee|Senior\s+" \
+          r"Management|MLRO|Money\s+Laundering\s+Reporting\s+Officer)"
 _HOLDS = re.compile(
     rf"\b{_HOLDER}\b[^.;:]{{0,60}}?\b(?:is|are)\s+(?:\w+\s+)?responsible\s+for\b|"
     rf"\b{_HOLDER}\s+(?:and\s+(?:its\s+)?deputy\s+MLRO\s+)?must\b|"
     rf"\bresponsibility\b[^.;]{{0,80}}?\blies\s+with\b[^.;]{{0,30}}?\b{_HOLDER}\b", re.I)
 _MOVES = re.compile(
     rf"\b{_HOLDER}\s+(?:has|have)\s+delegated\b|"
+    rf"\b(?:is|are)\s+delegated\s+by\s+(?:the\s+|its\s+|our\s+)?{_HOLDER}\b|"
     rf"\b(?:rather\s+than|instead\s+of)\s+(?:by\s+|to\s+|with\s+)?(?:the\s+|its\s+|our\s+)?"
     rf"{_HOLDER}\b", re.I)
 

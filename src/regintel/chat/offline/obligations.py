@@ -17,13 +17,15 @@ from regintel.domain.chat import SEVERITY_ORDER, Severity
 # but "may only" a condition ("it may only do so if … it immediately obtains …").
 # "Remains responsible" binds too: the duty of a firm that outsources or relies on others; and
 # so does "is responsible for", which gives a duty its holder ("A Relevant Person's Governing
-# Body is responsible for establishing … its AML/TFS policies"); and the rules' reach over
+# Body is responsible for establishing … its AML/TFS policies"), and so does "Responsibility
+# for … lies with every member of the Governing Body"; and the rules' reach over
 # all of a firm's activities ("applies to: … every Relevant Person in respect of all its
 # activities carried out in or from the ADGM"), which a policy's own scope must not narrow.
 _MODAL = re.compile(r"\b(must|shall|is required to|are required to|is obliged to|are obliged "
                     r"to|is prohibited|are prohibited|may not|may only|is to be|are to be|"
                     r"remains? (?:fully |ultimately |solely )?(?:responsible|liable)|"
                     r"(?:is|are) (?:fully |ultimately |solely )?responsible for|"
+                    r"responsibility for\b[^.;]{0,80}?\blies with|"
                     r"in respect of all (?:of )?its activities)\b", re.I)
 # A lead-in of this kind makes its items obligations ("it must:" … "(e) obtain …").
 _PERMISSION = re.compile(r"\bmay\b(?! not| only)", re.I)
