@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from regintel.chat.offline import acts, risk_tiers
+from regintel.chat.offline import acts, pending, risk_tiers
 from regintel.chat.offline.lexical import terms
 
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -116,7 +116,8 @@ _AT_LEAST = re.compile(r"\b(or more|or above|or greater|equal to or (?:more|grea
 Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality",
                "independence", "date", "order", "prohibition", "waiver", "cycle",
                "responsibility", "risk", "exclusion", "filter", "notice", "aggregation",
-               "refund", "access", "delegation", "undisclosed", "scope", "easing", "tier"]
+               "refund", "access", "delegation", "undisclosed", "scope", "easing", "tier",
+               "pending"]
 
 
 @dataclass(frozen=True)
@@ -191,6 +192,10 @@ class Facets:
     # A measure a policy holds back for the higher tiers ("only where the client has been
     # rated high risk"): the tiers, and the words.
     held_to: tuple[frozenset[str], str] | None = None
+    # CDD before the work ("must fulfil … CDD … before … prepares for"), and work allowed
+    # while CDD is outstanding ("may start preparing … while CDD is still in progress").
+    cdd_first: str | None = None
+    while_pending: str | None = None
 
 
 def read(text: str) -> Facets:
@@ -272,7 +277,8 @@ def read(text: str) -> Facets:
                   all_activities=acts.all_activities(text), carves_out=acts.carves_out(text),
                   eases_low=risk_tiers.for_low_risk(text),
                   eases_beyond=risk_tiers.beyond_low_risk(text),
-                  held_to=risk_tiers.held_to(text))
+                  held_to=risk_tiers.held_to(text), cdd_first=pending.cdd_first(text),
+                  while_pending=pending.while_pending(text))
 
 
 def _day_of_year(m: re.Match[str]) -> int:
@@ -341,6 +347,7 @@ ACTS_AGAINST: dict[Kind, tuple[_Said, _Said]] = {
     "undisclosed": (lambda f: f.undisclosed, lambda f: f.accepts_unnamed),
     "scope": (lambda f: f.all_activities, lambda f: f.carves_out),
     "easing": (lambda f: f.eases_low, lambda f: f.eases_beyond),
+    "pending": (lambda f: f.cdd_first, lambda f: f.while_pending),
 }
 
 
@@ -408,6 +415,8 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
         kinds.add("scope")
     if rule.eases_low and policy.eases_beyond:
         kinds.add("easing")
+    if rule.cdd_first and rule.mandatory and policy.while_pending:
+        kinds.add("pending")
     if rule.mandatory and not rule.permissive and policy.held_to and \
             risk_tiers.narrower(rule_text, policy.held_to[0]):
         kinds.add("tier")
@@ -623,6 +632,7 @@ TIES: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
     _tie("delegation"),
     _tie("undisclosed"),
     _tie("easing"),
+    _tie("pending"),
 )
 # Ties whose two sides name their subject themselves, read on a clause however far the
 # vectors put it from the rule: a money threshold over linked operations against a money

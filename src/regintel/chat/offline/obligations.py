@@ -288,6 +288,9 @@ def conflict_suggestion(ref: str, policy_clause: str | None, found: Conflict) ->
         case "delegation":
             return (f"Amend {where} so that the duty stays with its holder under {ref} "
                     f"(\"{found.rule}\"); the policy moves it (\"{found.policy}\").")
+        case "pending":
+            return (f"Amend {where} so that the work waits until CDD is complete, as {ref} "
+                    f"requires (\"{found.rule}\"), instead of going ahead \"{found.policy}\".")
         case "tier":
             return (f"Amend {where} so that the measure is applied to every customer {ref} "
                     f"covers (\"{found.rule}\"), not only \"{found.policy}\".")
