@@ -140,6 +140,8 @@ GODWIT = _letterhead("Godwit Private Bank Ltd", "AML, CFT and Sanctions Policy",
                      "Confidential", "D:20270301090000+04'00'")
 REDSHANK = _letterhead("Redshank Partners LLP", "AML/CFT Policy", "version 2.2", "Internal",
                        "D:20270410090000+04'00'")
+SHEARWATER = _letterhead("Shearwater Digital Markets Ltd", "Financial Crime Compliance Policy",
+                         "version 3.1", "Confidential", "D:20270515090000+04'00'")
 DEV_POLICIES = {p.name: p for p in (
     DevPolicy("oryx", _DEV / "oryx_policy.md", _DATA / "oryx_policy_gaps.json", ORYX,
               "Oryx Wealth Partners Financial Crime Compliance Manual"),
@@ -159,6 +161,8 @@ DEV_POLICIES = {p.name: p for p in (
               GODWIT, "Godwit Private Bank AML, CFT and Sanctions Policy"),
     DevPolicy("redshank", _DEV / "redshank_policy.md", _DATA / "redshank_policy_gaps.json",
               REDSHANK, "Redshank Partners AML/CFT Policy"),
+    DevPolicy("shearwater", _DEV / "shearwater_policy.md", _DATA / "shearwater_policy_gaps.json",
+              SHEARWATER, "Shearwater Digital Markets Financial Crime Compliance Policy"),
 )}
 TENANT = "bench-audit-tuning"
 
