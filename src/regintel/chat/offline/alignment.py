@@ -91,10 +91,12 @@ _JUDGEMENT: set[facets.Kind] = {"modality", "independence"}
 # relationship starts, or allowed, is what ties the two ("verified within 30 days after
 # dealing begins" / "prior to establishing the business relationship … verify"), and so are
 # a responsibility passed on ("rests with the Provider" / "remains responsible"), the thing a
-# rule excludes (its own words must be in the clause) and a report held back from the MLRO.
+# rule excludes (its own words must be in the clause), a report held back from the MLRO, and
+# an event left to the next round ("the rating is reassessed at the customer's next scheduled
+# periodic review" for "must be completed … whenever … becomes aware of any change").
 _ACTS: set[facets.Kind] = {"order", "prohibition", "responsibility", "exclusion", "filter",
                            "aggregation", "refund", "access", "delegation",
-                           "undisclosed", "scope"}
+                           "undisclosed", "scope", "deferral"}
 
 
 @dataclass(frozen=True)

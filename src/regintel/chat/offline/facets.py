@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from regintel.chat.offline import acts, pending, risk_tiers
+from regintel.chat.offline import acts, pending, risk_tiers, rounds
 from regintel.chat.offline.lexical import terms
 
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -117,7 +117,7 @@ Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality
                "independence", "date", "order", "prohibition", "waiver", "cycle",
                "responsibility", "risk", "exclusion", "filter", "notice", "aggregation",
                "refund", "access", "delegation", "undisclosed", "scope", "easing", "tier",
-               "pending"]
+               "pending", "deferral"]
 
 
 @dataclass(frozen=True)
@@ -196,6 +196,11 @@ class Facets:
     # while CDD is outstanding ("may start preparing … while CDD is still in progress").
     cdd_first: str | None = None
     while_pending: str | None = None
+    # Something done when an event happens ("whenever … becomes aware of any change"), and
+    # something a policy leaves to its next round ("at the customer's next scheduled
+    # periodic review").
+    on_event: str | None = None
+    deferred: str | None = None
 
 
 def read(text: str) -> Facets:
@@ -278,7 +283,8 @@ def read(text: str) -> Facets:
                   eases_low=risk_tiers.for_low_risk(text),
                   eases_beyond=risk_tiers.beyond_low_risk(text),
                   held_to=risk_tiers.held_to(text), cdd_first=pending.cdd_first(text),
-                  while_pending=pending.while_pending(text))
+                  while_pending=pending.while_pending(text), on_event=rounds.on_event(text),
+                  deferred=rounds.deferred(text))
 
 
 def _day_of_year(m: re.Match[str]) -> int:
@@ -348,6 +354,7 @@ ACTS_AGAINST: dict[Kind, tuple[_Said, _Said]] = {
     "scope": (lambda f: f.all_activities, lambda f: f.carves_out),
     "easing": (lambda f: f.eases_low, lambda f: f.eases_beyond),
     "pending": (lambda f: f.cdd_first, lambda f: f.while_pending),
+    "deferral": (lambda f: f.on_event, lambda f: f.deferred),
 }
 
 
@@ -417,6 +424,8 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
         kinds.add("easing")
     if rule.cdd_first and rule.mandatory and policy.while_pending:
         kinds.add("pending")
+    if rule.on_event and rule.mandatory and policy.deferred:
+        kinds.add("deferral")
     if rule.mandatory and not rule.permissive and policy.held_to and \
             risk_tiers.narrower(rule_text, policy.held_to[0]):
         kinds.add("tier")
@@ -633,6 +642,7 @@ TIES: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
     _tie("undisclosed"),
     _tie("easing"),
     _tie("pending"),
+    _tie("deferral"),
 )
 # Ties whose two sides name their subject themselves, read on a clause however far the
 # vectors put it from the rule: a money threshold over linked operations against a money
