@@ -705,6 +705,10 @@ _EVERY_MEMBER = ("Responsibility for a Relevant Person's compliance with the AML
      "by the Management Committee to the MLRO and rests with the MLRO alone.", True),
     (_EVERY_MEMBER, "Each member of the Management Committee is responsible for the firm's "
      "compliance with the AML Rules.", False),
+    # The holder only supporting someone else in the role has given the role away.
+    (_MLRO_ITEM, "The General Counsel is the firm's point of contact with the FSRA; the MLRO "
+     "supports the General Counsel in that role.", True),
+    (_MLRO_ITEM, "The Compliance team supports the MLRO in that role.", False),
 ])
 def test_a_duty_moved_from_its_holder(rule: str, policy: str, moved: bool) -> None:
     r, p = facets.read(rule), facets.read(policy)

@@ -373,8 +373,8 @@ limits_access = Phrase(_LIMITS_ACCESS)
 # with every member of the Governing Body". A policy may move the duty to someone else: "The
 # Board has delegated to the Managing Director the establishment …", "are answered by the
 # Managing Director rather than the MLRO", "is delegated by the Management Committee to the
-# MLRO". A delegation that keeps the holder answerable
-# ("… but remains responsible") moves nothing (see ``moved_from``).
+# MLRO", "the MLRO supports the General Counsel in that role". A delegation that keeps the
+# holder answerable ("… but remains responsible") moves nothing (see ``moved_from``).
 # A partnership's or an LLP's governing body is its Management Committee.
 _HOLDERS = {"governing body": "Governing Body", "board": "Governing Body",
             "board of directors": "Governing Body", "management committee": "Governing Body",
@@ -389,6 +389,8 @@ _HOLDS = re.compile(
 _MOVES = re.compile(
     rf"\b{_HOLDER}\s+(?:has|have)\s+delegated\b|"
     rf"\b(?:is|are)\s+delegated\s+by\s+(?:the\s+|its\s+|our\s+)?{_HOLDER}\b|"
+    rf"\b{_HOLDER}\s+(?:only\s+)?(?:supports|assists)\s+(?:the\s+|our\s+)?[A-Z][\w-]*"
+    r"(?:\s+[A-Z][\w-]*)*\s+in\s+(?:that|this|the)\s+(?:role|task|function)\b|"
     rf"\b(?:rather\s+than|instead\s+of)\s+(?:by\s+|to\s+|with\s+)?(?:the\s+|its\s+|our\s+)?"
     rf"{_HOLDER}\b", re.I)
 
