@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from regintel.chat.offline import acts, pending, risk_tiers, rounds
+from regintel.chat.offline import acts, bounds, pending, risk_tiers, rounds
 from regintel.chat.offline.lexical import terms
 
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -117,7 +117,7 @@ Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality
                "independence", "date", "order", "prohibition", "waiver", "cycle",
                "responsibility", "risk", "exclusion", "filter", "notice", "aggregation",
                "refund", "access", "delegation", "undisclosed", "scope", "easing", "tier",
-               "pending", "deferral"]
+               "pending", "deferral", "bound"]
 
 
 @dataclass(frozen=True)
@@ -201,6 +201,9 @@ class Facets:
     # periodic review").
     on_event: str | None = None
     deferred: str | None = None
+    # Persons a policy holds to a share ("each beneficiary who is entitled to 25% or more"):
+    # their stem, and the words.
+    bounded: tuple[str, str] | None = None
 
 
 def read(text: str) -> Facets:
@@ -284,7 +287,7 @@ def read(text: str) -> Facets:
                   eases_beyond=risk_tiers.beyond_low_risk(text),
                   held_to=risk_tiers.held_to(text), cdd_first=pending.cdd_first(text),
                   while_pending=pending.while_pending(text), on_event=rounds.on_event(text),
-                  deferred=rounds.deferred(text))
+                  deferred=rounds.deferred(text), bounded=bounds.bounded(text))
 
 
 def _day_of_year(m: re.Match[str]) -> int:
@@ -426,6 +429,9 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
         kinds.add("pending")
     if rule.on_event and rule.mandatory and policy.deferred:
         kinds.add("deferral")
+    if rule.mandatory and policy.bounded and \
+            bounds.named_without_share(rule_text, policy.bounded[0]):
+        kinds.add("bound")
     if rule.mandatory and not rule.permissive and policy.held_to and \
             risk_tiers.narrower(rule_text, policy.held_to[0]):
         kinds.add("tier")
@@ -471,6 +477,8 @@ def mentions(kind: Kind, facts: Facets) -> bool:
             return bool(facts.excludes or facts.accepts)
         case "tier":
             return facts.held_to is not None
+        case "bound":
+            return facts.bounded is not None
     return False  # pragma: no cover - every kind is handled above
 
 
@@ -565,6 +573,10 @@ def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
         case "exclusion":  # comparable only when the policy accepts what the rule excludes
             return Conflict(kind, rule.excludes[1] if rule.excludes else "",
                             policy.accepts or "")
+        case "bound":  # comparable only when the rule names the persons with no share
+            if policy.bounded:
+                return Conflict(kind, bounds.named_without_share(rule.text, policy.bounded[0])
+                                or "", policy.bounded[1])
         case "tier":  # comparable only when the policy's bound leaves customers out
             return Conflict(kind, r.get("mandatory", ""),
                             policy.held_to[1] if policy.held_to else "")

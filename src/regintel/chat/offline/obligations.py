@@ -291,6 +291,9 @@ def conflict_suggestion(ref: str, policy_clause: str | None, found: Conflict) ->
         case "pending":
             return (f"Amend {where} so that the work waits until CDD is complete, as {ref} "
                     f"requires (\"{found.rule}\"), instead of going ahead \"{found.policy}\".")
+        case "bound":
+            return (f"Amend {where} so that it covers {found.rule}, as {ref} requires, not "
+                    f"only \"{found.policy}\".")
         case "deferral":
             return (f"Amend {where} so that this is done when it arises, as {ref} requires "
                     f"(\"{found.rule}\"), not left \"{found.policy}\".")
