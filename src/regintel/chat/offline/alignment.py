@@ -391,8 +391,8 @@ def _conflict(i: int, candidate: Candidate, rule: facets.Facets,
         kinds = facets.comparable(rule_text, rule, stated.whole) - decided
         if len(rule_terms & set(terms(f"{clause.stem} {clause.body}"))) < MIN_SHARED_TERMS:
             kinds &= _ACTS  # tied to the rule by the act itself, not by shared words
-        if not binding:
-            kinds &= {"easing"}  # a licence sets no duty to fall short of, only its bounds
+        if not binding:  # a licence or a definition sets no duty to fall short of
+            kinds &= {"easing", "definition"}
         for kind in sorted(kinds):
             if kind in _JUDGEMENT and (sim < thresholds.covered or i not in mutual[:, j]
                                        or not _acts_on(unit, clause, weigh)):
@@ -424,7 +424,7 @@ def _conflict_draft(candidate: Candidate, clause: Unit, sim: float, found: facet
     # So for a measure held back for a tier: the item it is ("the Source of Wealth" of
     # "… having assigned a customer a high-risk rating or … a PEP, … it must: … identify and
     # verify:"), not the lead-in the tiers were read in.
-    by_item = found.kind in ("modality", "risk", "tier")
+    by_item = found.kind in ("modality", "risk", "tier", "definition")
     if target.parts:
         items = list(target.parts)
     elif found.kind in ("risk", "tier"):

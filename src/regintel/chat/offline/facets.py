@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from regintel.chat.offline import acts, bounds, pending, risk_tiers, rounds
+from regintel.chat.offline import acts, bounds, definitions, pending, risk_tiers, rounds
 from regintel.chat.offline.lexical import terms
 
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -117,7 +117,7 @@ Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality
                "independence", "date", "order", "prohibition", "waiver", "cycle",
                "responsibility", "risk", "exclusion", "filter", "notice", "aggregation",
                "refund", "access", "delegation", "undisclosed", "scope", "easing", "tier",
-               "pending", "deferral", "bound"]
+               "pending", "deferral", "bound", "definition"]
 
 
 @dataclass(frozen=True)
@@ -204,6 +204,10 @@ class Facets:
     # Persons a policy holds to a share ("each beneficiary who is entitled to 25% or more"):
     # their stem, and the words.
     bounded: tuple[str, str] | None = None
+    # A term the text defines ("'business partner' includes:"), and something a policy says
+    # a term does not name ("are not business partners for the purposes of").
+    defines: str | None = None
+    not_counted: str | None = None
 
 
 def read(text: str) -> Facets:
@@ -287,7 +291,8 @@ def read(text: str) -> Facets:
                   eases_beyond=risk_tiers.beyond_low_risk(text),
                   held_to=risk_tiers.held_to(text), cdd_first=pending.cdd_first(text),
                   while_pending=pending.while_pending(text), on_event=rounds.on_event(text),
-                  deferred=rounds.deferred(text), bounded=bounds.bounded(text))
+                  deferred=rounds.deferred(text), bounded=bounds.bounded(text),
+                  defines=definitions.defined(text), not_counted=definitions.not_counted(text))
 
 
 def _day_of_year(m: re.Match[str]) -> int:
@@ -358,6 +363,7 @@ ACTS_AGAINST: dict[Kind, tuple[_Said, _Said]] = {
     "easing": (lambda f: f.eases_low, lambda f: f.eases_beyond),
     "pending": (lambda f: f.cdd_first, lambda f: f.while_pending),
     "deferral": (lambda f: f.on_event, lambda f: f.deferred),
+    "definition": (lambda f: f.defines, lambda f: f.not_counted),
 }
 
 
@@ -429,6 +435,9 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
         kinds.add("pending")
     if rule.on_event and rule.mandatory and policy.deferred:
         kinds.add("deferral")
+    if rule.defines and policy.not_counted and \
+            definitions.narrows(rule.defines, policy.not_counted):
+        kinds.add("definition")
     if rule.mandatory and policy.bounded and \
             bounds.named_without_share(rule_text, policy.bounded[0]):
         kinds.add("bound")
@@ -655,6 +664,7 @@ TIES: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
     _tie("easing"),
     _tie("pending"),
     _tie("deferral"),
+    _tie("definition"),
 )
 # Ties whose two sides name their subject themselves, read on a clause however far the
 # vectors put it from the rule: a money threshold over linked operations against a money

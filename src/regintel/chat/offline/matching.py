@@ -185,7 +185,7 @@ def states_fact(unit: Unit) -> bool:
                 f.percents or f.discretionary or f.approval or f.due_dates or
                 f.after_start or f.allows or f.substitutes or f.shifts or f.dismisses or
                 f.accepts or f.filters or f.moved_from or f.carves_out or f.eases_beyond or
-                f.held_to or f.while_pending or f.deferred or f.bounded)
+                f.held_to or f.while_pending or f.deferred or f.bounded or f.not_counted)
 
 
 def _fair_share(found: dict[int, Candidate], limit: int) -> list[int]:
@@ -204,11 +204,11 @@ def _fair_share(found: dict[int, Candidate], limit: int) -> list[int]:
 
 
 def checkable(unit: Unit) -> bool:
-    """An obligation the audit may check, or a licence for low risk a policy may stretch
-    (whether it applies to the policy's business is decided per audit,
-    obligations.applicability)."""
-    return (obligations.is_obligation(unit) or obligations.limits_an_easing(unit)) and \
-        not _DEFINITIONS.search(unit.section)
+    """An obligation the audit may check, a licence for low risk a policy may stretch, or a
+    rule's definition a policy may narrow (whether it applies to the policy's business is
+    decided per audit, obligations.applicability)."""
+    return (obligations.is_obligation(unit) or obligations.limits_an_easing(unit) or
+            obligations.defines_a_term(unit)) and not _DEFINITIONS.search(unit.section)
 
 
 def context_of(unit: Unit) -> str:

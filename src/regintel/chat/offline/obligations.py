@@ -8,7 +8,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from regintel.chat.offline import risk_tiers, scope
+from regintel.chat.offline import definitions, risk_tiers, scope
 from regintel.chat.offline.facets import Conflict
 from regintel.chat.offline.segments import Unit
 from regintel.domain.chat import SEVERITY_ORDER, Severity
@@ -69,6 +69,12 @@ def limits_an_easing(unit: Unit) -> bool:
     customer assigned a low-risk rating"): no duty, so never an omission, but a policy that
     takes the licence further contradicts it (risk_tiers.py)."""
     return not unit.guidance and risk_tiers.for_low_risk(f"{unit.stem} {unit.body}") is not None
+
+
+def defines_a_term(unit: Unit) -> bool:
+    """A rule that says what a word covers ("a 'business partner' includes: …"): no duty,
+    but a policy that narrows the word contradicts it (definitions.py)."""
+    return not unit.guidance and definitions.defined(f"{unit.stem} {unit.body}") is not None
 
 
 _KIND = re.compile(r"\b[Aa]n? ((?:[A-Z][\w/-]*\b ?){1,4})")
@@ -291,6 +297,9 @@ def conflict_suggestion(ref: str, policy_clause: str | None, found: Conflict) ->
         case "pending":
             return (f"Amend {where} so that the work waits until CDD is complete, as {ref} "
                     f"requires (\"{found.rule}\"), instead of going ahead \"{found.policy}\".")
+        case "definition":
+            return (f"Amend {where} so that \"{found.rule}\" keeps the meaning {ref} gives it, "
+                    f"instead of \"{found.policy}\".")
         case "bound":
             return (f"Amend {where} so that it covers {found.rule}, as {ref} requires, not "
                     f"only \"{found.policy}\".")

@@ -1,0 +1,53 @@
+"""A term the rules define that a policy narrows: read on the definition, which is no duty."""
+
+from __future__ import annotations
+
+from uuid import uuid4
+
+import numpy as np
+import pytest
+
+from regintel.chat.offline import alignment, definitions, facets, matching, obligations
+from regintel.chat.offline.segments import Unit
+
+_PARTNER = "In the context of this Rule, a 'business partner' includes:"
+
+
+def _unit(body: str, *, clause: str, stem: str = "", start: int = 0) -> Unit:
+    return Unit(uuid4(), 1, start, start + len(body), body, body, clause, stem, "Chapter",
+                "Section", False)
+
+
+@pytest.mark.parametrize(("policy", "narrows"), [
+    ("Members of the Group are not business partners for the purposes of this section.", True),
+    ("A protector whose only power is to veto a decision of the trustees is not treated as "
+     "having business partner status.", True),
+    ("Business partners are identified before we start working with them.", False),
+    ("The introducer is not a customer of the firm.", False),
+])
+def test_a_policy_that_narrows_a_defined_term(policy: str, narrows: bool) -> None:
+    rule = f"{_PARTNER} a member of the Relevant Person's Group;"
+    r, p = facets.read(rule), facets.read(policy)
+    assert r.defines == "business partner"
+    assert ("definition" in facets.comparable(rule, r, p)) is narrows
+
+
+def test_a_definition_is_checked_but_is_no_duty() -> None:
+    item = _unit("a member of the Relevant Person's Group;", clause="9.2.1.(2)(b)",
+                 stem=_PARTNER)
+    assert matching.checkable(item) and not obligations.is_obligation(item)
+    said = _unit("Members of the Group are not business partners for the purposes of this "
+                 "section and are not subject to business partner due diligence.",
+                 clause="8.2.2", start=300)
+    [draft] = alignment.match([alignment.Candidate(item, "Theme", 0.8)],
+                              np.array([[1.0, 0.0]], dtype=np.float32), [said],
+                              np.array([[0.7, 0.71]], dtype=np.float32), title="AML",
+                              addressee="Relevant Person")
+    assert draft.key[-1] == "definition" and draft.target_clause == "9.2.1.(2)(b)"
+
+
+def test_control_as_the_rules_define_it() -> None:
+    assert definitions.defined("For the purposes of (2)(e) “control” means a power") == "control"
+    phrase = definitions.not_counted("A protector is not treated as having control of the "
+                                     "trust and is recorded for information only.")
+    assert phrase is not None and definitions.narrows("control", phrase)
