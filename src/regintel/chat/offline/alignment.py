@@ -424,10 +424,10 @@ def _conflict_draft(candidate: Candidate, clause: Unit, sim: float, found: facet
     # So for a measure held back for a tier: the item it is ("the Source of Wealth" of
     # "… having assigned a customer a high-risk rating or … a PEP, … it must: … identify and
     # verify:"), not the lead-in the tiers were read in.
-    by_item = found.kind in ("modality", "risk", "tier", "definition")
+    by_item = found.kind in ("modality", "risk", "tier", "definition", "review")
     if target.parts:
         items = list(target.parts)
-    elif found.kind in ("risk", "tier"):
+    elif found.kind in ("risk", "tier", "review"):
         items = rulebook.items.get(clause_number(target) or "", [])
     else:
         items = []

@@ -10,7 +10,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from regintel.chat.offline import acts, bounds, definitions, pending, risk_tiers, rounds
+from regintel.chat.offline import (
+    acts,
+    bounds,
+    definitions,
+    pending,
+    review_scope,
+    risk_tiers,
+    rounds,
+)
 from regintel.chat.offline.lexical import terms
 
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -117,7 +125,7 @@ Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality
                "independence", "date", "order", "prohibition", "waiver", "cycle",
                "responsibility", "risk", "exclusion", "filter", "notice", "aggregation",
                "refund", "access", "delegation", "undisclosed", "scope", "easing", "tier",
-               "pending", "deferral", "bound", "definition"]
+               "pending", "deferral", "bound", "definition", "review"]
 
 
 @dataclass(frozen=True)
@@ -208,6 +216,9 @@ class Facets:
     # a term does not name ("are not business partners for the purposes of").
     defines: str | None = None
     not_counted: str | None = None
+    # What a policy's review leaves out ("does not include sanctions screening"): its stems,
+    # and the words.
+    review_leaves_out: tuple[frozenset[str], str] | None = None
 
 
 def read(text: str) -> Facets:
@@ -292,7 +303,8 @@ def read(text: str) -> Facets:
                   held_to=risk_tiers.held_to(text), cdd_first=pending.cdd_first(text),
                   while_pending=pending.while_pending(text), on_event=rounds.on_event(text),
                   deferred=rounds.deferred(text), bounded=bounds.bounded(text),
-                  defines=definitions.defined(text), not_counted=definitions.not_counted(text))
+                  defines=definitions.defined(text), not_counted=definitions.not_counted(text),
+                  review_leaves_out=review_scope.leaves_out(text))
 
 
 def _day_of_year(m: re.Match[str]) -> int:
@@ -438,6 +450,9 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
     if rule.defines and policy.not_counted and \
             definitions.narrows(rule.defines, policy.not_counted):
         kinds.add("definition")
+    if rule.mandatory and policy.review_leaves_out and \
+            review_scope.has_review_do(rule_text, policy.review_leaves_out[0]):
+        kinds.add("review")
     if rule.mandatory and policy.bounded and \
             bounds.named_without_share(rule_text, policy.bounded[0]):
         kinds.add("bound")
@@ -488,6 +503,8 @@ def mentions(kind: Kind, facts: Facets) -> bool:
             return facts.held_to is not None
         case "bound":
             return facts.bounded is not None
+        case "review":
+            return facts.review_leaves_out is not None
     return False  # pragma: no cover - every kind is handled above
 
 
@@ -582,6 +599,9 @@ def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
         case "exclusion":  # comparable only when the policy accepts what the rule excludes
             return Conflict(kind, rule.excludes[1] if rule.excludes else "",
                             policy.accepts or "")
+        case "review":  # comparable only when the rule has the review do what it leaves out
+            if policy.review_leaves_out:
+                return Conflict(kind, r.get("mandatory", ""), policy.review_leaves_out[1])
         case "bound":  # comparable only when the rule names the persons with no share
             if policy.bounded:
                 return Conflict(kind, bounds.named_without_share(rule.text, policy.bounded[0])

@@ -297,6 +297,9 @@ def conflict_suggestion(ref: str, policy_clause: str | None, found: Conflict) ->
         case "pending":
             return (f"Amend {where} so that the work waits until CDD is complete, as {ref} "
                     f"requires (\"{found.rule}\"), instead of going ahead \"{found.policy}\".")
+        case "review":
+            return (f"Amend {where} so that the review does what {ref} requires, instead of "
+                    f"\"{found.policy}\".")
         case "definition":
             return (f"Amend {where} so that \"{found.rule}\" keeps the meaning {ref} gives it, "
                     f"instead of \"{found.policy}\".")
