@@ -423,7 +423,10 @@ def _conflict_draft(candidate: Candidate, clause: Unit, sim: float, found: facet
     # what came closest to the clause.
     # So for a measure held back for a tier: the item it is ("the Source of Wealth" of
     # "… having assigned a customer a high-risk rating or … a PEP, … it must: … identify and
-    # verify:"), not the lead-in the tiers were read in.
+    # verify:"), not the lead-in the tiers were read in; for a definition narrowed, the item
+    # the policy takes out ("(b) a member of the Relevant Person's Group" of "a 'business
+    # partner' includes:"); and for a review that leaves something out, the item it leaves
+    # out, not the lead-in ("When undertaking ongoing CDD … must:").
     by_item = found.kind in ("modality", "risk", "tier", "definition", "review")
     if target.parts:
         items = list(target.parts)

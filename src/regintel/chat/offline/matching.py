@@ -179,7 +179,10 @@ def states_fact(unit: Unit) -> bool:
     """Whether a policy clause states a fact an obligation can be checked against (acts
     included: something done after a relationship starts, allowed with "may", a
     responsibility passed to someone outside the firm or a duty moved from its holder, a
-    risk factor set aside, something accepted, or a report someone decides on)."""
+    risk factor set aside, something accepted, or a report someone decides on; an easing
+    granted beyond low risk or a measure held back for the higher tiers, work allowed while
+    CDD is outstanding, an event left to the next review, a share threshold, a term said not
+    to cover something, or a review said to leave something out)."""
     f = facets.read(f"{unit.stem} {unit.body}")
     return bool(f.minimum_days or f.deadline_days or f.frequency_months or f.amounts or
                 f.percents or f.discretionary or f.approval or f.due_dates or
