@@ -1,4 +1,5 @@
-"""A term the rules define that a policy narrows: read on the definition, which is no duty."""
+"""A term the rules define that a policy narrows, and an exemption's condition it weakens: each
+read on the rule, which is no duty, for that alone."""
 
 from __future__ import annotations
 
@@ -51,3 +52,30 @@ def test_control_as_the_rules_define_it() -> None:
     phrase = definitions.not_counted("A protector is not treated as having control of the "
                                      "trust and is recorded for information only.")
     assert phrase is not None and definitions.narrows("control", phrase)
+
+
+# -- an exemption's condition weakened ----------------------------------------------------------
+_RELY = ("Where a Relevant Person relies on a member of its Group, such Group member need not "
+         "meet the condition in (3)(c) if: a written statement is received from the introducing "
+         "member confirming that:")
+
+
+def test_an_exemptions_condition_is_checked_for_its_period_only() -> None:
+    item = _unit("the identification evidence will be kept for at least six years.",
+                 clause="9.1.1.(4)(c)(iii)", stem=_RELY)
+    assert matching.checkable(item) and not obligations.is_obligation(item)
+    assert obligations.sets_a_condition(item)
+    weaker = _unit("The written confirmation must also state that the identification evidence "
+                   "will be kept by the introducing Group member for at least five years.",
+                   clause="8.3.4", start=400)
+    vectors = np.array([[1.0, 0.0]], dtype=np.float32)
+    close = np.array([[0.7, 0.71]], dtype=np.float32)
+    [draft] = alignment.match([alignment.Candidate(item, "Theme", 0.8)], vectors, [weaker],
+                              close, title="AML", addressee="Relevant Person")
+    assert draft.kind == "conflict" and draft.key[-1] == "period"
+    # A condition is not a duty: a policy that never mentions it leaves nothing out.
+    other = _unit("The MLRO reviews the Group's procedures every year.", clause="2.1.1",
+                  start=600)
+    assert alignment.match([alignment.Candidate(item, "Theme", 0.8)], vectors, [other],
+                           np.array([[0.5, 0.87]], dtype=np.float32), title="AML",
+                           addressee="Relevant Person") == []

@@ -208,11 +208,13 @@ def _fair_share(found: dict[int, Candidate], limit: int) -> list[int]:
 
 
 def checkable(unit: Unit) -> bool:
-    """An obligation the audit may check, a licence for low risk a policy may stretch, or a
-    rule's definition a policy may narrow (whether it applies to the policy's business is
-    decided per audit, obligations.applicability)."""
+    """An obligation the audit may check, a licence for low risk a policy may stretch, a
+    rule's definition a policy may narrow, or an exemption's condition a policy may weaken
+    (whether it applies to the policy's business is decided per audit,
+    obligations.applicability)."""
     return (obligations.is_obligation(unit) or obligations.limits_an_easing(unit) or
-            obligations.defines_a_term(unit)) and not _DEFINITIONS.search(unit.section)
+            obligations.defines_a_term(unit) or obligations.sets_a_condition(unit)) and \
+        not _DEFINITIONS.search(unit.section)
 
 
 def context_of(unit: Unit) -> str:

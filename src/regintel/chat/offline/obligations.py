@@ -71,6 +71,18 @@ def limits_an_easing(unit: Unit) -> bool:
     return not unit.guidance and risk_tiers.for_low_risk(f"{unit.stem} {unit.body}") is not None
 
 
+def sets_a_condition(unit: Unit) -> bool:
+    """An item of an exemption's conditions ("such Group member need not meet the condition
+    in (3)(c) if: … (c) a written statement is received … confirming that: … the
+    identification evidence will be kept for at least six years"): no duty, but a policy
+    that relies on the exemption on a weaker condition (five years) contradicts it."""
+    return not unit.guidance and bool(unit.stem) and _EXEMPTION.search(unit.stem) is not None
+
+
+_EXEMPTION = re.compile(r"\b(?:need not|(?:does|do) not have to|(?:is|are) not required to|"
+                        r"does not apply)\b[^.;]*\b(?:if|where|provided)\b", re.I)
+
+
 def defines_a_term(unit: Unit) -> bool:
     """A rule that says what a word covers ("a 'business partner' includes: …"): no duty,
     but a policy that narrows the word contradicts it (definitions.py)."""
