@@ -79,3 +79,16 @@ def test_an_exemptions_condition_is_checked_for_its_period_only() -> None:
     assert alignment.match([alignment.Candidate(item, "Theme", 0.8)], vectors, [other],
                            np.array([[0.5, 0.87]], dtype=np.float32), title="AML",
                            addressee="Relevant Person") == []
+
+
+@pytest.mark.parametrize(("policy", "weaker"), [
+    ("The same applies to a company that is at least 51 per cent owned by the UAE Federal "
+     "Government, because the state is then its ultimate owner.", True),
+    ("The same applies to a company that is 100% owned by the UAE Federal Government.", False),
+])
+def test_an_exemption_taken_on_a_smaller_share(policy: str, weaker: bool) -> None:
+    rule = ("A Relevant Person is not required to comply with Rule 8.3.1(1)(b) if the customer "
+            "is: a Body Corporate that is wholly-owned by the Federal Government of the U.A.E.")
+    r, p = facets.read(rule), facets.read(policy)
+    assert r.exempt_share == (100.0, "wholly-owned")
+    assert ("share" in facets.comparable(rule, r, p)) is weaker

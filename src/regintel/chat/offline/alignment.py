@@ -392,7 +392,7 @@ def _conflict(i: int, candidate: Candidate, rule: facets.Facets,
         if len(rule_terms & set(terms(f"{clause.stem} {clause.body}"))) < MIN_SHARED_TERMS:
             kinds &= _ACTS  # tied to the rule by the act itself, not by shared words
         if not binding:  # a licence, a definition or a condition sets no duty to fall
-            kinds &= {"easing", "definition", "period"}  # short of, only its bounds
+            kinds &= {"easing", "definition", "period", "share"}  # short of, only its bounds
         for kind in sorted(kinds):
             if kind in _JUDGEMENT and (sim < thresholds.covered or i not in mutual[:, j]
                                        or not _acts_on(unit, clause, weigh)):

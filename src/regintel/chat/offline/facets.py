@@ -125,7 +125,7 @@ Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality
                "independence", "date", "order", "prohibition", "waiver", "cycle",
                "responsibility", "risk", "exclusion", "filter", "notice", "aggregation",
                "refund", "access", "delegation", "undisclosed", "scope", "easing", "tier",
-               "pending", "deferral", "bound", "definition", "review"]
+               "pending", "deferral", "bound", "definition", "review", "share"]
 
 
 @dataclass(frozen=True)
@@ -219,6 +219,9 @@ class Facets:
     # What a policy's review leaves out ("does not include sanctions screening"): its stems,
     # and the words.
     review_leaves_out: tuple[frozenset[str], str] | None = None
+    # The share an exemption's condition requires ("wholly-owned by the Federal Government":
+    # 100), as written; None where the text is no exemption's condition.
+    exempt_share: tuple[float, str] | None = None
 
 
 def read(text: str) -> Facets:
@@ -304,7 +307,27 @@ def read(text: str) -> Facets:
                   while_pending=pending.while_pending(text), on_event=rounds.on_event(text),
                   deferred=rounds.deferred(text), bounded=bounds.bounded(text),
                   defines=definitions.defined(text), not_counted=definitions.not_counted(text),
-                  review_leaves_out=review_scope.leaves_out(text))
+                  review_leaves_out=review_scope.leaves_out(text),
+                  exempt_share=_exempt_share(text))
+
+
+# An exemption whose conditions follow: "is not required to comply with Rule 8.3.1(1)(b) if
+# the customer is:", "need not meet the condition in (3)(c) if:".
+EXEMPTION = re.compile(r"\b(?:need not|(?:does|do) not have to|(?:is|are) not required to|"
+                       r"does not apply)\b(?:[^.;]|\.(?=\d))*\b(?:if|where|provided)\b", re.I)
+_WHOLLY = re.compile(r"\bwholly[- ]owned\b", re.I)
+
+
+def _exempt_share(text: str) -> tuple[float, str] | None:
+    """The share an exemption's condition requires, and its words: "wholly-owned" is all of
+    it; a stated percentage is that percentage."""
+    if not EXEMPTION.search(text):
+        return None
+    if m := _WHOLLY.search(text):
+        return 100.0, m[0]
+    if m := _PERCENT.search(text):
+        return float(m["v"]), m[0]
+    return None
 
 
 def _day_of_year(m: re.Match[str]) -> int:
@@ -453,6 +476,9 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
     if rule.mandatory and policy.review_leaves_out and \
             review_scope.has_review_do(rule_text, policy.review_leaves_out[0]):
         kinds.add("review")
+    if rule.exempt_share and policy.percents and \
+            min(policy.percents) < rule.exempt_share[0]:
+        kinds.add("share")  # an exemption taken on a smaller share than its condition's
     if rule.mandatory and policy.bounded and \
             bounds.named_without_share(rule_text, policy.bounded[0]):
         kinds.add("bound")
@@ -505,6 +531,8 @@ def mentions(kind: Kind, facts: Facets) -> bool:
             return facts.bounded is not None
         case "review":
             return facts.review_leaves_out is not None
+        case "share":
+            return bool(facts.exempt_share or facts.percents)
     return False  # pragma: no cover - every kind is handled above
 
 
@@ -599,6 +627,9 @@ def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
         case "exclusion":  # comparable only when the policy accepts what the rule excludes
             return Conflict(kind, rule.excludes[1] if rule.excludes else "",
                             policy.accepts or "")
+        case "share":  # comparable only when the policy's share is below the condition's
+            if rule.exempt_share:
+                return Conflict(kind, rule.exempt_share[1], p.get("percent", ""))
         case "review":  # comparable only when the rule has the review do what it leaves out
             if policy.review_leaves_out:
                 return Conflict(kind, r.get("mandatory", ""), policy.review_leaves_out[1])

@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from regintel.chat.offline import definitions, risk_tiers, scope
-from regintel.chat.offline.facets import Conflict
+from regintel.chat.offline.facets import EXEMPTION, Conflict
 from regintel.chat.offline.segments import Unit
 from regintel.domain.chat import SEVERITY_ORDER, Severity
 
@@ -76,11 +76,7 @@ def sets_a_condition(unit: Unit) -> bool:
     in (3)(c) if: … (c) a written statement is received … confirming that: … the
     identification evidence will be kept for at least six years"): no duty, but a policy
     that relies on the exemption on a weaker condition (five years) contradicts it."""
-    return not unit.guidance and bool(unit.stem) and _EXEMPTION.search(unit.stem) is not None
-
-
-_EXEMPTION = re.compile(r"\b(?:need not|(?:does|do) not have to|(?:is|are) not required to|"
-                        r"does not apply)\b[^.;]*\b(?:if|where|provided)\b", re.I)
+    return not unit.guidance and bool(unit.stem) and EXEMPTION.search(unit.stem) is not None
 
 
 def defines_a_term(unit: Unit) -> bool:
@@ -312,6 +308,9 @@ def conflict_suggestion(ref: str, policy_clause: str | None, found: Conflict) ->
         case "review":
             return (f"Amend {where} so that the review does what {ref} requires, instead of "
                     f"\"{found.policy}\".")
+        case "share":
+            return (f"Amend {where} so that the exemption is used only on the condition {ref} "
+                    f"sets (\"{found.rule}\"), not on \"{found.policy}\".")
         case "definition":
             return (f"Amend {where} so that \"{found.rule}\" keeps the meaning {ref} gives it, "
                     f"instead of \"{found.policy}\".")
