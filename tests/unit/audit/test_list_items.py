@@ -71,7 +71,7 @@ def _audit_items(embedder: LocalEmbedder, policy_text: str,
     vectors = embedder.embed([matching.context_of(c.unit) for c in found])
     policy_vectors = embedder.embed([matching.context_of(u) for u in policy])
     enumeration = lists.enumerations(found, vectors, policy, policy_vectors,
-                                     related=SHIPPED.topic)
+                                     related=SHIPPED.topic, nested=SHIPPED.related)
     if not enumeration:
         return []
     drafts = lists.omitted(found, policy, policy_vectors, enumeration,
@@ -98,6 +98,16 @@ def test_an_item_said_in_a_clause_of_its_own_is_no_gap(embedder: LocalEmbedder) 
 
 def test_a_list_about_something_else_is_no_counterpart(embedder: LocalEmbedder) -> None:
     assert _audit_items(embedder, OTHER_LIST) == []
+
+
+def test_a_nested_list_is_read_as_a_list_of_its_own() -> None:
+    item = Unit(uuid4(), 1, 0, 10, "(v) volume;", "volume of its Transactions;",
+                "6.1.1(b)(v)", "any vulnerabilities relating to:", "", "BRA", False)
+    assert lists.rule_item(item) == (1, "6.1.1")
+    assert lists.sublist(item) == (1, "6.1.1(b)")
+    top = Unit(uuid4(), 1, 0, 10, "(c) take measures;", "take measures;", "6.1.1(c)",
+               "A Relevant Person must:", "", "BRA", False)
+    assert lists.sublist(top) is None
 
 
 def test_a_policy_item_accounts_for_one_rule_item_only() -> None:
@@ -132,7 +142,8 @@ def test_lists_cut_by_a_page_break_are_read_as_one() -> None:
     found = [Candidate(u, "EDD", 0.8) for u in rule]
     policy = [*grouped, second]
     vectors = np.ones((3, 2), dtype=np.float32) / np.sqrt(2)
-    enumeration = lists.enumerations(found, vectors, policy, vectors[:2], related=0.5)
+    enumeration = lists.enumerations(found, vectors, policy, vectors[:2], related=0.5,
+                                     nested=0.5)
     [plist] = enumeration.lists
     assert [u.body for u in plist.items] == ["more identification;", "senior approval;"]
     assert plist.quoted is grouped[0] and plist.units == frozenset({0, 1})

@@ -225,7 +225,7 @@ async def _enumerations(targets: Sequence[_Target], obligation_vectors: Vectors,
         # trust's parties that restates four of the rule's five items.
         enumerated.append(lists.enumerations(
             target.obligations, obligation_vectors[offset:offset + n], policy_units,
-            policy_vectors, related=thresholds.topic))
+            policy_vectors, related=thresholds.topic, nested=thresholds.related))
         offset += n
     # Each text is kept under the document it is from: a rule item under its target, a
     # policy list's item under the policy (audit_units embeds both ahead).

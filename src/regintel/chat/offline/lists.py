@@ -13,6 +13,7 @@ make every item of the one list look like every item of the other)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -88,6 +89,23 @@ def rule_item(unit: Unit) -> tuple[int, str] | None:
     return None
 
 
+def sublist(unit: Unit) -> tuple[int, str] | None:
+    """The nested list ``unit`` is an item of ("6.1.1(b)" for "6.1.1(b)(v)"), as (page,
+    clause); None for an item of the rule's own list. A rule's items at every depth are read
+    together as its list (``rule_item``), and a nested list is read on its own as well: a
+    policy that restates six of the seven vulnerabilities of 6.1.1(b) restates too few of
+    6.1.1's items as a whole for its list to be paired with the rule's."""
+    key = rule_item(unit)
+    parent = _PARENT.sub("", unit.clause or "")
+    if key is None or parent == key[1]:
+        return None
+    return unit.page, parent
+
+
+_PARENT = re.compile(r"\([^()]*\)$")
+_NESTED = re.compile(r"\([a-zA-Z]{1,4}\)$")  # a clause number ending in an item's letter
+
+
 def policy_lists(policy: Sequence[Unit]) -> list[tuple[int, list[Unit], set[int]]]:
     """The policy's lists of two items or more (a list cut by a page break read as one):
     the index of the clause a finding quotes, the items, the clauses the list is made of."""
@@ -107,25 +125,31 @@ def policy_lists(policy: Sequence[Unit]) -> list[tuple[int, list[Unit], set[int]
 
 def enumerations(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
                  policy: Sequence[Unit], policy_vectors: npt.NDArray[np.float32], *,
-                 related: float) -> Enumerations:
+                 related: float, nested: float) -> Enumerations:
     """The rules among ``found`` to read item by item - at least MIN_RULE_ITEMS items that
     each ask something (an item that is itself a lead-in, "(c) identify and verify:", is
-    read through its own items) - each with the policy's lists (of two items or more, a list
-    cut by a page break read as one) that are about it: its items are on average at least
-    ``related`` close to the list, by the vectors in context the alignment uses."""
+    read through its own items, and its items as a list of their own too: ``sublist``) -
+    each with the policy's lists (of two items or more, a list cut by a page break read as
+    one) that are about it: its items are on average at least ``related`` close to the list
+    (``nested`` for a nested list), by the vectors in context the alignment uses. A nested
+    list's items share their subject more than a rule's do, so more policy lists come
+    ``related`` close to them; at that bar, item omissions of risk factors and
+    vulnerabilities were read against a respondent bank's checklist and a BRA's list, on
+    the development policies, and crowded planted gaps out under the cap."""
     groups: dict[tuple[int, str], list[int]] = {}
     for i, candidate in enumerate(found):
-        key = rule_item(candidate.unit)
-        if key is not None:
-            groups.setdefault(key, []).append(i)
+        for key in (rule_item(candidate.unit), sublist(candidate.unit)):
+            if key is not None:
+                groups.setdefault(key, []).append(i)
     candidates = policy_lists(policy)
     rules: list[tuple[list[int], list[int]]] = []
     used: dict[int, int] = {}  # candidate list → its index in the result
-    for group in groups.values():
+    for (_, number), group in groups.items():
         if len(group) < MIN_RULE_ITEMS or not candidates:
             continue
         closeness = vectors[group] @ policy_vectors[[j for j, _, _ in candidates]].T
-        about = [k for k, mean in enumerate(closeness.mean(axis=0)) if mean >= related]
+        bar = nested if _NESTED.search(number) else related
+        about = [k for k, mean in enumerate(closeness.mean(axis=0)) if mean >= bar]
         if about:
             rules.append((group, [used.setdefault(k, len(used)) for k in about]))
     chosen = sorted(used, key=used.__getitem__)
@@ -176,7 +200,8 @@ def omitted(found: Sequence[Candidate], policy: Sequence[Unit],
                     not obligations.is_obligation(unit) or \
                     float(elsewhere[r].max()) >= ELSEWHERE or weigh.restated(unit.body, policy):
                 continue
-            drafts.append(_item_gap(found[i], plist, best, title))
+            if all(d.target_clause != unit.clause for d in drafts):
+                drafts.append(_item_gap(found[i], plist, best, title))
     return drafts
 
 
