@@ -19,6 +19,7 @@ import re
 from itertools import pairwise
 
 from regintel.chat.offline.lexical import stem, terms
+from regintel.chat.offline.refusals import refused
 
 _WORD = r"[\w'’-]+"
 _WINDOW = rf"((?:{_WORD}[,\s]+){{0,7}}{_WORD})"  # the next few words
@@ -426,7 +427,6 @@ _UNNAMED = re.compile(
     r"their\s+|its\s+)?(?:identity|identities|name)\b|\b(?:prefers?|wish(?:es)?|wants?|asks?)"
     r"\s+to\s+(?:stay|remain|be\s+kept)\s+(?:unnamed|anonymous|undisclosed)\b|"
     r"\bundisclosed\s+(?:principal|beneficiar\w*|investor|owner|client)s?\b", re.I)
-_REFUSAL = re.compile(r"\b(?:not|never|no|neither|nor|refus\w*|declin\w*|prohibit\w*)\b", re.I)
 undisclosed = Phrase(_UNDISCLOSED)
 
 
@@ -434,7 +434,7 @@ def accepts_unnamed(text: str) -> str | None:
     """The phrase by which ``text`` accepts a beneficiary the firm is not told of, unless
     it refuses it."""
     m = _UNNAMED.search(text)
-    return None if m is None or _REFUSAL.search(text[:m.start()]) else m[0]
+    return None if m is None or refused(text, 0, m.start()) else m[0]
 
 
 # What the rules apply to, and what a policy leaves out of its own reach. The AML Rulebook

@@ -16,10 +16,10 @@ from regintel.chat.offline.lexical import terms
 _DEFINES = re.compile(r"[‘'“\"](?P<term>[A-Za-z][A-Za-z -]{2,40})[’'”\"]\s+(?:includes|means)\b")
 _NOT_COUNTED = re.compile(
     r"\b(?:is|are)\s+not\s+(?:(?:treated|regarded|considered|counted|classed|classified)\s+"
-    r"as\s+)?(?:a\s+|an\s+|having\s+)?(?P<term>[a-z][\w -]{2,40}?)\s+(?:for\s+the\s+purposes?\s+"
+    r"as\s+)?(?:a\s+|an\s+|having\s+)?[a-z][\w -]{2,40}?\s+(?:for\s+the\s+purposes?\s+"
     r"of|of\s+the|under|in\s+this)\b|"
     r"\b(?:is|are)\s+not\s+(?:treated|regarded|considered|counted|classed|classified)\s+as\s+"
-    r"(?:a\s+|an\s+|having\s+)?(?P<term2>[a-z][\w -]{2,40}?)(?=\s+(?:and|because|but|so)\b|"
+    r"(?:a\s+|an\s+|having\s+)?[a-z][\w -]{2,40}?(?=\s+(?:and|because|but|so)\b|"
     r"[.,;]|$)", re.I)
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from regintel.chat.offline.refusals import refused
+
 # The rule's side: CDD (or verification, identification) before the work is done.
 _CDD_FIRST = re.compile(
     r"\b(?:CDD|due\s+diligence|verif\w*|identif\w*)\b[^.;]{0,120}?\b(?:before|prior\s+to)\s+"
@@ -27,7 +29,6 @@ _PENDING = re.compile(
     r"\bpending\s+(?:the\s+)?(?:completion\s+of\s+)?(?:the\s+|its\s+)?(?:CDD|due\s+diligence|"
     r"KYC|verification)\b", re.I)
 _ALLOWED = re.compile(r"\bmay\b(?!\s+not\b)", re.I)
-_REFUSED = re.compile(r"\b(?:not|never|no|nothing|neither|nor|only)\b", re.I)
 
 
 def cdd_first(text: str) -> str | None:
@@ -44,6 +45,6 @@ def while_pending(text: str) -> str | None:
     if m is None:
         return None
     allowed = _ALLOWED.search(text, 0, m.start())
-    if allowed is None or _REFUSED.search(text, 0, m.start()):
+    if allowed is None or refused(text, 0, m.start(), only=True):
         return None
     return m[0]

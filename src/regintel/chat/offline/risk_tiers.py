@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from regintel.chat.offline.refusals import refused
+
 # The rule's side: a licence ("may", "does not have to", "is not required to") whose
 # condition is a low risk, as the rules word it.
 _LICENCE = re.compile(r"\b(?:may(?! not| only)|(?:does|do) not have to|need not|"
@@ -35,7 +37,6 @@ _BEYOND_LOW = re.compile(
     r"whatever\s+(?:the\s+|its\s+|their\s+)?risk(?:\s+rating)?|"
     r"(?:all|every)\s+risk\s+(?:ratings?|levels?|categor(?:y|ies))|"
     r"(?:standard|normal)[- ]risk)\b", re.I)
-_REFUSED = re.compile(r"\b(?:not|never|no|only)\b", re.I)
 
 
 def for_low_risk(text: str) -> str | None:
@@ -55,7 +56,7 @@ def beyond_low_risk(text: str) -> str | None:
     if grant is None or not _EASES.search(text):
         return None
     m = _BEYOND_LOW.search(text, grant.start())
-    if m is None or _REFUSED.search(text, grant.start(), m.start()):
+    if m is None or refused(text, grant.start(), m.start(), only=True):
         return None
     return m[0]
 

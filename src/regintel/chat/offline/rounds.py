@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from regintel.chat.offline.refusals import refused
+
 _WORDS = r"(?:\s+[^\s.;:]+){0,10}"  # what the event is, in its first few words
 _ON_EVENT = re.compile(
     rf"\bwhenever\b{_WORDS}|\b(?:where|when|if|once)\s+(?:the\s+Relevant\s+Person|it)\s+"
@@ -19,7 +21,6 @@ _NEXT_ROUND = re.compile(
     r"\b(?:at|until|in|during|to)\s+(?:the\s+)?(?:\w+'s\s+|its\s+|their\s+|our\s+)?next\s+"
     r"(?:(?:scheduled|periodic|regular|annual|yearly|routine)\s+){0,2}(?:review|refresh|"
     r"re-?assessment|cycle)\b", re.I)
-_REFUSED = re.compile(r"\b(?:not|never|no)\b", re.I)
 
 
 def on_event(text: str) -> str | None:
@@ -39,4 +40,4 @@ def deferred(text: str) -> str | None:
     if m is None:
         return None
     start = max(text.rfind(";", 0, m.start()), text.rfind(".", 0, m.start())) + 1
-    return None if _REFUSED.search(text, start, m.start()) else m[0]
+    return None if refused(text, start, m.start()) else m[0]
