@@ -45,7 +45,11 @@ search poorly, and one rule has no "must"). A tenth, Shearwater Digital Markets
 custodian, an Authorised Person, 14 gaps on rules no other gap file uses, written the same way
 in the twenty-first session), was first audited by the engine that found 12 of 13, 12 of 14,
 12 of 14, 4 of 9, 10 of 14, 7 of 12, 6 of 14, 8 of 14 and 4 of 14 on the other nine: 2 of
-14, precision 0.069. ``tune`` audits a development
+14, precision 0.069. An eleventh, Avocet Life Assurance (avocet_policy.md,
+avocet_policy_gaps.json: a long-term insurer, an Authorised Person, 14 gaps on rules no other
+gap file uses, written the same way in the twenty-second session), was first audited by the
+engine that found 12 of 13, 12 of 14, 12 of 14, 4 of 9, 10 of 14, 8 of 12, 6 of 14, 8 of 14,
+7 of 14 and 7 of 14 on the other ten: 1 of 14, precision 0.036. ``tune`` audits a development
 policy against the ADGM AML and General rulebooks at every point of ``grid()`` and keeps
 the point with the best F2 (recall counts four times as much as precision: a missed
 obligation costs more than a finding to dismiss) on the AML target's findings.
@@ -147,6 +151,8 @@ REDSHANK = _letterhead("Redshank Partners LLP", "AML/CFT Policy", "version 2.2",
                        "D:20270410090000+04'00'")
 SHEARWATER = _letterhead("Shearwater Digital Markets Ltd", "Financial Crime Compliance Policy",
                          "version 3.1", "Confidential", "D:20270515090000+04'00'")
+AVOCET = _letterhead("Avocet Life Assurance Ltd", "Financial Crime Compliance Manual", "edition 2",
+                     "Restricted", "D:20270610090000+04'00'")
 DEV_POLICIES = {p.name: p for p in (
     DevPolicy("oryx", _DEV / "oryx_policy.md", _DATA / "oryx_policy_gaps.json", ORYX,
               "Oryx Wealth Partners Financial Crime Compliance Manual"),
@@ -168,6 +174,8 @@ DEV_POLICIES = {p.name: p for p in (
               REDSHANK, "Redshank Partners AML/CFT Policy"),
     DevPolicy("shearwater", _DEV / "shearwater_policy.md", _DATA / "shearwater_policy_gaps.json",
               SHEARWATER, "Shearwater Digital Markets Financial Crime Compliance Policy"),
+    DevPolicy("avocet", _DEV / "avocet_policy.md", _DATA / "avocet_policy_gaps.json", AVOCET,
+              "Avocet Life Assurance Financial Crime Compliance Manual"),
 )}
 TENANT = "bench-audit-tuning"
 
