@@ -321,6 +321,8 @@ def test_planted_gaps_quote_the_rulebook_and_the_policy(gaps_file: Path, source_
             assert part in rulebook, gap["id"]
         assert re.search(rf"^{re.escape(gap['rule'].split('(')[0].rstrip('.'))}", rulebook,
                          re.M), gap["id"]
+        # numbered as the rulebook numbers it ("7.1.1.(3)(d)"), as the audit cites it
+        assert not re.match(r"\d+\.\d+\.\d+\(\d", gap["rule"]), gap["id"]
         if gap["kind"] == "contradiction":
             assert gap["policy_text"] and gap["policy_text"] in source, gap["id"]
             assert normalise(gap["policy_text"]) in pdf_text, gap["id"]
