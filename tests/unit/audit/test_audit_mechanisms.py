@@ -843,3 +843,37 @@ def test_a_lead_ins_conflict_gives_way_to_its_items_on_the_same_statement() -> N
     item = _conflict_on("12.3.1(f)", said, "cycle")
     elsewhere = _conflict_on("1.3.1", other, "delegation")
     assert alignment._distinct([lead, item, elsewhere]) == [item, elsewhere]
+
+
+# -- a fact a lead-in states of its items ----------------------------------------------------
+_RECORDS = ("4.5.3 A Relevant Person must document, and provide to the Regulator immediately, "
+            "any of the following:\n(a) the risk assessment of its business as required by Rule "
+            "6.1.1;\n(b) how the assessment in (a) was used for the purposes of complying with "
+            "Rule 6.1.2;\n(c) the risk assessment of the customer undertaken under Rule "
+            "7.1.1(1)(a); and\n(d) the determination made under Rule 7.1.1(1)(b).\n")
+
+
+@pytest.mark.parametrize(("policy", "item"), [
+    # the statement that gets the deadline wrong names the record; the other does not count
+    ("The Business Risk Assessment and the record of how it was used are documented by the "
+     "MLRO, and copies of the current Business Risk Assessment will be provided to the FSRA "
+     "within ten Business Days of a request.", "4.5.3(a)"),
+    # "Business Days" is the deadline's, not the business the item names
+    ("Customer risk assessments for individual customers are compiled from the onboarding "
+     "system's audit log and provided to the FSRA within five Business Days of a request.",
+     "4.5.3(c)"),
+    # nothing points to one item: the lead-in stays the finding
+    ("Records are provided to the FSRA within ten Business Days of a request.", "4.5.3"),
+])
+def test_a_deadline_in_a_lead_in_is_cited_on_the_item_the_policy_names(policy: str,
+                                                                       item: str) -> None:
+    from regintel.chat.offline.segments import segment
+
+    units = segment(DOC, {1: _RECORDS})
+    lead = next(u for u in units if u.clause == "4.5.3")
+    drafts = alignment.match([alignment.Candidate(lead, "Records", 0.8)],
+                             np.array([[1.0, 0.0]], dtype=np.float32),
+                             [_unit(policy, clause="14.2.1")],
+                             np.array([[0.7, 0.71]], dtype=np.float32), title="AML",
+                             addressee="Relevant Person", context=units)
+    assert [(d.kind, d.target_clause) for d in drafts] == [("conflict", item)]

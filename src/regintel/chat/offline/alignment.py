@@ -438,7 +438,8 @@ def _conflict_draft(candidate: Candidate, clause: Unit, sim: float, found: facet
     part = max(items, key=lambda p: weigh.shared(p.body, clause)) \
         if by_item and items else part_saying(target, found.rule)
     if not by_item:
-        part = _lead_in_saying(part, found.rule, rulebook.lead_ins)
+        part = _item_meant(_lead_in_saying(part, found.rule, rulebook.lead_ins),
+                           _said_in(clause, found.policy), rulebook, weigh)
     quoted = part_saying(clause, found.policy)
     level = obligations.severity(_with_lead_in(part, target), kind="conflict")
     ref = obligations.reference(title, part.clause)
@@ -482,6 +483,42 @@ def _lead_in_saying(unit: Unit, phrase: str,
     base = clause_number(unit)
     return next((u for (clause, body), u in lead_ins.items()
                  if clause == base and needle in body.lower() and body in unit.stem), unit)
+
+
+_CONJOINED = re.compile(r";|,\s+(?:and|but|while|whereas)\s+")
+
+
+def _said_in(clause: Unit, phrase: str) -> Unit:
+    """What a policy sentence states ``phrase`` of: the part that says it, where the sentence
+    joins two statements ("… are documented by the MLRO, and copies of … will be provided
+    … within ten Business Days"), without the phrase itself (its "Business Days" are not
+    the business the rule's item names)."""
+    at = clause.body.find(phrase) if phrase else -1
+    if at < 0:
+        return clause
+    starts = [0] + [m.end() for m in _CONJOINED.finditer(clause.body, 0, at)]
+    end = _CONJOINED.search(clause.body, at + len(phrase))
+    body = clause.body[starts[-1]:at] + " " + clause.body[at + len(phrase):end.start()
+                                                          if end else None]
+    return replace(clause, body=body)
+
+
+def _item_meant(part: Unit, clause: Unit, rulebook: _Rulebook, weigh: Weights) -> Unit:
+    """For a fact a list's lead-in states of all its items ("must document, and provide to
+    the Regulator immediately, any of the following:"), the item the policy's clause states
+    it of ("copies of the current Business Risk Assessment will be provided … within ten
+    Business Days": "(a) the risk assessment of its business"), when its words point to one
+    item over the others; else the lead-in. The finding cites the record the policy gets
+    wrong, quoted under its lead-in."""
+    if not part.body.rstrip().endswith(":"):
+        return part
+    items = [u for u in rulebook.items.get(clause_number(part) or "", [])
+             if is_item_of(u.clause, part.clause) and not u.body.rstrip().endswith(":")]
+    ranked = sorted(((weigh.shared(u.body, clause), k) for k, u in enumerate(items)),
+                    reverse=True)
+    if not ranked or ranked[0][0] <= 0 or (len(ranked) > 1 and ranked[1][0] >= ranked[0][0]):
+        return part
+    return items[ranked[0][1]]
 
 
 def _gap(candidate: Candidate, closest: Unit, sim: float, title: str,

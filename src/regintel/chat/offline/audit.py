@@ -296,7 +296,8 @@ def _shown(draft: alignment.Draft, target: _Target) -> Unit:
     both fit one quote (segments.in_its_list). An omitted item is always quoted itself - the
     list's opening alone would not show what is missing."""
     if draft.quote_unit is not None:
-        return in_its_list(draft.quote_unit, draft.target_unit)
+        group = target.lists.get((draft.quote_unit.page, draft.quote_unit.start))
+        return in_its_list(draft.quote_unit, draft.target_unit if group is None else group)
     unit = draft.target_unit
     group = target.lists.get((unit.page, unit.start))
     shown = in_its_list(unit, group) if group is not None else unit
