@@ -94,6 +94,29 @@ def _conflict(rule: str, policy: str) -> facets.Conflict | None:
      "high-risk rating.",
      "The MLRO may waive Enhanced CDD for a high-risk customer whose exposure is small.",
      "waiver"),
+    # A payout made before the verification the rule puts first.
+    ("For life insurance policies a Relevant Person must verify the identity of beneficiaries "
+     "before it makes a payout under the policy.",
+     "For small death claims, the Claims team may release payment and complete verification "
+     "of the beneficiary's identity within 30 days after settlement.", "order"),
+    # A factor of the risk-based assessment left out of the scoring (the rule's number has
+    # dots that end no sentence).
+    ("When undertaking a risk-based assessment of a customer under 7.1.1(1)(a), a Relevant "
+     "Person must identify, assess and consider: the customer's country of origin, "
+     "residence, nationality, place of incorporation or place of business;",
+     "The Scorecard looks at the country of residence; nationality and country of origin "
+     "are not scored.", "risk"),
+    # The MLRO kept from the Board.
+    ("A Relevant Person must ensure that its MLRO has: direct access to the Governing Body "
+     "and its Senior Management;",
+     "The MLRO does not have a direct line to the Board; matters are escalated through the "
+     "Chief Risk Officer.", "access"),
+    # The MLRO's duty owned by another function, without a word of moving it.
+    ("A Relevant Person must ensure that its MLRO implements and has oversight of and is "
+     "responsible for the following matters: establishing and maintaining an appropriate "
+     "money laundering training programme and adequate awareness arrangements.",
+     "The People and Culture Department owns the financial crime training programme and is "
+     "responsible for establishing and maintaining it.", "owner"),
 ])
 def test_an_act_against_the_rule_is_a_conflict(rule: str, policy: str, kind: str) -> None:
     found = _conflict(rule, policy)
@@ -179,6 +202,26 @@ def test_an_act_against_the_rule_is_a_conflict(rule: str, policy: str, kind: str
     ("A Relevant Person which outsources any one or more elements of its CDD to a service "
      "provider remains responsible for compliance with such obligations.",
      "The Firm remains responsible for the CDD the Provider performs."),
+    # Verified before the payout, as required.
+    ("For life insurance policies a Relevant Person must verify the identity of beneficiaries "
+     "before it makes a payout under the policy.",
+     "Claims Operations verifies the identity of each beneficiary before any payment is "
+     "released."),
+    # A limit on the MLRO's access to the Board is not one on access to information.
+    ("A Relevant Person must ensure that its MLRO has: timely and unrestricted access to "
+     "information the Relevant Person has about a customer;",
+     "The MLRO does not have a direct line to the Board; matters are escalated through the "
+     "Chief Risk Officer."),
+    # Another function owning a different duty, or the compliance function owning this one.
+    ("A Relevant Person must ensure that its MLRO implements and has oversight of and is "
+     "responsible for the following matters: establishing and maintaining an appropriate "
+     "money laundering training programme and adequate awareness arrangements.",
+     "The Facilities Department is responsible for the security of the archive rooms."),
+    ("A Relevant Person must ensure that its MLRO implements and has oversight of and is "
+     "responsible for the following matters: establishing and maintaining an appropriate "
+     "money laundering training programme and adequate awareness arrangements.",
+     "The Compliance Department owns the training programme and is responsible for "
+     "establishing and maintaining it."),
 ])
 def test_an_act_in_line_with_the_rule_is_no_conflict(rule: str, policy: str) -> None:
     assert _conflict(rule, policy) is None

@@ -75,7 +75,12 @@ _APPOINT_VERB = re.compile(r"\b(?:appoint|engag|outsourc|onboard|contract|go(?:e
                            r"live)", re.I)
 _APPOINT_NOUN = re.compile(r"\b(?:providers?|third[- ]part(?:y|ies)|vendors?|suppliers?|"
                            r"outsourc\w*)\b", re.I)
-RELATIONSHIP, LAUNCH, APPOINTMENT = "relationship", "launch", "appointment"
+# The fourth: an insurer's payout ("verify the identity of beneficiaries … before it makes a
+# payout under the policy"), which a policy may put after ("complete verification … within
+# 30 days after settlement").
+_PAYOUT = re.compile(r"\b(?:pay-?outs?|settlement|(?:make|makes|making|release|releases|"
+                     r"releasing)\s+(?:a\s+|the\s+|any\s+)?payments?|paying\s+out)\b", re.I)
+RELATIONSHIP, LAUNCH, APPOINTMENT, PAYOUT = "relationship", "launch", "appointment", "payout"
 
 
 class Phrase:
@@ -92,6 +97,8 @@ class Phrase:
 
 def _start(window: str) -> str | None:
     """Which start ``window`` names, if any."""
+    if _PAYOUT.search(window):
+        return PAYOUT
     if _START_VERB.search(window) and _START_NOUN.search(window):
         return RELATIONSHIP
     # Before a launch: "a service provider" names a provider, not a new service.
@@ -225,12 +232,17 @@ shifts = Phrase(_SHIFTS)
 
 
 # A rule that has a risk weighed: "must take into account all relevant risk factors …,
-# including …", "must treat … as high risk".
+# including …", "must treat … as high risk", "When undertaking a risk-based assessment of a
+# customer …, a Relevant Person must identify, assess and consider: …".
 _WEIGHS = re.compile(r"\b(?:take|takes|taking)\s+into\s+account\b[^.;]{0,80}?\brisk factors?\b|"
-                     r"\btreat\w*\b[^.;]{0,60}?\bas\s+(?:a\s+)?high(?:er)?[- ]risk\b", re.I)
+                     r"\btreat\w*\b[^.;]{0,60}?\bas\s+(?:a\s+)?high(?:er)?[- ]risk\b|"
+                     r"\brisk-based\s+assessment\b(?:[^.;]|\.(?=\d)){0,120}?\b(?:consider|take\s+"
+                     r"into\s+account)\b", re.I)  # (the dots of "7.1.1(1)(a)" end no sentence)
 # A policy that sets it aside: "is not treated as a risk factor", "are not regarded as
-# higher risk", "does not in itself affect the risk rating".
+# higher risk", "does not in itself affect the risk rating", or leaves it out of its
+# scoring ("nationality and country of origin are not scored").
 _DISMISSES = re.compile(
+    r"\b(?:is|are)\s+not\s+(?:scored|weighted)\b(?!\s+as\b)|"
     r"\b(?:is|are)\s+not\s+(?:\w+\s+)?(?:treated|regarded|considered|taken into account|"
     r"viewed|counted|scored)\s+as\s+(?:a\s+|an\s+)?(?:risk factor|(?:high|higher|increased|"
     r"elevated)[- ]risk|risk indicator)\w*|\b(?:does|do)\s+not\s+(?:in itself\s+)?(?:increase|"
@@ -345,11 +357,14 @@ def keeps(text: str) -> str | None:
 
 
 # A rule that gives the AML function the information: "have full access to information about
-# the account", "timely and unrestricted access to information" (not "direct access to the
-# Governing Body", which is about whom the MLRO reports to).
+# the account", "timely and unrestricted access to information"; or the people who govern
+# the firm: "direct access to the Governing Body and its Senior Management" (read against a
+# policy's limit on the same: see ``to_governors``).
+_GOVERNORS = r"(?:the\s+|its\s+)?(?:Governing\s+Body|Board(?:\s+of\s+Directors)?|" \
+             r"Senior\s+Management)"
 _FULL_ACCESS = re.compile(r"\b(?:full|unrestricted|direct|complete)\s+access\s+to\s+"
-                          r"(?:[\w-]+\s+){0,3}?(?:information|records|files|data|documents)\b",
-                          re.I)
+                          r"(?:[\w-]+\s+){0,3}?(?:information|records|files|data|documents)\b|"
+                          rf"\bdirect\s+access\s+to\s+{_GOVERNORS}\b", re.I)
 # A policy that keeps it from them: the MLRO, compliance or audit see it "only" in part, or
 # have no access; or what identifies the customer is "held by … alone". Not a limit on who
 # else may see it ("STR files are accessible only to the MLRO").
@@ -362,9 +377,18 @@ _LIMITS_ACCESS = re.compile(
     rf"\b{_AML_STAFF}\b[^.;]{{0,40}}?\bmay\s+(?:consult|see|view|access|review|inspect|"
     r"obtain)\b[^.;]{0,60}?\b(?:with|after|subject\s+to|upon|on)\s+(?:the\s+)?(?:prior\s+)?"
     r"(?:agreement|approval|consent|permission|authori[sz]ation)\s+of\b|"
-    r"\bheld\s+by\s+(?:the\s+)?[\w\s]{0,40}?\balone\b", re.I)
+    r"\bheld\s+by\s+(?:the\s+)?[\w\s]{0,40}?\balone\b|"
+    # ... or keeps the MLRO from the Board: "does not have a direct line to the Board".
+    rf"\b(?:does\s+not\s+have|do\s+not\s+have|has\s+no|have\s+no|without)\s+(?:a\s+|any\s+)?"
+    rf"direct\s+(?:line|access|reporting\s+line|route)\s+to\s+{_GOVERNORS}\b", re.I)
 full_access = Phrase(_FULL_ACCESS)
 limits_access = Phrase(_LIMITS_ACCESS)
+_TO_GOVERNORS = re.compile(rf"\bto\s+{_GOVERNORS}\b", re.I)
+
+
+def to_governors(phrase: str | None) -> bool:
+    """Whether an access phrase is to the people who govern the firm, not to information."""
+    return bool(phrase and _TO_GOVERNORS.search(phrase))
 
 
 # Who a duty belongs to inside the firm. A rule names its holder: "A Relevant Person's

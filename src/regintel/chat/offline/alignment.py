@@ -95,7 +95,7 @@ _JUDGEMENT: set[facets.Kind] = {"modality", "independence"}
 # an event left to the next round ("the rating is reassessed at the customer's next scheduled
 # periodic review" for "must be completed … whenever … becomes aware of any change").
 _ACTS: set[facets.Kind] = {"order", "prohibition", "responsibility", "exclusion", "filter",
-                           "aggregation", "refund", "access", "delegation",
+                           "aggregation", "refund", "access", "delegation", "owner",
                            "undisclosed", "scope", "deferral"}
 
 
@@ -438,8 +438,10 @@ def _conflict_draft(candidate: Candidate, clause: Unit, sim: float, found: facet
     part = max(items, key=lambda p: weigh.shared(p.body, clause)) \
         if by_item and items else part_saying(target, found.rule)
     if not by_item:
-        part = _item_meant(_lead_in_saying(part, found.rule, rulebook.lead_ins),
-                           _said_in(clause, found.policy), rulebook, weigh)
+        # (An act's phrase names what the act is done to; a quantity's names only itself.)
+        said = clause if found.kind in facets.ACTS_AGAINST else _said_in(clause, found.policy)
+        part = _item_meant(_lead_in_saying(part, found.rule, rulebook.lead_ins), said,
+                           rulebook, weigh)
     quoted = part_saying(clause, found.policy)
     level = obligations.severity(_with_lead_in(part, target), kind="conflict")
     ref = obligations.reference(title, part.clause)

@@ -14,6 +14,7 @@ from regintel.chat.offline import (
     acts,
     bounds,
     definitions,
+    owners,
     pending,
     review_scope,
     risk_tiers,
@@ -125,7 +126,7 @@ Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality
                "independence", "date", "order", "prohibition", "waiver", "cycle",
                "responsibility", "risk", "exclusion", "filter", "notice", "aggregation",
                "refund", "access", "delegation", "undisclosed", "scope", "easing", "tier",
-               "pending", "deferral", "bound", "definition", "review", "share"]
+               "pending", "deferral", "bound", "definition", "review", "share", "owner"]
 
 
 @dataclass(frozen=True)
@@ -185,6 +186,7 @@ class Facets:
     # holder ("answered by the Managing Director rather than the MLRO").
     holds: str | None = None
     moved_from: str | None = None
+    owned_by: tuple[frozenset[str], str] | None = None  # a duty a function of the firm owns
     # An account for someone whose identity is kept from the firm: forbidden ("whose true
     # identity has not been disclosed"), or accepted ("without being told the identity").
     undisclosed: str | None = None
@@ -298,6 +300,7 @@ def read(text: str) -> Facets:
                   splits=acts.splits(text), returns=acts.returns(text), keeps=acts.keeps(text),
                   full_access=acts.full_access(text), limits_access=acts.limits_access(text),
                   holds=acts.holds(text), moved_from=acts.moved_from(text),
+                  owned_by=owners.owned_by(text),
                   undisclosed=acts.undisclosed(text),
                   accepts_unnamed=acts.accepts_unnamed(text),
                   all_activities=acts.all_activities(text), carves_out=acts.carves_out(text),
@@ -393,6 +396,7 @@ ACTS_AGAINST: dict[Kind, tuple[_Said, _Said]] = {
     "refund": (lambda f: f.returns, lambda f: f.keeps),
     "access": (lambda f: f.full_access, lambda f: f.limits_access),
     "delegation": (lambda f: f.holds, lambda f: f.moved_from),
+    "owner": (lambda f: f.holds, lambda f: f.owned_by[1] if f.owned_by else None),
     "undisclosed": (lambda f: f.undisclosed, lambda f: f.accepts_unnamed),
     "scope": (lambda f: f.all_activities, lambda f: f.carves_out),
     "easing": (lambda f: f.eases_low, lambda f: f.eases_beyond),
@@ -456,10 +460,14 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
         kinds.add("aggregation")
     if rule.returns and rule.mandatory and policy.keeps:
         kinds.add("refund")
-    if rule.full_access and rule.mandatory and policy.limits_access:
+    if rule.full_access and rule.mandatory and policy.limits_access and \
+            acts.to_governors(rule.full_access) == acts.to_governors(policy.limits_access):
         kinds.add("access")
     if rule.holds and acts.holder(rule.holds) == acts.holder(policy.moved_from):
         kinds.add("delegation")
+    if rule.holds and rule.mandatory and policy.owned_by and not policy.moved_from and \
+            owners.same_duty(rule_text, rule.holds, policy.owned_by[0]):
+        kinds.add("owner")
     if rule.undisclosed and policy.accepts_unnamed:
         kinds.add("undisclosed")
     if rule.all_activities and policy.carves_out:
@@ -711,6 +719,7 @@ TIES: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
     _tie("refund"),
     _tie("access"),
     _tie("delegation"),
+    _tie("owner"),
     _tie("undisclosed"),
     _tie("easing"),
     _tie("pending"),
