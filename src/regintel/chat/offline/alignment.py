@@ -95,7 +95,7 @@ _JUDGEMENT: set[facets.Kind] = {"modality", "independence"}
 # an event left to the next round ("the rating is reassessed at the customer's next scheduled
 # periodic review" for "must be completed … whenever … becomes aware of any change").
 _ACTS: set[facets.Kind] = {"order", "prohibition", "responsibility", "exclusion", "filter",
-                           "aggregation", "refund", "access", "delegation", "owner",
+                           "aggregation", "refund", "access", "delegation", "owner", "sample",
                            "undisclosed", "scope", "deferral"}
 
 
