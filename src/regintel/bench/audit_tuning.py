@@ -49,10 +49,15 @@ in the twenty-first session), was first audited by the engine that found 12 of 1
 avocet_policy_gaps.json: a long-term insurer, an Authorised Person, 14 gaps on rules no other
 gap file uses, written the same way in the twenty-second session), was first audited by the
 engine that found 12 of 13, 12 of 14, 12 of 14, 4 of 9, 10 of 14, 8 of 12, 6 of 14, 8 of 14,
-7 of 14 and 7 of 14 on the other ten: 1 of 14, precision 0.036. ``tune`` audits a development
-policy against the ADGM AML and General rulebooks at every point of ``grid()`` and keeps
-the point with the best F2 (recall counts four times as much as precision: a missed
-obligation costs more than a finding to dismiss) on the AML target's findings.
+7 of 14 and 7 of 14 on the other ten: 1 of 14, precision 0.036. A twelfth, Egret Chambers
+(egret_policy.md, egret_policy_gaps.json: a law firm, a DNFBP, 14 gaps on rules no other gap
+file uses, written the same way in the twenty-second session), was first audited by the
+engine that found 12 of 13, 12 of 14, 12 of 14, 4 of 9, 10 of 14, 8 of 12, 6 of 14, 8 of 14,
+7 of 14, 8 of 14 and 7 of 14 on the other eleven: 1 of 14, precision 0.037. ``tune``
+audits a development policy against the ADGM AML and General rulebooks at every point of
+``grid()`` and keeps the point with the best F2 (recall counts four times as much as
+precision: a missed obligation costs more than a finding to dismiss) on the AML target's
+findings.
 
     python -m regintel.bench.audit_tuning build [--policy NAME]  # render the PDF from its source
     python -m regintel.bench.audit_tuning tune [--policy NAME]   # the grid, and the chosen point
@@ -153,6 +158,8 @@ SHEARWATER = _letterhead("Shearwater Digital Markets Ltd", "Financial Crime Comp
                          "version 3.1", "Confidential", "D:20270515090000+04'00'")
 AVOCET = _letterhead("Avocet Life Assurance Ltd", "Financial Crime Compliance Manual", "edition 2",
                      "Restricted", "D:20270610090000+04'00'")
+EGRET = _letterhead("Egret Chambers LLP", "Anti-Money Laundering and Counter-Terrorist Financing "
+                    "Policy", "version 4.2", "Internal", "D:20270915090000+04'00'")
 DEV_POLICIES = {p.name: p for p in (
     DevPolicy("oryx", _DEV / "oryx_policy.md", _DATA / "oryx_policy_gaps.json", ORYX,
               "Oryx Wealth Partners Financial Crime Compliance Manual"),
@@ -176,6 +183,8 @@ DEV_POLICIES = {p.name: p for p in (
               SHEARWATER, "Shearwater Digital Markets Financial Crime Compliance Policy"),
     DevPolicy("avocet", _DEV / "avocet_policy.md", _DATA / "avocet_policy_gaps.json", AVOCET,
               "Avocet Life Assurance Financial Crime Compliance Manual"),
+    DevPolicy("egret", _DEV / "egret_policy.md", _DATA / "egret_policy_gaps.json", EGRET,
+              "Egret Chambers Anti-Money Laundering and Counter-Terrorist Financing Policy"),
 )}
 TENANT = "bench-audit-tuning"
 
