@@ -111,6 +111,17 @@ def _conflict(rule: str, policy: str) -> facets.Conflict | None:
      "and its Senior Management;",
      "The MLRO does not have a direct line to the Board; matters are escalated through the "
      "Chief Risk Officer.", "access"),
+    # The MLRO's access to information granted only on a partner's approval.
+    ("A Relevant Person must ensure that its MLRO has: unrestricted access to relevant "
+     "information about the features of the Transaction;",
+     "Access by the MLRO to transaction documents on a live matter is granted with the "
+     "approval of the Supervising Partner.", "access"),
+    # Reliance on a firm whether or not it is regulated, where the rule makes that a condition.
+    ("Where a Relevant Person seeks to rely on a Person in (1) it may only do so if and to the "
+     "extent that: the Person in (1)(b) to (d) is subject to regulation, including AML/TFS "
+     "compliance requirements, by a Non-ADGM Financial Services Regulator;",
+     "Reliance may be placed on a law firm in good standing with its local bar, whether or "
+     "not that firm is supervised for AML purposes.", "unregulated"),
     # The MLRO's duty owned by another function, without a word of moving it.
     ("A Relevant Person must ensure that its MLRO implements and has oversight of and is "
      "responsible for the following matters: establishing and maintaining an appropriate "
@@ -212,6 +223,12 @@ def test_an_act_against_the_rule_is_a_conflict(rule: str, policy: str, kind: str
      "information the Relevant Person has about a customer;",
      "The MLRO does not have a direct line to the Board; matters are escalated through the "
      "Chief Risk Officer."),
+    # Reliance only on regulated firms, as the rule requires.
+    ("Where a Relevant Person seeks to rely on a Person in (1) it may only do so if and to the "
+     "extent that: the Person in (1)(b) to (d) is subject to regulation, including AML/TFS "
+     "compliance requirements, by a Non-ADGM Financial Services Regulator;",
+     "Reliance is placed only on a firm that is supervised for AML purposes by its home "
+     "regulator."),
     # Another function owning a different duty, or the compliance function owning this one.
     ("A Relevant Person must ensure that its MLRO implements and has oversight of and is "
      "responsible for the following matters: establishing and maintaining an appropriate "

@@ -377,6 +377,12 @@ _LIMITS_ACCESS = re.compile(
     rf"\b{_AML_STAFF}\b[^.;]{{0,40}}?\bmay\s+(?:consult|see|view|access|review|inspect|"
     r"obtain)\b[^.;]{0,60}?\b(?:with|after|subject\s+to|upon|on)\s+(?:the\s+)?(?:prior\s+)?"
     r"(?:agreement|approval|consent|permission|authori[sz]ation)\s+of\b|"
+    # ... or grants the access only on someone's approval: "Access by the MLRO to transaction
+    # documents on a live matter is granted with the approval of the Supervising Partner".
+    rf"\baccess\s+(?:by|for)\s+(?:the\s+|our\s+)?{_AML_STAFF}\b[^.;]{{0,80}}?\b(?:is|are)\s+"
+    r"(?:only\s+)?(?:granted|given|allowed|permitted|provided)\s+(?:only\s+)?(?:with|after|"
+    r"subject\s+to|upon|on)\s+(?:the\s+)?(?:prior\s+)?(?:agreement|approval|consent|"
+    r"permission|authori[sz]ation)\s+of\b|"
     r"\bheld\s+by\s+(?:the\s+)?[\w\s]{0,40}?\balone\b|"
     # ... or keeps the MLRO from the Board: "does not have a direct line to the Board".
     rf"\b(?:does\s+not\s+have|do\s+not\s+have|has\s+no|have\s+no|without)\s+(?:a\s+|any\s+)?"

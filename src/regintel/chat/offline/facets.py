@@ -20,6 +20,7 @@ from regintel.chat.offline import (
     risk_tiers,
     rounds,
     samples,
+    supervision,
 )
 from regintel.chat.offline.lexical import terms
 
@@ -127,7 +128,8 @@ Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality
                "independence", "date", "order", "prohibition", "waiver", "cycle",
                "responsibility", "risk", "exclusion", "filter", "notice", "aggregation",
                "refund", "access", "delegation", "undisclosed", "scope", "easing", "tier",
-               "pending", "deferral", "bound", "definition", "review", "share", "owner", "sample"]
+               "pending", "deferral", "bound", "definition", "review", "share", "owner", "sample",
+               "unregulated"]
 
 
 @dataclass(frozen=True)
@@ -190,6 +192,8 @@ class Facets:
     owned_by: tuple[frozenset[str], str] | None = None  # a duty a function of the firm owns
     every: tuple[tuple[str, str], ...] = ()  # what the text asks for all of
     sampled: tuple[str, str] | None = None  # what the text takes a sample of
+    regulated: str | None = None  # a condition that someone is regulated
+    unregulated: str | None = None  # that condition, held not to matter
     # An account for someone whose identity is kept from the firm: forbidden ("whose true
     # identity has not been disclosed"), or accepted ("without being told the identity").
     undisclosed: str | None = None
@@ -305,6 +309,8 @@ def read(text: str) -> Facets:
                   holds=acts.holds(text), moved_from=acts.moved_from(text),
                   owned_by=owners.owned_by(text), every=tuple(samples.every(text)),
                   sampled=samples.sampled(text),
+                  regulated=supervision.must_be_regulated(text),
+                  unregulated=supervision.regulation_waived(text),
                   undisclosed=acts.undisclosed(text),
                   accepts_unnamed=acts.accepts_unnamed(text),
                   all_activities=acts.all_activities(text), carves_out=acts.carves_out(text),
@@ -401,6 +407,7 @@ ACTS_AGAINST: dict[Kind, tuple[_Said, _Said]] = {
     "access": (lambda f: f.full_access, lambda f: f.limits_access),
     "delegation": (lambda f: f.holds, lambda f: f.moved_from),
     "owner": (lambda f: f.holds, lambda f: f.owned_by[1] if f.owned_by else None),
+    "unregulated": (lambda f: f.regulated, lambda f: f.unregulated),
     "sample": (lambda f: f.every[0][1] if f.every else None,
                lambda f: f.sampled[1] if f.sampled else None),
     "undisclosed": (lambda f: f.undisclosed, lambda f: f.accepts_unnamed),
@@ -477,6 +484,8 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
     if rule.mandatory and rule.every and policy.sampled and \
             any(samples.same_things(what, policy.sampled[0]) for what, _ in rule.every):
         kinds.add("sample")
+    if rule.regulated and policy.unregulated:
+        kinds.add("unregulated")
     if rule.undisclosed and policy.accepts_unnamed:
         kinds.add("undisclosed")
     if rule.all_activities and policy.carves_out:
@@ -729,6 +738,7 @@ TIES: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
     _tie("access"),
     _tie("delegation"),
     _tie("owner"),
+    _tie("unregulated"),
     _tie("undisclosed"),
     _tie("easing"),
     _tie("pending"),
