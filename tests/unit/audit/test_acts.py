@@ -122,6 +122,11 @@ def _conflict(rule: str, policy: str) -> facets.Conflict | None:
      "compliance requirements, by a Non-ADGM Financial Services Regulator;",
      "Reliance may be placed on a law firm in good standing with its local bar, whether or "
      "not that firm is supervised for AML purposes.", "unregulated"),
+    # A DNFBP that has itself described as authorised: it is registered, not authorised.
+    ("A DNFBP must not: misrepresent its regulatory status with respect to the Regulator "
+     "expressly or by implication; or",
+     "Engagement letters may describe Egret Chambers LLP as authorised and regulated by the "
+     "Financial Services Regulatory Authority.", "status"),
     # The MLRO's duty owned by another function, without a word of moving it.
     ("A Relevant Person must ensure that its MLRO implements and has oversight of and is "
      "responsible for the following matters: establishing and maintaining an appropriate "
@@ -223,6 +228,11 @@ def test_an_act_against_the_rule_is_a_conflict(rule: str, policy: str, kind: str
      "information the Relevant Person has about a customer;",
      "The MLRO does not have a direct line to the Board; matters are escalated through the "
      "Chief Risk Officer."),
+    # The claim forbidden, as the rule forbids it.
+    ("A DNFBP must not: misrepresent its regulatory status with respect to the Regulator "
+     "expressly or by implication; or",
+     "Staff must never describe the Firm as authorised by the FSRA; it is registered with the "
+     "FSRA as a DNFBP."),
     # Reliance only on regulated firms, as the rule requires.
     ("Where a Relevant Person seeks to rely on a Person in (1) it may only do so if and to the "
      "extent that: the Person in (1)(b) to (d) is subject to regulation, including AML/TFS "

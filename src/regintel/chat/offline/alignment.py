@@ -96,7 +96,7 @@ _JUDGEMENT: set[facets.Kind] = {"modality", "independence"}
 # periodic review" for "must be completed … whenever … becomes aware of any change").
 _ACTS: set[facets.Kind] = {"order", "prohibition", "responsibility", "exclusion", "filter",
                            "aggregation", "refund", "access", "delegation", "owner", "sample",
-                           "unregulated", "undisclosed", "scope", "deferral"}
+                           "unregulated", "status", "undisclosed", "scope", "deferral"}
 
 
 @dataclass(frozen=True)

@@ -129,7 +129,7 @@ Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality
                "responsibility", "risk", "exclusion", "filter", "notice", "aggregation",
                "refund", "access", "delegation", "undisclosed", "scope", "easing", "tier",
                "pending", "deferral", "bound", "definition", "review", "share", "owner", "sample",
-               "unregulated"]
+               "unregulated", "status"]
 
 
 @dataclass(frozen=True)
@@ -194,6 +194,8 @@ class Facets:
     sampled: tuple[str, str] | None = None  # what the text takes a sample of
     regulated: str | None = None  # a condition that someone is regulated
     unregulated: str | None = None  # that condition, held not to matter
+    keeps_status: str | None = None  # a DNFBP forbidden to misrepresent its status
+    claims_authorisation: str | None = None  # "authorised and regulated by the FSRA"
     # An account for someone whose identity is kept from the firm: forbidden ("whose true
     # identity has not been disclosed"), or accepted ("without being told the identity").
     undisclosed: str | None = None
@@ -311,6 +313,8 @@ def read(text: str) -> Facets:
                   sampled=samples.sampled(text),
                   regulated=supervision.must_be_regulated(text),
                   unregulated=supervision.regulation_waived(text),
+                  keeps_status=supervision.keeps_status(text),
+                  claims_authorisation=supervision.claims_authorisation(text),
                   undisclosed=acts.undisclosed(text),
                   accepts_unnamed=acts.accepts_unnamed(text),
                   all_activities=acts.all_activities(text), carves_out=acts.carves_out(text),
@@ -408,6 +412,7 @@ ACTS_AGAINST: dict[Kind, tuple[_Said, _Said]] = {
     "delegation": (lambda f: f.holds, lambda f: f.moved_from),
     "owner": (lambda f: f.holds, lambda f: f.owned_by[1] if f.owned_by else None),
     "unregulated": (lambda f: f.regulated, lambda f: f.unregulated),
+    "status": (lambda f: f.keeps_status, lambda f: f.claims_authorisation),
     "sample": (lambda f: f.every[0][1] if f.every else None,
                lambda f: f.sampled[1] if f.sampled else None),
     "undisclosed": (lambda f: f.undisclosed, lambda f: f.accepts_unnamed),
@@ -486,6 +491,8 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
         kinds.add("sample")
     if rule.regulated and policy.unregulated:
         kinds.add("unregulated")
+    if rule.keeps_status and policy.claims_authorisation:
+        kinds.add("status")
     if rule.undisclosed and policy.accepts_unnamed:
         kinds.add("undisclosed")
     if rule.all_activities and policy.carves_out:
@@ -739,6 +746,7 @@ TIES: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
     _tie("delegation"),
     _tie("owner"),
     _tie("unregulated"),
+    _tie("status"),
     _tie("undisclosed"),
     _tie("easing"),
     _tie("pending"),

@@ -189,7 +189,8 @@ def states_fact(unit: Unit) -> bool:
                 f.after_start or f.allows or f.substitutes or f.shifts or f.dismisses or
                 f.accepts or f.filters or f.moved_from or f.owned_by or f.carves_out or
                 f.eases_beyond or f.held_to or f.while_pending or f.deferred or f.bounded or
-                f.not_counted or f.review_leaves_out or f.sampled or f.unregulated)
+                f.not_counted or f.review_leaves_out or f.sampled or f.unregulated or
+                f.claims_authorisation)
 
 
 def _fair_share(found: dict[int, Candidate], limit: int) -> list[int]:
