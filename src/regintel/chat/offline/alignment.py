@@ -96,7 +96,8 @@ _JUDGEMENT: set[facets.Kind] = {"modality", "independence"}
 # periodic review" for "must be completed … whenever … becomes aware of any change").
 _ACTS: set[facets.Kind] = {"order", "prohibition", "responsibility", "exclusion", "filter",
                            "aggregation", "refund", "access", "delegation", "owner", "sample",
-                           "unregulated", "status", "undisclosed", "scope", "deferral"}
+                           "unregulated", "status", "outside", "undisclosed", "scope",
+                           "deferral"}
 
 
 @dataclass(frozen=True)

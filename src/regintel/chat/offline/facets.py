@@ -14,6 +14,7 @@ from regintel.chat.offline import (
     acts,
     bounds,
     definitions,
+    out_of_scope,
     owners,
     pending,
     review_scope,
@@ -129,7 +130,7 @@ Kind = Literal["period", "deadline", "frequency", "amount", "percent", "modality
                "responsibility", "risk", "exclusion", "filter", "notice", "aggregation",
                "refund", "access", "delegation", "undisclosed", "scope", "easing", "tier",
                "pending", "deferral", "bound", "definition", "review", "share", "owner", "sample",
-               "unregulated", "status"]
+               "unregulated", "status", "outside"]
 
 
 @dataclass(frozen=True)
@@ -196,6 +197,8 @@ class Facets:
     unregulated: str | None = None  # that condition, held not to matter
     keeps_status: str | None = None  # a DNFBP forbidden to misrepresent its status
     claims_authorisation: str | None = None  # "authorised and regulated by the FSRA"
+    includes: tuple[frozenset[str], str] | None = None  # what the text says is included
+    outside: tuple[frozenset[str], str] | None = None  # what it puts outside its scope
     # An account for someone whose identity is kept from the firm: forbidden ("whose true
     # identity has not been disclosed"), or accepted ("without being told the identity").
     undisclosed: str | None = None
@@ -315,6 +318,7 @@ def read(text: str) -> Facets:
                   unregulated=supervision.regulation_waived(text),
                   keeps_status=supervision.keeps_status(text),
                   claims_authorisation=supervision.claims_authorisation(text),
+                  includes=out_of_scope.included(text), outside=out_of_scope.left_outside(text),
                   undisclosed=acts.undisclosed(text),
                   accepts_unnamed=acts.accepts_unnamed(text),
                   all_activities=acts.all_activities(text), carves_out=acts.carves_out(text),
@@ -413,6 +417,8 @@ ACTS_AGAINST: dict[Kind, tuple[_Said, _Said]] = {
     "owner": (lambda f: f.holds, lambda f: f.owned_by[1] if f.owned_by else None),
     "unregulated": (lambda f: f.regulated, lambda f: f.unregulated),
     "status": (lambda f: f.keeps_status, lambda f: f.claims_authorisation),
+    "outside": (lambda f: f.includes[1] if f.includes else None,
+                lambda f: f.outside[1] if f.outside else None),
     "sample": (lambda f: f.every[0][1] if f.every else None,
                lambda f: f.sampled[1] if f.sampled else None),
     "undisclosed": (lambda f: f.undisclosed, lambda f: f.accepts_unnamed),
@@ -493,6 +499,9 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
         kinds.add("unregulated")
     if rule.keeps_status and policy.claims_authorisation:
         kinds.add("status")
+    if rule.mandatory and rule.includes and policy.outside and \
+            out_of_scope.leaves_out_included(rule.includes[0], policy.outside[0]):
+        kinds.add("outside")
     if rule.undisclosed and policy.accepts_unnamed:
         kinds.add("undisclosed")
     if rule.all_activities and policy.carves_out:
@@ -747,6 +756,7 @@ TIES: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] = (
     _tie("owner"),
     _tie("unregulated"),
     _tie("status"),
+    _tie("outside"),
     _tie("undisclosed"),
     _tie("easing"),
     _tie("pending"),

@@ -190,7 +190,7 @@ def states_fact(unit: Unit) -> bool:
                 f.accepts or f.filters or f.moved_from or f.owned_by or f.carves_out or
                 f.eases_beyond or f.held_to or f.while_pending or f.deferred or f.bounded or
                 f.not_counted or f.review_leaves_out or f.sampled or f.unregulated or
-                f.claims_authorisation)
+                f.claims_authorisation or f.outside)
 
 
 def _fair_share(found: dict[int, Candidate], limit: int) -> list[int]:

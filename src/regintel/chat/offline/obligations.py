@@ -302,6 +302,9 @@ def conflict_suggestion(ref: str, policy_clause: str | None, found: Conflict) ->
         case "delegation":
             return (f"Amend {where} so that the duty stays with its holder under {ref} "
                     f"(\"{found.rule}\"); the policy moves it (\"{found.policy}\").")
+        case "outside":
+            return (f"Amend {where} so that it covers what {ref} includes (\"{found.rule}\"), "
+                    f"instead of \"{found.policy}\".")
         case "status":
             return (f"Amend {where} so that the firm is described as registered with the "
                     f"Regulator, not \"{found.policy}\" ({ref}: \"{found.rule}\").")
