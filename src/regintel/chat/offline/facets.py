@@ -419,8 +419,6 @@ ACTS_AGAINST: dict[Kind, tuple[_Said, _Said]] = {
     "status": (lambda f: f.keeps_status, lambda f: f.claims_authorisation),
     "outside": (lambda f: f.includes[1] if f.includes else None,
                 lambda f: f.outside[1] if f.outside else None),
-    "sample": (lambda f: f.every[0][1] if f.every else None,
-               lambda f: f.sampled[1] if f.sampled else None),
     "undisclosed": (lambda f: f.undisclosed, lambda f: f.accepts_unnamed),
     "scope": (lambda f: f.all_activities, lambda f: f.carves_out),
     "easing": (lambda f: f.eases_low, lambda f: f.eases_beyond),
@@ -679,6 +677,11 @@ def conflict(kind: Kind, rule: Facets, policy: Facets) -> Conflict | None:
             if policy.bounded:
                 return Conflict(kind, bounds.named_without_share(rule.text, policy.bounded[0])
                                 or "", policy.bounded[1])
+        case "sample":  # comparable only when the sample is of what the rule has all of
+            if policy.sampled:
+                asked = [p for what, p in rule.every
+                         if samples.same_things(what, policy.sampled[0])]
+                return Conflict(kind, asked[0] if asked else "", policy.sampled[1])
         case "tier":  # comparable only when the policy's bound leaves customers out
             return Conflict(kind, r.get("mandatory", ""),
                             policy.held_to[1] if policy.held_to else "")
@@ -779,7 +782,7 @@ EVIDENT: tuple[tuple[Callable[[Facets], bool], Callable[[Facets], bool]], ...] =
     # A sample of the very things the rule has all of (by head noun or acronym): a review's
     # list item ("(b) a review of a sample of the STRs") sits in a list the vectors put far
     # from the one item it gets wrong (0.37).
-    _tie("sample"),
+    (lambda r: bool(r.every), lambda c: bool(c.sampled)),
 )
 
 

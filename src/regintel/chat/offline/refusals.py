@@ -21,3 +21,11 @@ def refused(text: str, start: int = 0, end: int | None = None, *, only: bool = F
     if _REFUSAL.search(text, start, end):
         return True
     return only and _ONLY.search(text, start, end) is not None
+
+
+def refused_in_clause(text: str, at: int) -> bool:
+    """Whether the clause that ``text[at:]`` is in refuses it before ``at`` ("it does not
+    wait for the next periodic review"; a refusal in an earlier sentence or clause is
+    another statement's)."""
+    start = max(text.rfind(";", 0, at), text.rfind(".", 0, at)) + 1
+    return refused(text, start, at)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from regintel.chat.offline.refusals import refused
+from regintel.chat.offline.refusals import refused_in_clause
 
 _WORDS = r"(?:\s+[^\s.;:]+){0,10}"  # what the event is, in its first few words
 _ON_EVENT = re.compile(
@@ -39,5 +39,4 @@ def deferred(text: str) -> str | None:
     m = _NEXT_ROUND.search(text)
     if m is None:
         return None
-    start = max(text.rfind(";", 0, m.start()), text.rfind(".", 0, m.start())) + 1
-    return None if refused(text, start, m.start()) else m[0]
+    return None if refused_in_clause(text, m.start()) else m[0]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from regintel.chat.offline.acts import Phrase
-from regintel.chat.offline.refusals import refused
+from regintel.chat.offline.refusals import refused_in_clause
 
 _OVERSEEN = r"(?:supervised|regulated|licensed|authori[sz]ed|subject\s+to\s+(?:regulation|" \
             r"supervision|AML\s+supervision))"
@@ -41,5 +41,4 @@ def claims_authorisation(text: str) -> str | None:
     m = _CLAIMED.search(text)
     if m is None:
         return None
-    start = max(text.rfind(";", 0, m.start()), text.rfind(".", 0, m.start())) + 1
-    return None if refused(text, start, m.start()) else m[0]
+    return None if refused_in_clause(text, m.start()) else m[0]
