@@ -877,3 +877,20 @@ def test_a_deadline_in_a_lead_in_is_cited_on_the_item_the_policy_names(policy: s
                              np.array([[0.7, 0.71]], dtype=np.float32), title="AML",
                              addressee="Relevant Person", context=units)
     assert [(d.kind, d.target_clause) for d in drafts] == [("conflict", item)]
+
+
+def test_every_kind_of_fact_is_one_a_clause_can_mention() -> None:
+    # _Stated.on picks the part of a clause that mentions a kind; a kind mentions() does not
+    # know is never found in a part, and the whole clause answers for all of them.
+    import inspect
+    import re
+    import typing
+
+    handled = set(re.findall(r'case "(\w+)"', inspect.getsource(facets.mentions)))
+    kinds = set(typing.get_args(facets.Kind))
+    assert kinds - handled - set(facets.ACTS_AGAINST) == set()
+
+
+def test_a_clause_that_samples_mentions_the_sample() -> None:
+    assert facets.mentions("sample", facets.read("We review a sample of the STRs."))
+    assert not facets.mentions("sample", facets.read("We review the STRs."))

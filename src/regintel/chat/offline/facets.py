@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from regintel.chat.offline import (
@@ -238,6 +239,9 @@ class Facets:
     exempt_share: tuple[float, str] | None = None
 
 
+# The same clause is read for every target and again to find the statements of fact
+# (matching.states_fact), and a policy is audited more than once: read once.
+@lru_cache(maxsize=8192)
 def read(text: str) -> Facets:
     phrases: dict[str, str] = {}
     minimum: list[float] = []
@@ -573,6 +577,8 @@ def mentions(kind: Kind, facts: Facets) -> bool:
             return facts.review_leaves_out is not None
         case "share":
             return bool(facts.exempt_share or facts.percents)
+        case "sample":
+            return bool(facts.every or facts.sampled)
     return False  # pragma: no cover - every kind is handled above
 
 
