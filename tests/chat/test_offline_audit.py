@@ -35,7 +35,7 @@ from regintel.bench.audit_tuning import (
     grid,
 )
 from regintel.chat.evidence import CitationBook, normalise, verify
-from regintel.chat.offline import facets
+from regintel.chat.offline import conflicts, facets
 from regintel.chat.offline.audit import MAX_FINDINGS, MAX_GAPS, AuditInputs, run_audit
 from regintel.chat.offline.audit_units import AuditPreparation
 from regintel.chat.offline.unit_vectors import UnitVectors
@@ -390,10 +390,10 @@ def test_the_policy_pdf_is_built_from_its_source() -> None:
     ("his decision is made independently and is not subject to the consent or approval of "
      "any other Person", "the Chief Executive Officer, whose approval is required", "independence"),
 ])
-def test_conflicting_facts(rule: str, policy: str, kind: facets.Kind) -> None:
+def test_conflicting_facts(rule: str, policy: str, kind: conflicts.Kind) -> None:
     r, p = facets.read(rule), facets.read(policy)
-    assert kind in facets.comparable(rule, r, p)
-    found = facets.conflict(kind, r, p)
+    assert kind in conflicts.comparable(rule, r, p)
+    found = conflicts.conflict(kind, r, p)
     assert found is not None and found.kind == kind
 
 
@@ -407,7 +407,7 @@ def test_conflicting_facts(rule: str, policy: str, kind: facets.Kind) -> None:
 ])
 def test_a_stricter_policy_is_no_conflict(rule: str, policy: str) -> None:
     r, p = facets.read(rule), facets.read(policy)
-    assert all(facets.conflict(k, r, p) is None for k in facets.comparable(rule, r, p))
+    assert all(conflicts.conflict(k, r, p) is None for k in conflicts.comparable(rule, r, p))
 
 
 def test_records_may_be_electronic_is_no_discretion() -> None:

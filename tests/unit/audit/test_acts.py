@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from regintel.chat.offline import facets
+from regintel.chat.offline import conflicts, facets
 
 
-def _conflict(rule: str, policy: str) -> facets.Conflict | None:
+def _conflict(rule: str, policy: str) -> conflicts.Conflict | None:
     r, p = facets.read(rule), facets.read(policy)
-    for kind in sorted(facets.comparable(rule, r, p)):
-        if (found := facets.conflict(kind, r, p)) is not None:
+    for kind in sorted(conflicts.comparable(rule, r, p)):
+        if (found := conflicts.conflict(kind, r, p)) is not None:
             return found
     return None
 

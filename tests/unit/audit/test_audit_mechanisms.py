@@ -13,7 +13,15 @@ from uuid import uuid4
 import numpy as np
 import pytest
 
-from regintel.chat.offline import alignment, audit, facets, matching, obligations
+from regintel.chat.offline import (
+    alignment,
+    audit,
+    conflicts,
+    facets,
+    matching,
+    measures,
+    obligations,
+)
 from regintel.chat.offline.segments import Unit
 from regintel.domain.documents import ChunkHit, DocType
 
@@ -37,16 +45,16 @@ def _drafts_on(rule: Unit, policy: list[Unit], closeness: list[float]) -> list[a
 
 
 # -- facts -----------------------------------------------------------------------------------
-@pytest.mark.parametrize(("rule", "policy", "conflicts"), [
+@pytest.mark.parametrize(("rule", "policy", "clashes"), [
     ("must submit the AML Return to the Regulator by the end of April each year",
      "the MLRO submits it to the FSRA by 30 June each year", True),
     ("must submit the return by 31 March", "submits it by the end of February", False),
     ("must file it no later than March 31", "files it by the end of March", False),
 ])
-def test_annual_due_dates(rule: str, policy: str, conflicts: bool) -> None:
+def test_annual_due_dates(rule: str, policy: str, clashes: bool) -> None:
     r, p = facets.read(rule), facets.read(policy)
-    assert "date" in facets.comparable(rule, r, p)
-    assert (facets.conflict("date", r, p) is not None) is conflicts
+    assert "date" in conflicts.comparable(rule, r, p)
+    assert (conflicts.conflict("date", r, p) is not None) is clashes
 
 
 def test_may_as_a_verb_is_no_month() -> None:
@@ -62,7 +70,7 @@ def test_a_sentence_is_read_part_by_part() -> None:
     assert facets.parts("one fact only") == ["one fact only"]
 
 
-@pytest.mark.parametrize(("kind", "rule", "policy", "conflicts"), [
+@pytest.mark.parametrize(("kind", "rule", "policy", "clashes"), [
     # the same figure, its edge left out: a holding of exactly 25 % escapes the policy
     ("percent", "owns or controls 25% or more of the shares or voting rights;",
      "every individual who owns or controls more than 25 per cent of its shares.", True),
@@ -84,12 +92,12 @@ def test_a_sentence_is_read_part_by_part() -> None:
     ("amount", "a cash payment of USD15,000 or more;",
      "cash payments equal to or over USD 15,000 are reported.", False),
 ])
-def test_a_threshold_that_leaves_out_its_own_figure(kind: facets.Kind, rule: str, policy: str,
-                                                    conflicts: bool) -> None:
+def test_a_threshold_that_leaves_out_its_own_figure(kind: conflicts.Kind, rule: str, policy: str,
+                                                    clashes: bool) -> None:
     r, p = facets.read(rule), facets.read(policy)
-    assert kind in facets.comparable(rule, r, p)
-    found = facets.conflict(kind, r, p)
-    assert (found is not None) is conflicts
+    assert kind in conflicts.comparable(rule, r, p)
+    found = conflicts.conflict(kind, r, p)
+    assert (found is not None) is clashes
     if found is not None:
         assert found.rule in rule and found.policy in policy
 
@@ -105,8 +113,8 @@ def test_amounts_with_the_currency_either_side(text: str, amount: tuple[str, flo
 
 
 def test_an_urgency_speaks_of_a_deadline() -> None:
-    assert facets.mentions("deadline", facets.read("supplied on request without delay"))
-    assert not facets.mentions("period", facets.read("supplied on request without delay"))
+    assert conflicts.mentions("deadline", facets.read("supplied on request without delay"))
+    assert not conflicts.mentions("period", facets.read("supplied on request without delay"))
 
 
 def test_a_conditional_permission_is_an_obligation() -> None:
@@ -132,10 +140,10 @@ def test_the_part_about_the_obligations_act_decides() -> None:
     stated = alignment._Stated.of(clause)
     from regintel.chat.offline.lexical import terms
 
-    def judged(rule_text: str) -> facets.Conflict | None:
+    def judged(rule_text: str) -> conflicts.Conflict | None:
         rule = facets.read(rule_text)
         said = stated.on("deadline", rule_text, rule, set(terms(rule_text)))
-        return None if said is None else facets.conflict("deadline", rule, said)
+        return None if said is None else conflicts.conflict("deadline", rule, said)
 
     found = judged("it may only do so if it immediately obtains the necessary CDD "
                    "information from the third party")
@@ -303,11 +311,11 @@ def test_a_statement_of_fact() -> None:
      "breaches are reported to the FSRA in the quarterly compliance return", "cycle",
      "quarterly"),
 ])
-def test_weaker_timing_as_policies_write_it(rule: str, policy: str, kind: facets.Kind,
+def test_weaker_timing_as_policies_write_it(rule: str, policy: str, kind: conflicts.Kind,
                                             said: str) -> None:
     r, p = facets.read(rule), facets.read(policy)
-    assert kind in facets.comparable(rule, r, p)
-    found = facets.conflict(kind, r, p)
+    assert kind in conflicts.comparable(rule, r, p)
+    found = conflicts.conflict(kind, r, p)
     assert found is not None and found.policy == said
 
 
@@ -323,10 +331,10 @@ def test_weaker_timing_as_policies_write_it(rule: str, policy: str, kind: facets
     ("The MLRO must report semi-annually to the Governing Body",
      "The Officer gives the Board a Half-Year Report on the annual review", "frequency"),
 ])
-def test_timing_that_meets_the_rule(rule: str, policy: str, kind: facets.Kind) -> None:
+def test_timing_that_meets_the_rule(rule: str, policy: str, kind: conflicts.Kind) -> None:
     r, p = facets.read(rule), facets.read(policy)
-    assert kind in facets.comparable(rule, r, p)
-    assert facets.conflict(kind, r, p) is None
+    assert kind in conflicts.comparable(rule, r, p)
+    assert conflicts.conflict(kind, r, p) is None
 
 
 @pytest.mark.parametrize(("rule", "policy"), [
@@ -341,13 +349,13 @@ def test_timing_that_meets_the_rule(rule: str, policy: str, kind: facets.Kind) -
      "on every new transaction;"),
 ])
 def test_a_cycle_is_only_read_against_a_bare_promptness(rule: str, policy: str) -> None:
-    assert "cycle" not in facets.comparable(rule, facets.read(rule), facets.read(policy))
+    assert "cycle" not in conflicts.comparable(rule, facets.read(rule), facets.read(policy))
 
 
 def test_an_open_frequency_is_read_only_where_no_interval_is() -> None:
     assert facets.read("The rating is revisited at each periodic review").frequency_months == ()
-    assert facets.OPEN not in facets.read("reviewed periodically, every two years"
-                                          ).frequency_months
+    assert measures.OPEN not in facets.read("reviewed periodically, every two years"
+                                            ).frequency_months
     assert facets.read("Records are kept for five years after the account is closed"
                        ).deadline_days == ()  # a retention period, not a deadline
     assert matching.states_fact(_unit("The Board reviews this Manual from time to time."))
@@ -402,8 +410,8 @@ def test_an_effort_is_told_from_a_judgement() -> None:
     effort = facets.read("The Firm endeavours to verify the address").discretionary
     judgement = facets.read("Transfers may, where the Head of Operations considers it "
                             "appropriate, be effected").discretionary
-    assert effort is not None and facets.is_effort(effort)
-    assert judgement is not None and not facets.is_effort(judgement)
+    assert effort is not None and measures.is_effort(effort)
+    assert judgement is not None and not measures.is_effort(judgement)
 
 
 # -- a risk factor set aside names the factor --------------------------------------------------
@@ -466,7 +474,7 @@ def test_a_list_whose_every_item_the_policy_restates_has_no_item_named() -> None
 
 
 # -- notice before an event --------------------------------------------------------------------
-@pytest.mark.parametrize(("rule", "policy", "conflicts"), [
+@pytest.mark.parametrize(("rule", "policy", "clashes"), [
     ("A DNFBP must notify the Regulator in writing at least ten Business Days in advance of "
      "it ceasing to carry on the business activities.",
      "The MLRO writes to the FSRA no later than five Business Days before trading ends.", True),
@@ -475,10 +483,10 @@ def test_a_list_whose_every_item_the_policy_restates_has_no_item_named() -> None
      "The MLRO writes to the FSRA at least one month before trading ends.", False),
 ])
 def test_a_notice_period_is_a_floor_on_the_lead_time(rule: str, policy: str,
-                                                      conflicts: bool) -> None:
+                                                      clashes: bool) -> None:
     r, p = facets.read(rule), facets.read(policy)
-    assert facets.comparable(rule, r, p) == {"notice"}
-    assert (facets.conflict("notice", r, p) is not None) is conflicts
+    assert conflicts.comparable(rule, r, p) == {"notice"}
+    assert (conflicts.conflict("notice", r, p) is not None) is clashes
 
 
 def test_a_notice_period_is_no_retention_period_and_a_window_no_notice() -> None:
@@ -501,10 +509,10 @@ def test_a_notice_period_is_no_retention_period_and_a_window_no_notice() -> None
      "refund"),
 ])
 def test_what_the_policy_counts_apart_or_keeps(rule: str, policy: str,
-                                              kind: facets.Kind) -> None:
+                                              kind: conflicts.Kind) -> None:
     r, p = facets.read(rule), facets.read(policy)
-    assert kind in facets.comparable(rule, r, p)
-    assert facets.conflict(kind, r, p) is not None
+    assert kind in conflicts.comparable(rule, r, p)
+    assert conflicts.conflict(kind, r, p) is not None
 
 
 @pytest.mark.parametrize("policy", [
@@ -530,8 +538,8 @@ def test_money_held_on_a_suspicion_is_not_kept_from_the_customer() -> None:
     for policy in ("Where an STR has been made, the Firm retains the funds pending the FIU's "
                    "instructions.", "The Firm keeps the deposit while the MLRO considers "
                    "whether the activity is suspicious."):
-        assert "refund" not in facets.comparable(rule, facets.read(rule), facets.read(policy))
-    assert "refund" in facets.comparable(rule, facets.read(rule), facets.read(
+        assert "refund" not in conflicts.comparable(rule, facets.read(rule), facets.read(policy))
+    assert "refund" in conflicts.comparable(rule, facets.read(rule), facets.read(
         "Deposits paid on special-order items are not refundable where the order is cancelled."))
 
 
@@ -661,16 +669,16 @@ def test_access_kept_from_the_aml_function(policy: str, limits: bool) -> None:
             "performing compliance and audit functions have full access to information about "
             "the account and the account holder.")
     r, p = facets.read(rule), facets.read(policy)
-    assert ("access" in facets.comparable(rule, r, p)) is limits
+    assert ("access" in conflicts.comparable(rule, r, p)) is limits
     if limits:
-        assert facets.conflict("access", r, p) is not None
+        assert conflicts.conflict("access", r, p) is not None
 
 
 def test_direct_access_to_the_governing_body_is_not_access_to_information() -> None:
     rule = "A Relevant Person must ensure that its MLRO has direct access to its Governing Body."
     policy = "The MLRO sees the Board's papers only after the Chair has approved them."
     r, p = facets.read(rule), facets.read(policy)
-    assert "access" not in facets.comparable(rule, r, p)
+    assert "access" not in conflicts.comparable(rule, r, p)
 
 
 # -- a duty moved from its holder ----------------------------------------------------------------
@@ -712,9 +720,9 @@ _EVERY_MEMBER = ("Responsibility for a Relevant Person's compliance with the AML
 ])
 def test_a_duty_moved_from_its_holder(rule: str, policy: str, moved: bool) -> None:
     r, p = facets.read(rule), facets.read(policy)
-    assert ("delegation" in facets.comparable(rule, r, p)) is moved
+    assert ("delegation" in conflicts.comparable(rule, r, p)) is moved
     if moved:
-        assert facets.conflict("delegation", r, p) is not None
+        assert conflicts.conflict("delegation", r, p) is not None
 
 
 def test_a_duty_given_a_holder_is_an_obligation() -> None:
@@ -730,7 +738,7 @@ _INDEPENDENT_RULE = ("A Relevant Person must ensure that if the MLRO decides to 
                      "approval of any other Person.")
 
 
-@pytest.mark.parametrize(("policy", "conflicts"), [
+@pytest.mark.parametrize(("policy", "clashes"), [
     ("The MLRO's decision to file is subject to the approval of the Chief Executive.", True),
     ("That decision is not subject to the consent or approval of any other person, including "
      "the Board.", False),
@@ -741,9 +749,9 @@ _INDEPENDENT_RULE = ("A Relevant Person must ensure that if the MLRO decides to 
     ("The decision is the MLRO's alone and needs no one's consent or approval.", False),
 ])
 def test_a_policy_that_restates_the_independence_is_no_conflict(policy: str,
-                                                                 conflicts: bool) -> None:
+                                                                 clashes: bool) -> None:
     r, p = facets.read(_INDEPENDENT_RULE), facets.read(policy)
-    assert ("independence" in facets.comparable(_INDEPENDENT_RULE, r, p)) is conflicts
+    assert ("independence" in conflicts.comparable(_INDEPENDENT_RULE, r, p)) is clashes
 
 
 def test_a_notice_period_is_read_however_far_the_vectors_put_it() -> None:
@@ -781,9 +789,9 @@ _NOMINEE = ("A Relevant Person must not knowingly establish or maintain a nomine
 ])
 def test_an_account_for_someone_kept_from_the_firm(policy: str, accepts: bool) -> None:
     r, p = facets.read(_NOMINEE), facets.read(policy)
-    assert ("undisclosed" in facets.comparable(_NOMINEE, r, p)) is accepts
+    assert ("undisclosed" in conflicts.comparable(_NOMINEE, r, p)) is accepts
     if accepts:
-        assert facets.conflict("undisclosed", r, p) is not None
+        assert conflicts.conflict("undisclosed", r, p) is not None
 
 
 # -- a policy that narrows its own scope ---------------------------------------------------------
@@ -800,7 +808,7 @@ _REACH = ("Subject to (2), the AML Rulebook applies to: every Relevant Person in
 ])
 def test_a_policy_that_narrows_its_own_scope(policy: str, narrows: bool) -> None:
     r, p = facets.read(_REACH), facets.read(policy)
-    assert ("scope" in facets.comparable(_REACH, r, p)) is narrows
+    assert ("scope" in conflicts.comparable(_REACH, r, p)) is narrows
 
 
 def test_the_rules_reach_over_all_activities_is_checked() -> None:
@@ -823,7 +831,7 @@ _FORBIDDEN = ("A Relevant Person must not establish a business relationship with
 ])
 def test_the_object_of_a_forbidden_act_follows_its_verb(policy: str, does: bool) -> None:
     r, p = facets.read(_FORBIDDEN), facets.read(policy)
-    assert ("prohibition" in facets.comparable(_FORBIDDEN, r, p)) is does
+    assert ("prohibition" in conflicts.comparable(_FORBIDDEN, r, p)) is does
 
 
 # -- a lead-in's conflict said again by its item ------------------------------------------------
@@ -886,11 +894,11 @@ def test_every_kind_of_fact_is_one_a_clause_can_mention() -> None:
     import re
     import typing
 
-    handled = set(re.findall(r'case "(\w+)"', inspect.getsource(facets.mentions)))
-    kinds = set(typing.get_args(facets.Kind))
-    assert kinds - handled - set(facets.ACTS_AGAINST) == set()
+    handled = set(re.findall(r'case "(\w+)"', inspect.getsource(conflicts.mentions)))
+    kinds = set(typing.get_args(conflicts.Kind))
+    assert kinds - handled - set(conflicts.ACTS_AGAINST) == set()
 
 
 def test_a_clause_that_samples_mentions_the_sample() -> None:
-    assert facets.mentions("sample", facets.read("We review a sample of the STRs."))
-    assert not facets.mentions("sample", facets.read("We review the STRs."))
+    assert conflicts.mentions("sample", facets.read("We review a sample of the STRs."))
+    assert not conflicts.mentions("sample", facets.read("We review the STRs."))

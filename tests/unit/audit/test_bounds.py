@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from regintel.chat.offline import bounds, facets
+from regintel.chat.offline import bounds, conflicts, facets
 
 _EACH = "The Relevant Person must identify: each beneficiary of the trust;"
 
@@ -16,9 +16,9 @@ _EACH = "The Relevant Person must identify: each beneficiary of the trust;"
 ])
 def test_a_share_the_rule_does_not_set(policy: str, bounded: bool) -> None:
     r, p = facets.read(_EACH), facets.read(policy)
-    assert ("bound" in facets.comparable(_EACH, r, p)) is bounded
+    assert ("bound" in conflicts.comparable(_EACH, r, p)) is bounded
     if bounded:
-        found = facets.conflict("bound", r, p)
+        found = conflicts.conflict("bound", r, p)
         assert found is not None and found.rule.startswith("each beneficiary")
 
 
@@ -27,7 +27,7 @@ def test_a_share_the_rule_sets_itself_is_no_conflict() -> None:
             "directly or indirectly, 25% or more of the shares or voting rights.")
     policy = "We identify each person who holds 25% or more of the shares."
     r, p = facets.read(rule), facets.read(policy)
-    assert "bound" not in facets.comparable(rule, r, p)
+    assert "bound" not in conflicts.comparable(rule, r, p)
 
 
 def test_other_persons_are_not_held_to_the_share() -> None:

@@ -8,7 +8,7 @@ from uuid import uuid4
 import numpy as np
 import pytest
 
-from regintel.chat.offline import alignment, definitions, facets, matching, obligations
+from regintel.chat.offline import alignment, conflicts, definitions, facets, matching, obligations
 from regintel.chat.offline.segments import Unit
 
 _PARTNER = "In the context of this Rule, a 'business partner' includes:"
@@ -30,7 +30,7 @@ def test_a_policy_that_narrows_a_defined_term(policy: str, narrows: bool) -> Non
     rule = f"{_PARTNER} a member of the Relevant Person's Group;"
     r, p = facets.read(rule), facets.read(policy)
     assert r.defines == "business partner"
-    assert ("definition" in facets.comparable(rule, r, p)) is narrows
+    assert ("definition" in conflicts.comparable(rule, r, p)) is narrows
 
 
 def test_a_definition_is_checked_but_is_no_duty() -> None:
@@ -91,4 +91,4 @@ def test_an_exemption_taken_on_a_smaller_share(policy: str, weaker: bool) -> Non
             "is: a Body Corporate that is wholly-owned by the Federal Government of the U.A.E.")
     r, p = facets.read(rule), facets.read(policy)
     assert r.exempt_share == (100.0, "wholly-owned")
-    assert ("share" in facets.comparable(rule, r, p)) is weaker
+    assert ("share" in conflicts.comparable(rule, r, p)) is weaker

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from regintel.chat.offline import facets
+from regintel.chat.offline import conflicts, facets
 
 _RISKS = ("A Relevant Person must: take appropriate steps to identify and assess money "
           "laundering risks to which its business is exposed. Relevant Persons must take into "
@@ -18,7 +18,7 @@ def test_what_the_rule_includes_put_outside_the_scope_contradicts_it() -> None:
               "financing and sanctions risk are outside its scope and are managed through the "
               "sanctions screening arrangements in Part 8.")
     r, p = facets.read(_RISKS), facets.read(policy)
-    found = facets.conflict("outside", r, p) if "outside" in facets.comparable(
+    found = conflicts.conflict("outside", r, p) if "outside" in conflicts.comparable(
         _RISKS, r, p) else None
     assert found is not None
     assert found.policy == "Proliferation financing and sanctions risk are outside its scope"
@@ -32,4 +32,4 @@ def test_what_the_rule_includes_put_outside_the_scope_contradicts_it() -> None:
 ])
 def test_nothing_the_rule_includes_left_out_is_no_conflict(policy: str) -> None:
     r, p = facets.read(_RISKS), facets.read(policy)
-    assert "outside" not in facets.comparable(_RISKS, r, p)
+    assert "outside" not in conflicts.comparable(_RISKS, r, p)

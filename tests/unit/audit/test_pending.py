@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from regintel.chat.offline import facets, pending
+from regintel.chat.offline import conflicts, facets, pending
 
 _DNFBP = ("A Relevant Person that is a DNFBP must fulfil the appropriate CDD and reporting "
           "obligations where applicable before the Relevant Person prepares for or carries out "
@@ -31,8 +31,8 @@ def test_a_rule_that_puts_cdd_first_is_contradicted() -> None:
     policy = ("An engagement team may start preparing for a formation engagement while CDD is "
               "still in progress.")
     r, p = facets.read(_DNFBP), facets.read(policy)
-    assert r.cdd_first is not None and "pending" in facets.comparable(_DNFBP, r, p)
-    found = facets.conflict("pending", r, p)
+    assert r.cdd_first is not None and "pending" in conflicts.comparable(_DNFBP, r, p)
+    found = conflicts.conflict("pending", r, p)
     assert found is not None and found.policy == "while CDD is still in progress"
 
 
@@ -40,4 +40,4 @@ def test_a_rule_without_cdd_first_is_not() -> None:
     rule = "A Relevant Person must keep the records for at least six years."
     policy = "Records may be archived while CDD is still in progress."
     r, p = facets.read(rule), facets.read(policy)
-    assert "pending" not in facets.comparable(rule, r, p)
+    assert "pending" not in conflicts.comparable(rule, r, p)

@@ -9,7 +9,7 @@ from uuid import uuid4
 import numpy as np
 import pytest
 
-from regintel.chat.offline import alignment, facets, matching, obligations, risk_tiers
+from regintel.chat.offline import alignment, conflicts, facets, matching, obligations, risk_tiers
 from regintel.chat.offline.segments import Unit
 
 DOC = uuid4()
@@ -129,7 +129,7 @@ _EDD = ("Where a Relevant Person is required to undertake Enhanced CDD, having a
 ])
 def test_a_tier_narrower_than_the_rules(rule: str, policy: str, narrower: bool) -> None:
     r, p = facets.read(rule), facets.read(policy)
-    assert ("tier" in facets.comparable(rule, r, p)) is narrower
+    assert ("tier" in conflicts.comparable(rule, r, p)) is narrower
 
 
 def test_the_item_held_back_is_what_the_finding_quotes() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from regintel.chat.offline import facets, rounds
+from regintel.chat.offline import conflicts, facets, rounds
 
 _REASSESS = ("The customer risk assessment in (1) must be completed: whenever it is otherwise "
              "appropriate for existing customers, including where the Relevant Person becomes "
@@ -29,7 +29,7 @@ def test_a_duty_on_an_event_is_contradicted_by_waiting_for_the_round() -> None:
     policy = "The rating is reassessed at the customer's next scheduled periodic review."
     r, p = facets.read(_REASSESS), facets.read(policy)
     assert r.on_event is not None and r.on_event.startswith("whenever it is otherwise")
-    assert "deferral" in facets.comparable(_REASSESS, r, p)
+    assert "deferral" in conflicts.comparable(_REASSESS, r, p)
 
 
 def test_an_urgent_duty_is_no_event() -> None:

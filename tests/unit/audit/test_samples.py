@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from regintel.chat.offline import facets, samples
+from regintel.chat.offline import conflicts, facets, samples
 
 _REVIEW = ("The review process required under Rule 4.1.1(4) must cover at least the following: "
            "an analysis of all Suspicious Activity/Transaction Reports to highlight any area "
@@ -16,8 +16,8 @@ def test_a_sample_of_what_the_rule_has_all_of_contradicts_it() -> None:
               "Audit, to identify any area in which procedures or training should be "
               "strengthened")
     r, p = facets.read(_REVIEW), facets.read(policy)
-    assert "sample" in facets.comparable(_REVIEW, r, p)
-    found = facets.conflict("sample", r, p)
+    assert "sample" in conflicts.comparable(_REVIEW, r, p)
+    found = conflicts.conflict("sample", r, p)
     assert found is not None and found.policy == "a sample of the STRs"
 
 
@@ -38,4 +38,4 @@ def test_the_sample_is_of_the_same_things(asked: str, taken: str, same: bool) ->
 ])
 def test_no_sample_of_those_things_is_no_conflict(policy: str) -> None:
     r, p = facets.read(_REVIEW), facets.read(policy)
-    assert "sample" not in facets.comparable(_REVIEW, r, p)
+    assert "sample" not in conflicts.comparable(_REVIEW, r, p)

@@ -13,7 +13,7 @@ from itertools import pairwise
 import numpy as np
 import numpy.typing as npt
 
-from regintel.chat.offline import acts, facets, obligations
+from regintel.chat.offline import acts, conflicts, facets, measures, obligations, ties
 from regintel.chat.offline.lexical import terms, tfidf
 from regintel.chat.offline.segments import Unit, part_saying
 from regintel.domain.chat import Severity
@@ -86,7 +86,7 @@ RARELY_NAMED = 2  # a thing named in at most this many policy clauses is what th
 MIN_GAP_CHARS = 40  # list fragments ("(e) the NAMLCFTC;") are not reported as gaps
 MIN_GAP_EVIDENCE = 0.5  # an omission is asserted only from clearly relevant evidence
 WORDED_ALIKE = 0.6  # more than this share of an obligation's words (idf-weighted): a paraphrase
-_JUDGEMENT: set[facets.Kind] = {"modality", "independence"}
+_JUDGEMENT: set[conflicts.Kind] = {"modality", "independence"}
 # Read even on a clause that shares few words with the rule: the same act done after the
 # relationship starts, or allowed, is what ties the two ("verified within 30 days after
 # dealing begins" / "prior to establishing the business relationship … verify"), and so are
@@ -94,7 +94,7 @@ _JUDGEMENT: set[facets.Kind] = {"modality", "independence"}
 # rule excludes (its own words must be in the clause), a report held back from the MLRO, and
 # an event left to the next round ("the rating is reassessed at the customer's next scheduled
 # periodic review" for "must be completed … whenever … becomes aware of any change").
-_ACTS: set[facets.Kind] = {"order", "prohibition", "responsibility", "exclusion", "filter",
+_ACTS: set[conflicts.Kind] = {"order", "prohibition", "responsibility", "exclusion", "filter",
                            "aggregation", "refund", "access", "delegation", "owner", "sample",
                            "unregulated", "status", "outside", "undisclosed", "scope",
                            "deferral"}
@@ -167,11 +167,11 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
     worded = rule_words @ words[:len(policy)].T
     policy_facets = [_Stated.of(u) for u in policy]
     # Acts worded apart by design are read on every clause about the subject (see
-    # facets.TIES): vectors rate them lower than clauses that merely share the topic.
+    # ties.TIES): vectors rate them lower than clauses that merely share the topic.
     tied = [[j for j, f in enumerate(policy_facets) if clause_side(f.whole)]
-            for _, clause_side in facets.TIES]
+            for _, clause_side in ties.TIES]
     evident = [[j for j, f in enumerate(policy_facets) if clause_side(f.whole)]
-               for _, clause_side in facets.EVIDENT]
+               for _, clause_side in ties.EVIDENT]
     position = {u: j for j, u in enumerate(policy)}
     siblings: dict[tuple[int, str], list[int]] = {}
     for j, u in enumerate(policy):
@@ -190,12 +190,12 @@ def match(found: Sequence[Candidate], vectors: npt.NDArray[np.float32],
         # section, is (the clause's first sentence says what it is about: "Any Employee who
         # … suspects … must record it …. An employee who has a suspicion must first raise it
         # with his or her head of desk, who …"; see _with_previous).
-        sides = [clauses for (rule_side, _), clauses in zip(facets.TIES, tied, strict=True)
+        sides = [clauses for (rule_side, _), clauses in zip(ties.TIES, tied, strict=True)
                  if rule_side(rules[i])]
         related = [j for clauses in sides for j in clauses
                    if max(float(row[k]) for k in around[_clause_key(policy[j])])
                    >= thresholds.topic]
-        related += [j for (rule_side, _), clauses in zip(facets.EVIDENT, evident, strict=True)
+        related += [j for (rule_side, _), clauses in zip(ties.EVIDENT, evident, strict=True)
                     if rule_side(rules[i]) for j in clauses]
         related += _doing_the_forbidden(rules[i], policy_facets, named)
         # The statement that led to the rule (by its words, section heading included) is
@@ -357,18 +357,18 @@ class _Stated:
         return cls(facets.read(text), tuple((frozenset(terms(p)), facets.read(p))
                                             for p in pieces) if len(pieces) > 1 else ())
 
-    def on(self, kind: facets.Kind, rule_text: str, rule: facets.Facets,
+    def on(self, kind: conflicts.Kind, rule_text: str, rule: facets.Facets,
            rule_terms: set[str]) -> facets.Facets | None:
         """The facts of the part that speaks of ``kind`` and shares most words with the
         obligation (the whole clause when it has one part); None when that part states
         nothing to compare (its "without delay" is about the obligation's act, the clause's
         "within 30 days" about another)."""
         speaking = [(len(words & rule_terms), f) for words, f in self.parts
-                    if facets.mentions(kind, f)]
+                    if conflicts.mentions(kind, f)]
         if not speaking:
             return self.whole
         chosen = max(speaking, key=lambda p: p[0])[1]
-        return chosen if kind in facets.comparable(rule_text, rule, chosen) else None
+        return chosen if kind in conflicts.comparable(rule_text, rule, chosen) else None
 
 
 def _conflict(i: int, candidate: Candidate, rule: facets.Facets,
@@ -385,11 +385,11 @@ def _conflict(i: int, candidate: Candidate, rule: facets.Facets,
     rule_text = f"{unit.stem} {unit.body}"
     rule_terms = set(terms(rule_text))  # for the shared-words test
     binding = obligations.is_obligation(unit)
-    decided: set[facets.Kind] = set()
+    decided: set[conflicts.Kind] = set()
     for j, sim in closest:
         clause = policy[j]
         stated = policy_facets[j]
-        kinds = facets.comparable(rule_text, rule, stated.whole) - decided
+        kinds = conflicts.comparable(rule_text, rule, stated.whole) - decided
         if len(rule_terms & set(terms(f"{clause.stem} {clause.body}"))) < MIN_SHARED_TERMS:
             kinds &= _ACTS  # tied to the rule by the act itself, not by shared words
         if not binding:  # a licence, a definition or a condition sets no duty to fall
@@ -400,14 +400,14 @@ def _conflict(i: int, candidate: Candidate, rule: facets.Facets,
                 continue
             decided.add(kind)
             said = stated.on(kind, rule_text, rule, rule_terms)
-            found = None if said is None else facets.conflict(kind, rule, said)
+            found = None if said is None else conflicts.conflict(kind, rule, said)
             if found is not None:
                 return _conflict_draft(candidate, clause, sim, found, title, weigh,
                                        rulebook)
     return None
 
 
-def _conflict_draft(candidate: Candidate, clause: Unit, sim: float, found: facets.Conflict,
+def _conflict_draft(candidate: Candidate, clause: Unit, sim: float, found: conflicts.Conflict,
                     title: str, weigh: Weights,
                     rulebook: _Rulebook) -> Draft:
     target = candidate.unit
@@ -440,7 +440,7 @@ def _conflict_draft(candidate: Candidate, clause: Unit, sim: float, found: facet
         if by_item and items else part_saying(target, found.rule)
     if not by_item:
         # (An act's phrase names what the act is done to; a quantity's names only itself.)
-        said = clause if found.kind in facets.ACTS_AGAINST else _said_in(clause, found.policy)
+        said = clause if found.kind in conflicts.ACTS_AGAINST else _said_in(clause, found.policy)
         part = _item_meant(_lead_in_saying(part, found.rule, rulebook.lead_ins), said,
                            rulebook, weigh)
     quoted = part_saying(clause, found.policy)
@@ -639,12 +639,12 @@ def _acts_on(rule: Unit, clause: Unit, weigh: Weights) -> bool:
     governs ("may, where … considers it necessary, verify …", "endeavours to verify …") is
     in the obligation and so, mostly, is what the clause applies it to ("the beneficial
     owners of each corporate customer")."""
-    found = facets.DISCRETIONARY.search(clause.body)
+    found = measures.DISCRETIONARY.search(clause.body)
     if found is None:
         return True  # an approval: the shared terms already tie it to the obligation
     after = terms(clause.body[found.end():])
     rule_terms = set(terms(rule.body))
-    if facets.is_effort(found[0]):
+    if measures.is_effort(found[0]):
         # "endeavours to complete CDD before …", "where possible, the Firm verifies …": the
         # verb comes first or after its subject, and what it applies to follows it.
         return bool(set(after[:2]) & rule_terms) and \

@@ -3,7 +3,7 @@ identify "each beneficiary of the trust"; a policy that identifies only "each be
 who is entitled to 25% or more of the trust property" leaves out the others, however
 usual the 25 % is elsewhere (it is the rules' own test for owners of a body corporate, which
 the rule on bodies corporate states and so is not contradicted). facets.read records the
-policy's side; facets.comparable checks that the rule names the same persons with no share."""
+policy's side; conflicts.comparable checks that the rule names the same persons with no share."""
 
 from __future__ import annotations
 

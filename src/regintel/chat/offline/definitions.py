@@ -5,7 +5,7 @@ says some of it is not what the word names ("Members of the Shearwater Group are
 partners for the purposes of this section"; "A protector … whose only power is to direct the
 trustees … is not treated as having control of the trust") takes them out of every duty the
 rule attaches to the word. The definition is no duty itself (obligations.defines_a_term):
-it is read for this alone. facets.read records both sides; facets.comparable ties them."""
+it is read for this alone. facets.read records both sides; conflicts.comparable ties them."""
 
 from __future__ import annotations
 

@@ -9,7 +9,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from regintel.chat.offline import definitions, risk_tiers, scope
-from regintel.chat.offline.facets import EXEMPTION, Conflict
+from regintel.chat.offline.conflicts import Conflict
+from regintel.chat.offline.measures import EXEMPTION
 from regintel.chat.offline.segments import Unit
 from regintel.domain.chat import SEVERITY_ORDER, Severity
 

@@ -3,7 +3,7 @@ firm's risk assessment take into account "that money laundering risks include th
 terrorist financing, proliferation financing, … and sanctions non-compliance"; a policy
 whose business risk assessment says "Proliferation financing and sanctions risk are outside
 its scope" leaves out what the rule includes. facets.read records both sides;
-facets.comparable checks that what is left out is what the rule includes."""
+conflicts.comparable checks that what is left out is what the rule includes."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ Rulebook has the MLRO "responsible for … establishing and maintaining an appro
 laundering training programme"; a policy in which "The People and Culture Department owns
 the financial crime training programme and is responsible for establishing and maintaining
 it" gives the duty to someone else without saying that it moves it (acts.moved_from reads a
-policy that says so). facets.read records the policy's side; facets.comparable checks that
+policy that says so). facets.read records the policy's side; conflicts.comparable checks that
 the two name one act and that the policy's owner is not the rule's holder."""
 
 from __future__ import annotations

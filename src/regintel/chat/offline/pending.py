@@ -5,7 +5,7 @@ prepares for or carries out a Transaction or provision of a service". A policy t
 staff start the work in the meantime ("an engagement team may start preparing for … an
 engagement … while CDD is still in progress") reverses that order, however it bounds the
 work. Not where it forbids the work meanwhile ("goods are never released … while
-verification is outstanding"). facets.read records both sides; facets.comparable ties them.
+verification is outstanding"). facets.read records both sides; conflicts.comparable ties them.
 (A relationship or an account opened before CDD is the "order" kind: acts.before_start.)"""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ to ensure that the risk rating assigned … remains appropriate") and screen the
 when complying with Rule 8.6.1(d)"). A policy whose review "refreshes the CDD file but does
 not re-rate the client", or "does not include sanctions screening", leaves that undone,
 whatever else it says the review does. facets.read records the policy's side;
-facets.comparable checks that the rule has the review do what the policy leaves out."""
+conflicts.comparable checks that the rule has the review do what the policy leaves out."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ its words and says "may" as the rule does. The other way round, a policy that ho
 required measure back for the higher tiers ("Beneficial Owners are checked for PEP status
 only where the client has been rated high risk"; "independent verification of Source of
 Wealth is reserved for PEP relationships") leaves it undone for customers the rule covers.
-facets.read records each side; facets.comparable ties them."""
+facets.read records each side; conflicts.comparable ties them."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ Person becomes aware of any change to the risk factors"; a policy that leaves th
 the next scheduled review ("the rating is reassessed at the customer's next scheduled
 periodic review"; "the relationship may continue until the next annual review") does it
 late, however often its reviews come round. (A duty to act promptly against a policy that
-only names a cycle is the "cycle" kind: facets._prompt_only.)"""
+only names a cycle is the "cycle" kind: conflicts._prompt_only.)"""
 
 from __future__ import annotations
 

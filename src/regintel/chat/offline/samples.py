@@ -2,7 +2,7 @@
 systems include "an analysis of all Suspicious Activity/Transaction Reports"; a policy whose
 review takes "a sample of the STRs filed during the year" looks at some of them only. (A
 rule that itself asks for a sample - "a sample testing of customer documentation" - asks
-for no more.) facets.read records both sides; facets.comparable checks that the two name
+for no more.) facets.read records both sides; conflicts.comparable checks that the two name
 the same things."""
 
 from __future__ import annotations

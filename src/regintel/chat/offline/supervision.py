@@ -7,7 +7,7 @@ firm is supervised for AML purposes" drops the condition. And a status a DNFBP c
 rules have a DNFBP "not: … misrepresent its regulatory status with respect to the
 Regulator"; it is registered with the FSRA, not authorised by it, so a policy that lets
 staff "describe Egret Chambers LLP as authorised and regulated by the Financial Services
-Regulatory Authority" misrepresents it. facets.read records both sides; facets.comparable
+Regulatory Authority" misrepresents it. facets.read records both sides; conflicts.comparable
 ties them."""
 
 from __future__ import annotations
