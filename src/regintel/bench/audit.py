@@ -26,8 +26,8 @@ import numpy.typing as npt
 
 from regintel.bench.obliqa import read_corpus, read_questions
 from regintel.chat.evidence import CitationBook
-from regintel.chat.offline.alignment import is_item_of
 from regintel.chat.offline.audit import AuditInputs, run_audit
+from regintel.chat.offline.drafts import is_item_of
 from regintel.chat.offline.lexical import terms
 from regintel.domain.chat import AuditFinding, AuditResult
 from regintel.domain.documents import Document

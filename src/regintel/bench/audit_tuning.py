@@ -1,4 +1,4 @@
-"""The offline audit's similarity thresholds (alignment.COVERED, TOPIC, RELATED), tuned on a
+"""The offline audit's similarity thresholds (drafts.COVERED, TOPIC, RELATED), tuned on a
 development policy and then scored once on the test policy.
 
 The project reports the audit's recall on the demo policy (Falcon Crest,
@@ -92,8 +92,8 @@ from regintel.bench.adgm_corpus import Corpus
 from regintel.bench.audit import PlantedGap, evaluate_audit, format_evaluation, load_gaps
 from regintel.bench.report import render_json, render_table
 from regintel.chat.evidence import CitationBook
-from regintel.chat.offline.alignment import SHIPPED, Thresholds
 from regintel.chat.offline.audit import AuditInputs, run_audit
+from regintel.chat.offline.drafts import SHIPPED, Thresholds
 from regintel.demo.build_policy import Letterhead
 from regintel.domain.chat import AuditResult
 from regintel.ports.embedder import Embedder, Vectors

@@ -22,6 +22,9 @@ from regintel.chat.offline import (
     measures,
     obligations,
 )
+from regintel.chat.offline.contradictions import Stated
+from regintel.chat.offline.drafts import SHIPPED, Candidate, Draft
+from regintel.chat.offline.omissions import MIN_GAP_EVIDENCE
 from regintel.chat.offline.segments import Unit
 from regintel.domain.documents import ChunkHit, DocType
 
@@ -34,10 +37,10 @@ def _unit(body: str, *, clause: str = "1.1", stem: str = "", section: str = "Sec
                 section, False)
 
 
-def _drafts_on(rule: Unit, policy: list[Unit], closeness: list[float]) -> list[alignment.Draft]:
+def _drafts_on(rule: Unit, policy: list[Unit], closeness: list[float]) -> list[Draft]:
     """alignment.match's drafts for one rule against ``policy``, whose clauses are each
     ``closeness`` close to the rule by the vectors."""
-    return alignment.match([alignment.Candidate(rule, "Theme", 0.8)],
+    return alignment.match([Candidate(rule, "Theme", 0.8)],
                            np.array([[1.0, 0.0]], dtype=np.float32), policy,
                            np.array([[c, (1 - c * c) ** 0.5] for c in closeness],
                                     dtype=np.float32),
@@ -137,7 +140,7 @@ def test_the_part_about_the_obligations_act_decides() -> None:
                    "information within 30 days of opening the account, and the introducer "
                    "must confirm that certified copies of the documents will be supplied on "
                    "request without delay.")
-    stated = alignment._Stated.of(clause)
+    stated = Stated.of(clause)
     from regintel.chat.offline.lexical import terms
 
     def judged(rule_text: str) -> conflicts.Conflict | None:
@@ -156,7 +159,7 @@ def test_the_part_about_the_obligations_act_decides() -> None:
 def test_a_clause_worded_like_the_obligation_is_read_first() -> None:
     similarity = np.array([0.60, 0.40, 0.56, 0.20], dtype=np.float32)
     worded = np.array([0.10, 0.65, 0.05, 0.25])
-    near = alignment._near(similarity, worded, alignment.SHIPPED)
+    near = alignment._near(similarity, worded, SHIPPED)
     assert [j for j, _ in near] == [1, 0, 2]  # 3: neither close nor worded alike
     assert dict(near)[1] == pytest.approx(0.40)
 
@@ -196,7 +199,7 @@ def test_a_rule_left_out_is_reported_on_the_item_the_policy_comes_least_close_to
                    start=200)]
     policy = [_unit("The Financial Crime Officer reports to the Board twice a year.",
                     clause="2.3.1", section="Reporting")]
-    found = [alignment.Candidate(item, "Record keeping", 0.8) for item in items]
+    found = [Candidate(item, "Record keeping", 0.8) for item in items]
     # Both between TOPIC and COVERED: both left out; item (a) further from the policy.
     vectors = np.array([[0.47, 0.88], [0.54, 0.84]], dtype=np.float32)
     drafts = alignment.match(found, vectors, policy, np.array([[1.0, 0.0]], dtype=np.float32),
@@ -279,7 +282,7 @@ def test_a_section_no_theme_reached_is_still_read() -> None:
 
     extra = matching.unreached(units, found, limit=10, applies=applies)
     assert [(c.unit.clause, c.theme, c.score) for c in extra] == [
-        ("4.8.1", "Employee disclosures", alignment.MIN_GAP_EVIDENCE)]
+        ("4.8.1", "Employee disclosures", MIN_GAP_EVIDENCE)]
     assert matching.unreached(units, found, limit=0, applies=applies) == []
 
 
@@ -370,11 +373,11 @@ def test_more_headings_share_the_evidence_budget() -> None:
 
 
 # -- a duty softened to an effort ------------------------------------------------------------
-def _modality(rule_text: str, policy_text: str) -> list[alignment.Draft]:
+def _modality(rule_text: str, policy_text: str) -> list[Draft]:
     rule = _unit(rule_text, clause="8.2.1", section="Timing of CDD")
     policy = [_unit(policy_text, clause="4.4.1", section="Timing of verification"),
               _unit("The MLRO reports to the Board.", clause="3.1", section="Governance")]
-    found = [alignment.Candidate(rule, "Timing of verification", 0.8)]
+    found = [Candidate(rule, "Timing of verification", 0.8)]
     vectors = np.array([[1.0, 0.0]], dtype=np.float32)
     policy_vectors = np.array([[0.8, 0.6], [0.0, 1.0]], dtype=np.float32)
     return alignment.match(found, vectors, policy, policy_vectors, title="AML",
@@ -432,7 +435,7 @@ def test_a_risk_factor_set_aside_is_quoted_from_the_item_naming_it() -> None:
     policy = [_unit("A customer's reliance on cash takings is not treated as a risk factor.",
                     clause="5.2.3", section="Customer risk"),
               _unit("The MLRO reports to the Board.", clause="3.1", section="Governance")]
-    found = [alignment.Candidate(category, "Customer risk", 0.8)]
+    found = [Candidate(category, "Customer risk", 0.8)]
     drafts = alignment.match(found, np.array([[1.0, 0.0]], dtype=np.float32), policy,
                              np.array([[0.8, 0.6], [0.0, 1.0]], dtype=np.float32),
                              title="AML", addressee="Relevant Person", context=context)
@@ -442,14 +445,14 @@ def test_a_risk_factor_set_aside_is_quoted_from_the_item_naming_it() -> None:
 
 
 # -- an omission in a list is named by its item ------------------------------------------------
-def _notification(policy_text: str) -> list[alignment.Draft]:
+def _notification(policy_text: str) -> list[Draft]:
     lead = ("A Relevant Person must ensure that the notification stipulated in (2) above "
             "includes the following information:")
-    found = [alignment.Candidate(_unit(lead, clause="11.1.1.(3)"), "Sanctions", 0.8),
-             alignment.Candidate(_unit("a description of the relevant activity in (2)(a), (b) "
+    found = [Candidate(_unit(lead, clause="11.1.1.(3)"), "Sanctions", 0.8),
+             Candidate(_unit("a description of the relevant activity in (2)(a), (b) "
                                        "or (c); and", clause="11.1.1.(3)(a)", stem=lead,
                                        start=120), "Sanctions", 0.8),
-             alignment.Candidate(_unit("the action proposed to be taken or that has been "
+             Candidate(_unit("the action proposed to be taken or that has been "
                                        "taken by the Relevant Person with regard to the "
                                        "matters specified in the notification.",
                                        clause="11.1.1.(3)(b)", stem=lead, start=200),
@@ -590,12 +593,12 @@ def test_the_act_forbidden_is_the_verb_after_an_adverb() -> None:
         {"appl"}  # "apply", stemmed
 
 
-def _logo(policy: list[Unit]) -> list[alignment.Draft]:
+def _logo(policy: list[Unit]) -> list[Draft]:
     rule = _unit("use or reproduce the logo of the Regulator without express written "
                  "permission from the Regulator.", clause="15.8.1(b)",
                  stem="A DNFBP must not:")
     far = np.array([[0.3, 0.95]] * len(policy), dtype=np.float32)
-    return alignment.match([alignment.Candidate(rule, "Regulatory status", 0.8)],
+    return alignment.match([Candidate(rule, "Regulatory status", 0.8)],
                            np.array([[1.0, 0.0]], dtype=np.float32), policy, far,
                            title="AML", addressee="Relevant Person")
 
@@ -835,9 +838,9 @@ def test_the_object_of_a_forbidden_act_follows_its_verb(policy: str, does: bool)
 
 
 # -- a lead-in's conflict said again by its item ------------------------------------------------
-def _conflict_on(clause: str, policy: Unit, kind: str) -> alignment.Draft:
+def _conflict_on(clause: str, policy: Unit, kind: str) -> Draft:
     rule = _unit("a duty", clause=clause)
-    return alignment.Draft(alignment.Candidate(rule, "Theme", 0.8), rule, clause, "conflict",
+    return Draft(Candidate(rule, "Theme", 0.8), rule, clause, "conflict",
                            "High", policy, 0.6, 0.7, "consequence", "suggestion",
                            key=("conflict", clause, kind))
 
@@ -879,7 +882,7 @@ def test_a_deadline_in_a_lead_in_is_cited_on_the_item_the_policy_names(policy: s
 
     units = segment(DOC, {1: _RECORDS})
     lead = next(u for u in units if u.clause == "4.5.3")
-    drafts = alignment.match([alignment.Candidate(lead, "Records", 0.8)],
+    drafts = alignment.match([Candidate(lead, "Records", 0.8)],
                              np.array([[1.0, 0.0]], dtype=np.float32),
                              [_unit(policy, clause="14.2.1")],
                              np.array([[0.7, 0.71]], dtype=np.float32), title="AML",

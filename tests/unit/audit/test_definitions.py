@@ -8,7 +8,15 @@ from uuid import uuid4
 import numpy as np
 import pytest
 
-from regintel.chat.offline import alignment, conflicts, definitions, facets, matching, obligations
+from regintel.chat.offline import (
+    alignment,
+    conflicts,
+    definitions,
+    facets,
+    matching,
+    obligations,
+)
+from regintel.chat.offline.drafts import Candidate
 from regintel.chat.offline.segments import Unit
 
 _PARTNER = "In the context of this Rule, a 'business partner' includes:"
@@ -40,7 +48,7 @@ def test_a_definition_is_checked_but_is_no_duty() -> None:
     said = _unit("Members of the Group are not business partners for the purposes of this "
                  "section and are not subject to business partner due diligence.",
                  clause="8.2.2", start=300)
-    [draft] = alignment.match([alignment.Candidate(item, "Theme", 0.8)],
+    [draft] = alignment.match([Candidate(item, "Theme", 0.8)],
                               np.array([[1.0, 0.0]], dtype=np.float32), [said],
                               np.array([[0.7, 0.71]], dtype=np.float32), title="AML",
                               addressee="Relevant Person")
@@ -70,13 +78,13 @@ def test_an_exemptions_condition_is_checked_for_its_period_only() -> None:
                    clause="8.3.4", start=400)
     vectors = np.array([[1.0, 0.0]], dtype=np.float32)
     close = np.array([[0.7, 0.71]], dtype=np.float32)
-    [draft] = alignment.match([alignment.Candidate(item, "Theme", 0.8)], vectors, [weaker],
+    [draft] = alignment.match([Candidate(item, "Theme", 0.8)], vectors, [weaker],
                               close, title="AML", addressee="Relevant Person")
     assert draft.kind == "conflict" and draft.key[-1] == "period"
     # A condition is not a duty: a policy that never mentions it leaves nothing out.
     other = _unit("The MLRO reviews the Group's procedures every year.", clause="2.1.1",
                   start=600)
-    assert alignment.match([alignment.Candidate(item, "Theme", 0.8)], vectors, [other],
+    assert alignment.match([Candidate(item, "Theme", 0.8)], vectors, [other],
                            np.array([[0.5, 0.87]], dtype=np.float32), title="AML",
                            addressee="Relevant Person") == []
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.chat.offline import lists, matching, obligations
-from regintel.chat.offline.alignment import SHIPPED, Candidate
+from regintel.chat.offline.drafts import SHIPPED, Candidate
 from regintel.chat.offline.segments import Unit, group_lists, segment
 
 RULE = """10.2 Correspondent banking

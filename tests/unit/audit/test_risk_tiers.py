@@ -9,7 +9,15 @@ from uuid import uuid4
 import numpy as np
 import pytest
 
-from regintel.chat.offline import alignment, conflicts, facets, matching, obligations, risk_tiers
+from regintel.chat.offline import (
+    alignment,
+    conflicts,
+    facets,
+    matching,
+    obligations,
+    risk_tiers,
+)
+from regintel.chat.offline.drafts import Candidate, Draft
 from regintel.chat.offline.segments import Unit
 
 DOC = uuid4()
@@ -59,8 +67,8 @@ def test_a_licence_for_low_risk_is_checked_but_is_no_duty() -> None:
     assert obligations.limits_an_easing(licence)
 
 
-def _drafts(rule: Unit, policy: list[Unit], closeness: list[float]) -> list[alignment.Draft]:
-    return alignment.match([alignment.Candidate(rule, "Theme", 0.8)],
+def _drafts(rule: Unit, policy: list[Unit], closeness: list[float]) -> list[Draft]:
+    return alignment.match([Candidate(rule, "Theme", 0.8)],
                            np.array([[1.0, 0.0]], dtype=np.float32), policy,
                            np.array([[c, (1 - c * c) ** 0.5] for c in closeness],
                                     dtype=np.float32),
@@ -140,7 +148,7 @@ def test_the_item_held_back_is_what_the_finding_quotes() -> None:
     said = _unit("For high-risk clients who are not PEPs, the Source of Wealth is taken from "
                  "the client's declaration, and independent verification of Source of Wealth "
                  "is reserved for PEP relationships.", clause="6.1.3", start=500)
-    [draft] = alignment.match([alignment.Candidate(lead, "Theme", 0.8)],
+    [draft] = alignment.match([Candidate(lead, "Theme", 0.8)],
                               np.array([[1.0, 0.0]], dtype=np.float32), [said],
                               np.array([[0.7, 0.71]], dtype=np.float32), title="AML",
                               addressee="Relevant Person", context=[lead, *items])

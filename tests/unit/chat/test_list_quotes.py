@@ -88,8 +88,8 @@ def test_an_omitted_item_is_quoted_from_its_lead_in_or_alone() -> None:
     """A gap on a list item quotes it from the lead-in above when both fit, and the item
     alone when they do not: the list's opening without the item would not show what is
     missing."""
-    from regintel.chat.offline.alignment import Candidate, Draft
     from regintel.chat.offline.audit import _shown, _Target
+    from regintel.chat.offline.drafts import Candidate, Draft
 
     units = segment(uuid4(), {1: RULE + LONG})
     lists = {(p.page, p.start): g for g in group_lists(units) for p in g.parts[1:]}

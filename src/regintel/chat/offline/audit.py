@@ -20,7 +20,15 @@ from uuid import UUID
 import numpy as np
 
 from regintel.chat.evidence import CitationBook, verify
-from regintel.chat.offline import alignment, audit_units, glossary, lists, matching, scope
+from regintel.chat.offline import (
+    alignment,
+    audit_units,
+    drafts,
+    glossary,
+    lists,
+    matching,
+    scope,
+)
 from regintel.chat.offline import obligations as obligation_rules
 from regintel.chat.offline.claims import text_audit
 from regintel.chat.offline.report import overall_status, summary
@@ -87,7 +95,7 @@ class AuditInputs:
 
 async def run_audit(inputs: AuditInputs, *, retriever: HybridRetriever, index: ChunkIndex,
                     embedder: Embedder, book: CitationBook,
-                    thresholds: alignment.Thresholds = alignment.SHIPPED,
+                    thresholds: drafts.Thresholds = drafts.SHIPPED,
                     memo: UnitVectors | None = None) -> AuditResult:
     """``thresholds``: the similarity thresholds of policy mode (tuning tries others);
     ``memo``: the targets' unit vectors kept from earlier audits (None: embed them all)."""
@@ -120,13 +128,13 @@ class _Target:
     chunks: list[StoredChunk]
     pages: dict[int, str]
     units: list[Unit]
-    obligations: list[alignment.Candidate]
+    obligations: list[drafts.Candidate]
     lists: dict[tuple[int, int], Unit]  # each list item's (page, start) -> its whole list
 
 
 async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: HybridRetriever,
                         index: ChunkIndex, embedder: Embedder, book: CitationBook,
-                        thresholds: alignment.Thresholds,
+                        thresholds: drafts.Thresholds,
                         memo: UnitVectors | None) -> AuditResult:
     tenant = inputs.tenant_id
     policy_chunks, sample = await asyncio.gather(
@@ -212,7 +220,7 @@ def _read_target(document: Document, chunks: list[StoredChunk],
 
 async def _enumerations(targets: Sequence[_Target], obligation_vectors: Vectors,
                         policy_units: Sequence[Unit], policy_vectors: Vectors, *,
-                        embedder: Embedder, thresholds: alignment.Thresholds,
+                        embedder: Embedder, thresholds: drafts.Thresholds,
                         memo: UnitVectors | None, tenant: UUID, source_id: UUID,
                         ) -> list[tuple[lists.Enumerations, Vectors]]:
     """Each target's lists to read item by item (lists.omitted), with their items embedded
@@ -251,7 +259,7 @@ async def _embed_units(embedder: Embedder, memo: UnitVectors | None, tenant: UUI
     return await asyncio.to_thread(embedder.embed, [text for _, text in units])
 
 
-def _cite(drafts: list[alignment.Draft], target: _Target, source: Document,
+def _cite(drafts: list[drafts.Draft], target: _Target, source: Document,
           policy_chunks: list[StoredChunk], policy_pages: dict[int, str],
           book: CitationBook) -> tuple[list[AuditFinding], int]:
     """The target's findings, gravest first, each with verified quotes, at most
@@ -291,7 +299,7 @@ def _cite(drafts: list[alignment.Draft], target: _Target, source: Document,
     return sorted(out, key=lambda f: SEVERITY_ORDER.index(f.severity)), unlisted
 
 
-def _shown(draft: alignment.Draft, target: _Target) -> Unit:
+def _shown(draft: drafts.Draft, target: _Target) -> Unit:
     """What a finding quotes of the rule: the part it turns on, read from its lead-in when
     both fit one quote (segments.in_its_list). An omitted item is always quoted itself - the
     list's opening alone would not show what is missing."""

@@ -21,15 +21,11 @@ import numpy as np
 import numpy.typing as npt
 
 from regintel.chat.offline import obligations
-from regintel.chat.offline.alignment import (
-    MIN_GAP_CHARS,
-    Candidate,
-    Draft,
-    Weights,
-    clause_number,
-)
+from regintel.chat.offline.drafts import Candidate, Draft, clause_number
 from regintel.chat.offline.lexical import terms, tfidf
+from regintel.chat.offline.omissions import MIN_GAP_CHARS
 from regintel.chat.offline.segments import Unit
+from regintel.chat.offline.word_weights import Weights
 
 # Cosine of two items' own words at or above which one restates the other. These values
 # were read off the development policy (Oryx; `python -m regintel.bench.audit_tuning dev`),

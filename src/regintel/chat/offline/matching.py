@@ -10,8 +10,9 @@ from collections.abc import Callable, Sequence
 from itertools import pairwise
 
 from regintel.chat.offline import facets, obligations
-from regintel.chat.offline.alignment import MIN_GAP_EVIDENCE, Candidate
+from regintel.chat.offline.drafts import Candidate
 from regintel.chat.offline.lexical import STOP, tfidf
+from regintel.chat.offline.omissions import MIN_GAP_EVIDENCE
 from regintel.chat.offline.segments import Unit
 from regintel.domain.documents import ChunkHit, StoredChunk
 
@@ -113,7 +114,7 @@ def unreached(units: Sequence[Unit], found: Sequence[Candidate], *, limit: int,
     they never reached most likely is not (on the development policies, reading every
     unreached section found no more, and 8 more findings on Oryx). Each is read
     as if its evidence were just relevant enough for an omission to be asserted
-    (alignment.MIN_GAP_EVIDENCE): the rule, not a search, brought it in, and it stays less
+    (omissions.MIN_GAP_EVIDENCE): the rule, not a search, brought it in, and it stays less
     sure than an omission found beside a strong hit. On the development policies this found
     Sandgrouse's 12.4.3 (copies of reports to the Regulator), in a section only a policy
     statement's words had pointed to (``anchored`` reads one rule, not its section). Their
