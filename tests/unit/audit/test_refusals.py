@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from regintel.chat.offline import acts, pending, rounds
+from regintel.chat.offline import dealings, pending, rounds
 from regintel.chat.offline.refusals import refused
 
 
@@ -33,4 +33,4 @@ def test_the_window_bounds_the_refusal() -> None:
 def test_every_reader_knows_every_refusal(text: str) -> None:
     assert pending.while_pending(text) is None
     assert rounds.deferred(text) is None
-    assert acts.accepts_unnamed(text) is None
+    assert dealings.accepts_unnamed(text) is None

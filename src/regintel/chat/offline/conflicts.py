@@ -16,6 +16,7 @@ from regintel.chat.offline import (
     owners,
     review_scope,
     risk_tiers,
+    roles,
     samples,
 )
 from regintel.chat.offline.facets import Facets
@@ -115,9 +116,9 @@ def comparable(rule_text: str, rule: Facets, policy: Facets) -> set[Kind]:
     if rule.returns and rule.mandatory and policy.keeps:
         kinds.add("refund")
     if rule.full_access and rule.mandatory and policy.limits_access and \
-            acts.to_governors(rule.full_access) == acts.to_governors(policy.limits_access):
+            roles.to_governors(rule.full_access) == roles.to_governors(policy.limits_access):
         kinds.add("access")
-    if rule.holds and acts.holder(rule.holds) == acts.holder(policy.moved_from):
+    if rule.holds and roles.holder(rule.holds) == roles.holder(policy.moved_from):
         kinds.add("delegation")
     if rule.holds and rule.mandatory and policy.owned_by and not policy.moved_from and \
             owners.same_duty(rule_text, rule.holds, policy.owned_by[0]):

@@ -2,7 +2,7 @@
 Rulebook has the MLRO "responsible for … establishing and maintaining an appropriate money
 laundering training programme"; a policy in which "The People and Culture Department owns
 the financial crime training programme and is responsible for establishing and maintaining
-it" gives the duty to someone else without saying that it moves it (acts.moved_from reads a
+it" gives the duty to someone else without saying that it moves it (roles.moved_from reads a
 policy that says so). facets.read records the policy's side; conflicts.comparable checks that
 the two name one act and that the policy's owner is not the rule's holder."""
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from regintel.chat.offline import acts
+from regintel.chat.offline import roles
 from regintel.chat.offline.lexical import terms
 
 # A function of the firm, by its capitalised name: "The People and Culture Department",
@@ -22,7 +22,7 @@ _OWNED = re.compile(
     rf"\b(?P<who>{_FUNCTION})\b[^.;]{{0,40}}?\b(?:owns|is\s+responsible\s+for|has\s+(?:sole\s+)?"
     r"responsibility\s+for|is\s+accountable\s+for)\s+(?P<what>[^.;]{5,160})")
 # The AML function itself: its owning a duty moves it nowhere (the MLRO heads compliance);
-# nor does a holder's (acts.holder: "the Management Committee" is a Governing Body).
+# nor does a holder's (roles.holder: "the Management Committee" is a Governing Body).
 _AML_OWNER = re.compile(r"\b(?:MLRO|Money\s+Laundering\s+Reporting\s+Officer|Compliance|"
                         r"Financial\s+Crime)\b", re.I)
 # Words any duty's wording shares with any other ("responsible for the … of …").
@@ -36,7 +36,7 @@ def owned_by(text: str) -> tuple[frozenset[str], str] | None:
     stems, and the words that say it ("The People and Culture Department owns the financial
     crime training programme …"); None when the text gives no such function a duty."""
     for m in _OWNED.finditer(text):
-        if not _AML_OWNER.search(m["who"]) and acts.holder(m["who"]) is None:
+        if not _AML_OWNER.search(m["who"]) and roles.holder(m["who"]) is None:
             return frozenset(terms(m["what"])) - _COMMON, m[0].strip()
     return None
 
