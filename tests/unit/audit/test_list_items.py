@@ -11,7 +11,8 @@ import numpy as np
 from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.chat.offline import lists, matching, obligations
 from regintel.chat.offline.drafts import SHIPPED, Candidate
-from regintel.chat.offline.segments import Unit, group_lists, segment
+from regintel.chat.offline.segments import Unit, segment
+from regintel.chat.offline.unit_lists import group_lists
 
 RULE = """10.2 Correspondent banking
 10.2.1 An Authorised Person proposing to have a correspondent banking relationship with a \

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from uuid import uuid4
 
-from regintel.chat.offline.segments import Unit, group_lists, in_its_list, segment
+from regintel.chat.offline.segments import Unit, segment
+from regintel.chat.offline.unit_lists import group_lists, in_its_list
 from regintel.domain.chat import MAX_QUOTE_CHARS
 
 RULE = (

@@ -32,14 +32,8 @@ from regintel.chat.offline import (
 from regintel.chat.offline import obligations as obligation_rules
 from regintel.chat.offline.claims import text_audit
 from regintel.chat.offline.report import overall_status, summary
-from regintel.chat.offline.segments import (
-    Unit,
-    citable,
-    group_lists,
-    in_its_list,
-    page_texts,
-    segment,
-)
+from regintel.chat.offline.segments import Unit, citable, page_texts, segment
+from regintel.chat.offline.unit_lists import group_lists, in_its_list
 from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.domain.chat import MAX_QUOTE_CHARS, SEVERITY_ORDER, AuditFinding, AuditResult
 from regintel.domain.documents import ChunkHit, Document, StoredChunk
@@ -301,7 +295,7 @@ def _cite(drafts: list[drafts.Draft], target: _Target, source: Document,
 
 def _shown(draft: drafts.Draft, target: _Target) -> Unit:
     """What a finding quotes of the rule: the part it turns on, read from its lead-in when
-    both fit one quote (segments.in_its_list). An omitted item is always quoted itself - the
+    both fit one quote (unit_lists.in_its_list). An omitted item is always quoted itself - the
     list's opening alone would not show what is missing."""
     if draft.quote_unit is not None:
         group = target.lists.get((draft.quote_unit.page, draft.quote_unit.start))

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from uuid import UUID
 
 from regintel.chat.offline import lists, matching
-from regintel.chat.offline.segments import Unit, group_lists, page_texts, segment
+from regintel.chat.offline.segments import Unit, page_texts, segment
+from regintel.chat.offline.unit_lists import group_lists
 from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.domain.documents import DocStatus, DocType, StoredChunk
 from regintel.errors import NotFound

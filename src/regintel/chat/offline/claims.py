@@ -20,14 +20,8 @@ from regintel.chat.evidence import CitationBook, normalise, sentences, verify
 from regintel.chat.offline import obligations
 from regintel.chat.offline.lexical import terms
 from regintel.chat.offline.report import overall_status, summary
-from regintel.chat.offline.segments import (
-    Unit,
-    citable,
-    group_lists,
-    in_its_list,
-    page_texts,
-    segment,
-)
+from regintel.chat.offline.segments import Unit, citable, page_texts, segment
+from regintel.chat.offline.unit_lists import group_lists, in_its_list
 from regintel.domain.chat import (
     MAX_QUOTE_CHARS,
     SEVERITY_ORDER,

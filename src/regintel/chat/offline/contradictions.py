@@ -22,7 +22,8 @@ from regintel.chat.offline.drafts import (
     is_item_of,
 )
 from regintel.chat.offline.lexical import terms
-from regintel.chat.offline.segments import Unit, part_saying
+from regintel.chat.offline.segments import Unit
+from regintel.chat.offline.unit_lists import part_saying
 from regintel.chat.offline.word_weights import WORDED_ALIKE, Weights
 
 MIN_SHARED_TERMS = 2  # content words a contradicting clause shares with the obligation
