@@ -27,13 +27,8 @@ from regintel.adapters.postgres.chunk_index import PostgresChunkIndex
 from regintel.adapters.postgres.database import Database
 from regintel.adapters.postgres.documents_repo import PostgresDocumentStore
 from regintel.bench.audit import evaluate_audit, finds, format_evaluation, load_gaps
-from regintel.bench.audit_tuning import (
-    DEV_POLICIES,
-    MemoEmbedder,
-    Point,
-    choose,
-    grid,
-)
+from regintel.bench.audit_tuning import MemoEmbedder, Point, choose, grid
+from regintel.bench.dev_policies import DEV_POLICIES
 from regintel.chat.evidence import CitationBook, normalise, verify
 from regintel.chat.offline import conflicts, facets
 from regintel.chat.offline.audit import MAX_FINDINGS, MAX_GAPS, AuditInputs, run_audit
@@ -52,7 +47,7 @@ from tests.contract.library.conftest import build_library
 GAPS = Path(__file__).resolve().parents[1] / "data" / "aml_policy_gaps.json"
 POLICY_SOURCE = POLICY_PDF.parents[1] / "aml_policy.md"
 # The target is a recall of 0.8 on this (test) policy. It is NOT met. First engine,
-# thresholds tuned on the development policy (alignment.py; bench/audit_tuning.py): the
+# thresholds tuned on the development policy (drafts.py; bench/audit_tuning.py): the
 # single evaluation on Falcon Crest found 10 of 14 planted gaps (0.714; precision 0.435 on
 # the AML findings; missed G08, G10, G12, G13). The thresholds read off this policy found 12
 # - tuning on the data reported on. Second engine (the policy's statements of fact looked
