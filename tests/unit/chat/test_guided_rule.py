@@ -9,7 +9,7 @@ from uuid import UUID, uuid4
 import pytest
 
 from regintel.chat.evidence import CitationBook, verify
-from regintel.chat.llm.engine import _inquiry_input
+from regintel.chat.llm.evidence_text import inquiry_input
 from regintel.chat.offline import guided_rule
 from regintel.chat.offline.compose import _guided_rule_lines
 from regintel.chat.offline.ranking import sentences_of
@@ -133,12 +133,12 @@ def test_a_model_asked_what_is_required_is_shown_the_rule_first() -> None:
     guidance = hits[-1].model_copy(update={"score": 0.7})
     fetched = [h.model_copy(update={"score": 0.0, "completes": guidance.chunk_id})
                for h in hits[:2]]
-    top, user = _inquiry_input("What must a Relevant Person do if it cannot complete CDD?",
+    top, user = inquiry_input("What must a Relevant Person do if it cannot complete CDD?",
                                [guidance, *fetched])
     assert top[-1] is guidance and len(top) >= 2
     assert any(CANNOT in h.text for h in top[:-1])
     assert "Suspicious Activity/Transaction Report under Rule" in user  # item (f)
     assert user.index(CANNOT) < user.index("8.7.1.Guidance.1.")
-    top, _ = _inquiry_input("What does the guidance say about incomplete CDD?",
+    top, _ = inquiry_input("What does the guidance say about incomplete CDD?",
                             [guidance, *fetched])
     assert top == [guidance]

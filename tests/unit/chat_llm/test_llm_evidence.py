@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from uuid import uuid4
 
-from regintel.chat.llm.engine import _evidence_item
+from regintel.chat.llm.evidence_text import evidence_item
 from regintel.domain.documents import ChunkHit, DocType
 
 ITEM = "(e)\tany relevant communications with the FIU;\n(f)\tthe documents in Rule 4.6.1; and"
@@ -20,10 +20,10 @@ def _hit(**extra: str) -> ChunkHit:
 
 
 def test_a_passage_inside_a_list_is_read_after_its_lead_in() -> None:
-    shown = _evidence_item(2, _hit(lead_in=LEAD))
+    shown = evidence_item(2, _hit(lead_in=LEAD))
     assert shown == (f"[2] AML Rules, clause 4.5.1, p. 3\n(Read after, from the text before "
                      f"it; do not quote: \"{LEAD}\")\n{ITEM}")
 
 
 def test_a_passage_that_needs_nothing_before_is_shown_as_it_is() -> None:
-    assert _evidence_item(1, _hit()) == f"[1] AML Rules, clause 4.5.1, p. 3\n{ITEM}"
+    assert evidence_item(1, _hit()) == f"[1] AML Rules, clause 4.5.1, p. 3\n{ITEM}"

@@ -43,15 +43,14 @@ from regintel.chat.engine import (
     TurnRecord,
 )
 from regintel.chat.evidence import CitationBook
+from regintel.chat.llm import evidence_text, references, reports
 from regintel.chat.llm import prompts as p
-from regintel.chat.llm import reports
 from regintel.chat.llm.audit import AuditStep, llm_audit
 from regintel.chat.llm.citing import StreamedCitations
 from regintel.chat.llm.egress import RedactingChatModel
 from regintel.chat.llm.reports import Numbered, StepFailed
 from regintel.chat.llm.routing import Price, Route, RouteName, TenantRoutes
-from regintel.chat.offline import guided_rule
-from regintel.chat.offline.compose import CAUTION, asks_requirements
+from regintel.chat.offline.compose import CAUTION
 from regintel.chat.prompts import SYSTEM_PROMPT
 from regintel.chat.state import DocRef
 from regintel.chat.streaming import AnswerStream
@@ -72,7 +71,6 @@ from regintel.ports.llm import (
     Usage,
 )
 from regintel.retrieval.hybrid import HybridRetriever
-from regintel.retrieval.list_context import retrieved
 
 if TYPE_CHECKING:
     from regintel.chat.deps import Auditor
@@ -83,7 +81,6 @@ Out = TypeVar("Out", bound=BaseModel)
 ToolRunner = Callable[[str, dict[str, Any]], Awaitable[Any]]
 
 CONFIDENT = 0.6           # intent confidence from which the action is taken without asking
-MAX_EVIDENCE = 8          # hits shown to the model, best first
 MAX_TOOL_ROUNDS = 2       # detail-tool rounds on the main call before it must answer
 MAX_TOOL_RESULT_CHARS = 6000
 DEFAULT_TIMEOUT_S = 30.0  # one whole step, first token to last
@@ -267,7 +264,7 @@ class LlmEngine:
                                for r in registry) or "none")
         try:
             out = await self._ask(step, p.REFERENCES_TASK, user, p.ReferencesOutput)
-            return _resolution(out, explicit, registry)
+            return references.resolution(out, explicit, registry)
         except (StepFailed, TimeoutError) as exc:
             fallback = self._fall_back(step, _why(exc))
             return await fallback.resolve_references(message, action, explicit, registry)
@@ -276,7 +273,7 @@ class LlmEngine:
                               book: CitationBook, *, caution: bool,
                               stream: AnswerStream | None = None) -> Composed:
         step = Step.COMPOSE_INQUIRY
-        top, user = _inquiry_input(question, hits)
+        top, user = evidence_text.inquiry_input(question, hits)
         if not top:  # nothing to ground an answer on: the fixed reply needs no model
             return await self._fallback.compose_inquiry(question, hits, book, caution=caution)
         kept = book.checkpoint()  # a failed answer's citations are taken back
@@ -294,7 +291,7 @@ class LlmEngine:
 
     async def prepare_inquiry(self, question: str, hits: Sequence[ChunkHit]) -> None:
         """The egress guard's scan of the evidence, done while the turn's other steps run."""
-        top, user = _inquiry_input(question, hits)
+        top, user = evidence_text.inquiry_input(question, hits)
         model = self._routes[ROUTE_OF[Step.COMPOSE_INQUIRY]].model
         if top and isinstance(model, RedactingChatModel):
             await model.prewarm([user])
@@ -383,7 +380,7 @@ class LlmEngine:
         if not numbered.hits:  # nothing sampled: the offline placeholders need no model
             return await self._fallback.compose_summary(documents, samples, book)
         user = p.SUMMARY_INPUT.format(count=len(numbered.document_ids),
-                                      evidence=_numbered_evidence(documents, numbered))
+                                      evidence=evidence_text.numbered_evidence(documents, numbered))
         kept = book.checkpoint()  # a rejected answer's citations are taken back
         try:
             out = await self._ask(step, p.SUMMARY_TASK, user, p.SummaryOutput)
@@ -404,7 +401,7 @@ class LlmEngine:
         if not numbered.hits:  # nothing to compare: the offline reply needs no model
             return await self._fallback.compose_comparison(question, documents, evidence,
                                                            topic, book)
-        shown = _numbered_evidence(documents, numbered)
+        shown = evidence_text.numbered_evidence(documents, numbered)
         count = len(numbered.document_ids)
         kept = book.checkpoint()
         try:
@@ -475,71 +472,6 @@ class LlmEngine:
 # -- helpers ----------------------------------------------------------------------------------
 def _why(exc: Exception) -> str:
     return "timeout" if isinstance(exc, TimeoutError) else str(exc)
-
-
-def _resolution(out: p.ReferencesOutput, explicit: Sequence[Document],
-                registry: Sequence[DocRef]) -> ReferenceResolution:
-    in_play = {r["id"] for r in registry}
-    invented = [i for i in out.inferred_doc_ids if i not in in_play]
-    if invented:
-        raise StepFailed(f"inferred ids not in the conversation: {invented}")
-    tagged = {str(d.id) for d in explicit}
-    inferred = list(dict.fromkeys(i for i in out.inferred_doc_ids if i not in tagged))
-    if not out.has_implicit_refs:
-        return ReferenceResolution(False, [], "none", out.reasoning)
-    if out.inferred_doc_ids and not inferred:  # "this regulation" with @it tagged
-        return ReferenceResolution(False, [], "none", out.reasoning)
-    match out.inference_confidence:
-        case "high":
-            if not inferred:
-                raise StepFailed("high confidence without an inferred document")
-            return ReferenceResolution(True, inferred, "high", out.reasoning)
-        case "medium":
-            if not inferred:
-                raise StepFailed("medium confidence without candidates")
-            return ReferenceResolution(True, [], "medium", out.reasoning, candidates=inferred)
-        case "low":
-            return ReferenceResolution(True, [], "low", out.reasoning,
-                                       unmatched=out.unmatched_name,
-                                       unmatched_kind=out.unmatched_kind)
-
-
-def _inquiry_input(question: str, hits: Sequence[ChunkHit]) -> tuple[list[ChunkHit], str]:
-    """The evidence shown to the model (the best hits searched; the chunks fetched to show a
-    list whole are for the offline composition) and the user message carrying it. Asked
-    what is required, when the best hit is a rule's guidance, the chunks holding that rule
-    come first (``guided_rule``): the model is shown what the regulator demands, not only
-    what it suggests."""
-    top = sorted(retrieved(hits), key=lambda h: -h.score)[:MAX_EVIDENCE]
-    if asks_requirements(question):
-        top = guided_rule.rule_chunks(top, hits) + top
-    return top, p.INQUIRY_INPUT.format(question=question, evidence="\n\n".join(
-        _evidence_item(n, hit) for n, hit in enumerate(top, 1)))
-
-
-def _evidence_item(n: int, hit: ChunkHit) -> str:
-    clause = f", clause {hit.clause}" if hit.clause else ""
-    pages = f"p. {hit.page_start}" if hit.page_end == hit.page_start else \
-        f"pp. {hit.page_start}-{hit.page_end}"
-    before = " … ".join(w for w in (hit.lead_in, hit.opening) if w)
-    return p.EVIDENCE_ITEM.format(n=n, title=hit.document_title, clause=clause,
-                                  page=f", {pages}", text=hit.text,
-                                  before=p.EVIDENCE_BEFORE.format(words=before) if before else "")
-
-
-def _numbered_evidence(documents: Sequence[Document], numbered: Numbered) -> str:
-    """The numbered evidence under each document's heading (documents without any are left
-    out: the model is asked only about what it is shown)."""
-    blocks: list[str] = []
-    for document in documents:
-        items = numbered.items(document.id)
-        if not items:
-            continue
-        heading = p.DOCUMENT_HEADING.format(
-            id=document.id, title=document.title, doc_type=document.doc_type.value,
-            version=f", {document.version}" if document.version else "")
-        blocks.append("\n\n".join([heading, *(_evidence_item(n, hit) for n, hit in items)]))
-    return "\n\n".join(blocks)
 
 
 def _markers_of(text: str) -> list[str]:

@@ -1,0 +1,54 @@
+"""How evidence is shown to the model: each hit numbered with its document, clause and pages
+(and the lead-in or opening it continues), an inquiry's best hits under the question, a
+report's hits under each document's heading."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from regintel.chat.llm import prompts as p
+from regintel.chat.llm.reports import Numbered
+from regintel.chat.offline import guided_rule
+from regintel.chat.offline.compose import asks_requirements
+from regintel.domain.documents import ChunkHit, Document
+from regintel.retrieval.list_context import retrieved
+
+MAX_EVIDENCE = 8  # hits shown to the model, best first
+
+
+def inquiry_input(question: str, hits: Sequence[ChunkHit]) -> tuple[list[ChunkHit], str]:
+    """The evidence shown to the model (the best hits searched; the chunks fetched to show a
+    list whole are for the offline composition) and the user message carrying it. Asked
+    what is required, when the best hit is a rule's guidance, the chunks holding that rule
+    come first (``guided_rule``): the model is shown what the regulator demands, not only
+    what it suggests."""
+    top = sorted(retrieved(hits), key=lambda h: -h.score)[:MAX_EVIDENCE]
+    if asks_requirements(question):
+        top = guided_rule.rule_chunks(top, hits) + top
+    return top, p.INQUIRY_INPUT.format(question=question, evidence="\n\n".join(
+        evidence_item(n, hit) for n, hit in enumerate(top, 1)))
+
+
+def evidence_item(n: int, hit: ChunkHit) -> str:
+    clause = f", clause {hit.clause}" if hit.clause else ""
+    pages = f"p. {hit.page_start}" if hit.page_end == hit.page_start else \
+        f"pp. {hit.page_start}-{hit.page_end}"
+    before = " … ".join(w for w in (hit.lead_in, hit.opening) if w)
+    return p.EVIDENCE_ITEM.format(n=n, title=hit.document_title, clause=clause,
+                                  page=f", {pages}", text=hit.text,
+                                  before=p.EVIDENCE_BEFORE.format(words=before) if before else "")
+
+
+def numbered_evidence(documents: Sequence[Document], numbered: Numbered) -> str:
+    """The numbered evidence under each document's heading (documents without any are left
+    out: the model is asked only about what it is shown)."""
+    blocks: list[str] = []
+    for document in documents:
+        items = numbered.items(document.id)
+        if not items:
+            continue
+        heading = p.DOCUMENT_HEADING.format(
+            id=document.id, title=document.title, doc_type=document.doc_type.value,
+            version=f", {document.version}" if document.version else "")
+        blocks.append("\n\n".join([heading, *(evidence_item(n, hit) for n, hit in items)]))
+    return "\n\n".join(blocks)
