@@ -12,7 +12,8 @@ from uuid import uuid4
 
 import pytest
 
-from regintel.bench.llm_stub import StubBehaviour, structured_answer
+from regintel.bench.llm_stub import StubBehaviour
+from regintel.bench.llm_stub_answers import structured_answer
 from regintel.chat.llm import prompts
 from regintel.chat.service import ChatService
 from regintel.container import Container
