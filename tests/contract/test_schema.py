@@ -9,7 +9,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import create_engine
 
 # The ontology tables live beside their repository; importing it registers them.
-import regintel.adapters.postgres.ontology_repo  # noqa: F401
+import regintel.adapters.postgres.ontology_tables  # noqa: F401
 from regintel.adapters.postgres.database import sqlalchemy_url
 from regintel.adapters.postgres.tables import metadata
 

@@ -12,7 +12,7 @@ from sqlalchemy import CursorResult, text
 from sqlalchemy.exc import DBAPIError, ProgrammingError
 
 from regintel.adapters.postgres.database import Database
-from regintel.adapters.postgres.ontology_repo import ONTOLOGY_TENANT_TABLES
+from regintel.adapters.postgres.ontology_tables import ONTOLOGY_TENANT_TABLES
 from regintel.adapters.postgres.tables import TENANT_TABLES
 from regintel.domain.ontology import LABEL_FIELD, MEMBER_KINDS, EntityKind
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
-from regintel.adapters.postgres.ontology_repo import ENTITY_TABLES
+from regintel.adapters.postgres.ontology_tables import ENTITY_TABLES
 from regintel.domain.ontology import Entity, EntityKind
 from regintel.ontology.formatters import light
 from regintel.ontology.service import OntologyService
