@@ -5,8 +5,8 @@ from pathlib import Path
 import numpy as np
 from regintel.bench import audit_tuning as at
 from regintel.bench.audit import load_gaps, clause_matches, _plain
-from regintel.chat.offline import audit as A, alignment
-from regintel.chat.offline.alignment import Weights
+from regintel.chat.offline import audit as A, alignment, drafts, omissions
+from regintel.chat.offline.word_weights import Weights
 from regintel.chat.offline.lexical import tfidf, terms
 rec = {"runs": []}
 orig = alignment.match
@@ -27,7 +27,7 @@ async def main(name):
         res, _, _ = await at._audit_once(c, corpus, at.SHIPPED)
         title, a, k, drafts = [r for r in rec["runs"] if "Money" in r[0]][0]
         found, vecs, policy, pvecs = a[:4]
-        pieces = [alignment._pieces(x.unit) for x in found]
+        pieces = [omissions.pieces(x.unit) for x in found]
         flat = [pc for ps in pieces for pc in ps]
         fvec = np.asarray(c.embedder.embed([pc.body for pc in flat]))
     words, vocab, idf = tfidf([f"{u.stem} {u.body}" for u in policy] + [x.unit.body for x in found])
@@ -41,14 +41,14 @@ async def main(name):
     for i, cand in enumerate(found):
         n = len(pieces[i])
         best = float(sim[i].max())
-        if best >= alignment.COVERED and not any(d.obligation is cand for d in drafts):
+        if best >= drafts.COVERED and not any(d.obligation is cand for d in drafts):
             near = set(np.argsort(-sim[i])[:3].tolist())
             for kk, pc in enumerate(pieces[i]):
                 nn = near | set(np.argsort(-lex[at_+kk])[:3].tolist()) | set(np.argsort(-psim[at_+kk])[:3].tolist())
                 cov = max(weigh.coverage(pc.body, policy[j]) for j in nn)
                 pbest = float(psim[at_+kk].max())
                 g = [g["id"] for g in gaps if hit(pc.clause, pc.text, g)]
-                rows.append(dict(clause=pc.clause, cov=round(cov,3), pbest=round(pbest,3), best=round(best,3), ev=round(cand.score,3), act=alignment.asks_an_act(pc), planted=g, body=pc.body[:80]))
+                rows.append(dict(clause=pc.clause, cov=round(cov,3), pbest=round(pbest,3), best=round(best,3), ev=round(cand.score,3), act=omissions.asks_an_act(pc), planted=g, body=pc.body[:80]))
         at_ += n
     rows.sort(key=lambda r: r["cov"])
     print(name, "covered pieces", len(rows))
