@@ -18,6 +18,7 @@ import numpy as np
 
 from regintel.chat.evidence import CitationBook, normalise, sentences, verify
 from regintel.chat.offline import obligations
+from regintel.chat.offline.drafts import conflict_confidence
 from regintel.chat.offline.lexical import terms
 from regintel.chat.offline.report import overall_status, summary
 from regintel.chat.offline.segments import Unit, citable, page_texts, segment
@@ -248,7 +249,7 @@ def _finding(document: Document, claim: _Claim, pair: tuple[Unit, float], sim: f
         target_page=part.page,
         suggestion=f"Remove or rewrite this statement: it {claim.risk.why}, which {ref} does "
                    f"not allow ({quoted(rule)}).",
-        confidence_score=round(max(0.0, min(1.0, 0.5 * sim + 0.3 * score + 0.2)), 3),
+        confidence_score=round(conflict_confidence(sim, score), 3),
         citations=[n])
 
 

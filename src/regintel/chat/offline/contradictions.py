@@ -17,8 +17,8 @@ from regintel.chat.offline.drafts import (
     Candidate,
     Draft,
     Thresholds,
-    clamp,
     clause_number,
+    conflict_confidence,
     is_item_of,
 )
 from regintel.chat.offline.lexical import terms
@@ -162,7 +162,7 @@ def _conflict_draft(candidate: Candidate, clause: Unit, sim: float, found: confl
     level = obligations.severity(_with_lead_in(part, target), kind="conflict")
     ref = obligations.reference(title, part.clause)
     return Draft(candidate, target, part.clause, "conflict", level, quoted, sim + overlap,
-                 clamp(0.5 * sim + 0.3 * candidate.score + 0.2),
+                 conflict_confidence(sim, candidate.score),
                  obligations.consequence(ref, level, kind="conflict"),
                  obligations.conflict_suggestion(ref, clause_number(quoted), found),
                  quote_unit=part, focus=found.rule, policy_focus=found.policy,

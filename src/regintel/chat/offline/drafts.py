@@ -120,3 +120,10 @@ def clause_number(unit: Unit) -> str | None:
 
 def clamp(value: float) -> float:
     return max(0.0, min(1.0, value))
+
+
+def conflict_confidence(similarity: float, evidence: float) -> float:
+    """A contradiction's confidence: half how close the two statements are, a third how
+    relevant the rule's evidence was, and a floor (a fact read against a fact is surer than
+    any omission)."""
+    return clamp(0.5 * similarity + 0.3 * evidence + 0.2)

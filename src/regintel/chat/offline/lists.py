@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from regintel.chat.offline import obligations
-from regintel.chat.offline.drafts import Candidate, Draft, clause_number
+from regintel.chat.offline.drafts import Candidate, Draft, clamp, clause_number
 from regintel.chat.offline.lexical import terms, tfidf
 from regintel.chat.offline.omissions import MIN_GAP_CHARS
 from regintel.chat.offline.segments import Unit
@@ -240,7 +240,7 @@ def _item_gap(candidate: Candidate, plist: PolicyList, best: float, title: str) 
     ref = obligations.reference(title, unit.clause)
     where = clause_number(plist.quoted) or clause_number(plist.items[0])
     return Draft(candidate, unit, unit.clause, "gap", level, plist.quoted, best,
-                 max(0.0, min(1.0, 0.5 + (ITEM_MATCH - best))),
+                 clamp(0.5 + (ITEM_MATCH - best)),
                  obligations.consequence(ref, level, kind="gap"),
                  obligations.item_suggestion(ref, unit, where),
                  key=("gap", unit.clause or unit.text))
