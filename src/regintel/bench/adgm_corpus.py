@@ -9,10 +9,12 @@ from pathlib import Path
 from uuid import UUID
 
 from regintel.container import Container
+from regintel.demo.corpus import POLICY_PDF
 from regintel.domain.documents import DocStatus, DocType, Document
 
 AML_FILE = "AML_VER09.211223.txt"
 GEN_FILE = "GEN_VER08.181223.txt"
+DEMO_POLICY_TITLE = "Falcon Crest AML Policy"
 INGEST_TIMEOUT_S = 1800
 
 
@@ -33,6 +35,11 @@ async def ingest(container: Container, tenant: str, rulebooks: Path, policy_pdf:
                             "ADGM General Rulebook", DocType.REGULATION)
     policy = await ingest_file(container, tenant_id, policy_pdf, policy_title, DocType.POLICY)
     return Corpus(tenant_id, aml, gen, policy)
+
+
+async def ingest_demo(container: Container, tenant: str, rulebooks: Path) -> Corpus:
+    """The two rulebooks and the sample company policy the package ships (the demo's)."""
+    return await ingest(container, tenant, rulebooks, POLICY_PDF, DEMO_POLICY_TITLE)
 
 
 async def ingest_file(container: Container, tenant_id: UUID, path: Path, title: str,

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import time
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 from pathlib import Path
@@ -25,15 +24,10 @@ import numpy as np
 import numpy.typing as npt
 
 from regintel.bench.obliqa import read_corpus, read_questions
-from regintel.chat.evidence import CitationBook
-from regintel.chat.offline.audit import AuditInputs, run_audit
 from regintel.chat.offline.drafts import is_item_of
 from regintel.chat.offline.lexical import terms
 from regintel.domain.chat import AuditFinding, AuditResult
-from regintel.domain.documents import Document
 from regintel.ports.embedder import Embedder
-from regintel.ports.library import ChunkIndex
-from regintel.retrieval.hybrid import HybridRetriever
 
 MIN_OVERLAP = 40
 _MARKS = re.compile("[\u200e\u200f\u202a-\u202e]")
@@ -128,25 +122,6 @@ def format_evaluation(scores: AuditScores) -> str:
             f"({scores['matching_findings']}/{scores['findings']} findings match a planted "
             f"gap), kind agreement {scores['kind_agreement']}, missed: "
             f"{', '.join(scores['missed']) or 'none'}")
-
-
-async def benchmark_audit(tenant_id: UUID, targets: Sequence[Document], policy: Document,
-                          gaps: Sequence[PlantedGap], *, retriever: HybridRetriever,
-                          index: ChunkIndex, embedder: Embedder,
-                          gaps_target: Document | None = None) -> dict[str, object]:
-    """Audit ``policy`` against ``targets`` once and score it: the figures for the notes
-    (recall and precision on ``gaps_target``'s findings, default the first target; precision
-    over all targets; seconds, embedding included)."""
-    book = CitationBook()
-    started = time.perf_counter()
-    result = await run_audit(AuditInputs(tenant_id, targets, policy, None),
-                             retriever=retriever, index=index, embedder=embedder, book=book)
-    seconds = time.perf_counter() - started
-    scored = evaluate_audit(result, gaps, target_id=(gaps_target or targets[0]).id)
-    return {"seconds": round(seconds, 2), "findings": len(result.findings),
-            "themes": result.themes_analyzed, "status": result.overall_status,
-            "scores": scored, "precision_all_targets": evaluate_audit(result, gaps)["precision"],
-            "quotes_dropped": book.dropped, "summary": format_evaluation(scored)}
 
 
 # -- threshold calibration -------------------------------------------------------------------

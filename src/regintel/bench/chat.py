@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Sequence
-from importlib import resources
 from pathlib import Path
 from typing import Any, cast
 
 from regintel.adapters.postgres.unit_vector_repo import PostgresUnitVectorStore
-from regintel.bench.adgm_corpus import ingest
+from regintel.bench.adgm_corpus import ingest_demo
 from regintel.bench.metrics import percentile
 from regintel.container import Container
 from regintel.domain.chat import Action, ChatRequest, ChatResponse
@@ -44,9 +43,7 @@ PHASES = ("guardrails", "retrieval", "composition", "validation", "persistence")
 
 async def run(container: Container, rulebooks: Path, *, rounds: int = 1,
               audits: int = 3) -> dict[str, Any]:
-    policy_file = resources.files("regintel.demo") / "data" / "falcon_crest_aml_policy.pdf"
-    with resources.as_file(policy_file) as path:
-        corpus = await ingest(container, TENANT, rulebooks, path, "Falcon Crest AML Policy")
+    corpus = await ingest_demo(container, TENANT, rulebooks)
     tenant_id, aml, gen, policy = corpus.tenant_id, corpus.aml, corpus.gen, corpus.policy
     chat = await container.chat()
     # One warm-up turn loads the models; a deployed server pays that once at start.

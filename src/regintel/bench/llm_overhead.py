@@ -24,13 +24,12 @@ import gc
 import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from pydantic import SecretStr
 
-from regintel.bench.adgm_corpus import ingest
+from regintel.bench.adgm_corpus import ingest_demo
 from regintel.bench.chat import QUESTIONS
 from regintel.bench.llm_stub import CallTiming, StubBehaviour, StubProcess, StubServer
 from regintel.bench.metrics import percentile
@@ -69,9 +68,7 @@ async def run(settings: Settings, opener: Opener, rulebooks: Path, *,
 
 async def _measure(container: Container, rulebooks: Path, stub: StubProcess | StubServer,
                    rounds: int) -> dict[str, Any]:
-    policy_file = resources.files("regintel.demo") / "data" / "falcon_crest_aml_policy.pdf"
-    with resources.as_file(policy_file) as path:
-        corpus = await ingest(container, TENANT, rulebooks, path, "Falcon Crest AML Policy")
+    corpus = await ingest_demo(container, TENANT, rulebooks)
     chat = await container.chat()
     await chat.ask(corpus.tenant_id, ChatRequest(message=QUESTIONS[0]))  # loads the models
     await asyncio.to_thread(stub.take_timings)

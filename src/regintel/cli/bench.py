@@ -189,6 +189,26 @@ def bench_chat(
              json_out, show)
 
 
+@bench_app.command("audit")
+def bench_audit(
+    rulebooks: Annotated[Path, typer.Option(
+        exists=True, file_okay=False, help="The ADGM rulebooks (text) directory.")] = Path(
+        "../shared/data/obliqa/rulebooks_txt"),
+    gaps: Annotated[Path, typer.Option(
+        exists=True, dir_okay=False, help="The demo policy's planted gaps (test data).")] = Path(
+        "tests/data/aml_policy_gaps.json"),
+    json_out: JsonOption = False,
+) -> None:
+    """The audit of the demo policy against the AML and General rulebooks, one chat turn on
+    the configured engine (a model when REGINTEL_LLM__BASE_URL is set): planted gaps found,
+    precision, quotes checked against the stored text."""
+    from regintel.bench import audit_recall
+
+    _measure(lambda container, _: audit_recall.run(container, rulebooks, gaps), json_out,
+             lambda f: render_table("Audit of the demo policy's planted gaps",
+                                    ["measure", "value"], audit_recall.table_rows(f)))
+
+
 @bench_app.command("llm-overhead")
 def bench_llm_overhead(
     rulebooks: Annotated[Path, typer.Option(
