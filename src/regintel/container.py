@@ -21,12 +21,8 @@ from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
 from regintel import tracing
-from regintel.adapters.embeddings.local import LocalEmbedder
-from regintel.adapters.embeddings.openai_compatible import OpenAICompatibleEmbedder
 from regintel.adapters.embeddings.query_cache import QueryCachingEmbedder
 from regintel.adapters.files.local import LocalFileStore
-from regintel.adapters.graph.falkordb_store import FalkorGraphStore
-from regintel.adapters.llm.openai_compatible import OpenAICompatibleChatModel
 from regintel.adapters.parsers import AutoParser
 from regintel.adapters.postgres.chunk_index import PostgresChunkIndex
 from regintel.adapters.postgres.conversations_repo import PostgresConversationStore
@@ -37,18 +33,18 @@ from regintel.adapters.postgres.ontology_repo import PostgresOntologyStore
 from regintel.adapters.postgres.unit_vector_repo import PostgresUnitVectorStore
 from regintel.adapters.queue.procrastinate_queue import ProcrastinateQueue
 from regintel.adapters.websearch.tavily import TavilySearch
+from regintel.builders import build_embedder, build_graph, build_llm
 from regintel.chat.auditing import OfflineAuditor
 from regintel.chat.deps import ChatLimits, Guard, TurnDeps
 from regintel.chat.engine import ChatEngine
-from regintel.chat.llm.egress import RedactingChatModel
 from regintel.chat.llm.engine import LlmEngine
-from regintel.chat.llm.routing import LlmRouter, Price, Route
+from regintel.chat.llm.routing import LlmRouter
 from regintel.chat.offline.audit_units import PREPARE_JOB, AuditPreparation
 from regintel.chat.offline.engine import OfflineEngine
 from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.chat.service import ChatService
 from regintel.concepts.services import ConceptServices
-from regintel.errors import ConfigurationError, DependencyUnavailable, RegintelError
+from regintel.errors import RegintelError
 from regintel.guardrails.pipeline import build_guard
 from regintel.ingestion.reindex import Reindexer
 from regintel.ingestion.service import (
@@ -61,12 +57,11 @@ from regintel.ports.conversations import ConversationStore
 from regintel.ports.embedder import Embedder
 from regintel.ports.graph import GraphStore
 from regintel.ports.library import ChunkIndex, DocumentStore
-from regintel.ports.llm import ChatModel
 from regintel.ports.queue import JobQueue
 from regintel.ports.websearch import WebSearch
 from regintel.retrieval.hybrid import HybridRetriever
 from regintel.runtime.stores import EmbeddedStores
-from regintel.settings import EmbeddingProvider, LlmProvider, Settings
+from regintel.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +106,7 @@ class Container:
     @property
     def embedder(self) -> Embedder:
         if self._embedder is None:
-            self._embedder = _build_embedder(self.settings)
+            self._embedder = build_embedder(self.settings)
         if not isinstance(self._embedder, QueryCachingEmbedder):
             self._embedder = QueryCachingEmbedder(self._embedder)
         return self._embedder
@@ -174,7 +169,7 @@ class Container:
                                 connect_timeout_s=settings.database.connect_timeout_s)
             await database.ping()
             await database.ensure_pgvector()
-            graph = _build_graph(settings, endpoints.graph_socket if endpoints else None)
+            graph = build_graph(settings, endpoints.graph_socket if endpoints else None)
             queue = ProcrastinateQueue(database.url)
             await queue.open()
         except BaseException:
@@ -284,7 +279,7 @@ class Container:
         except Exception:  # the graph is an enrichment: chat works without it
             log.exception("concept services unavailable; turns run without the concept graph")
         if self.settings.llm.configured and self._llm is None:
-            self._llm = self._build_llm(guard)
+            self._llm, self._llm_clients = build_llm(self.settings.llm, guard.find_pii)
             for slug in self.settings.llm.tenant_action_models:
                 # Overrides name tenants by slug; turns know their tenant by id.
                 self._tenant_keys[str(await self.documents.ensure_tenant(slug))] = slug
@@ -305,40 +300,6 @@ class Container:
                                      base_url=w.base_url, timeout_s=w.timeout_s,
                                      monthly_limit=w.monthly_limit)
         return self._web
-
-    def _build_llm(self, guard: Guard) -> LlmRouter:
-        """One adapter per model alias, sharing one connection pool per provider; an
-        external provider's adapters redact personal data before anything is sent."""
-        llm = self.settings.llm
-        providers = dict(llm.providers)
-        if llm.base_url is not None:
-            providers.setdefault("default", LlmProvider(
-                base_url=llm.base_url, api_key=llm.api_key, external=llm.external,
-                timeout_s=llm.timeout_s))
-        clients: dict[str, httpx.AsyncClient] = {}
-        routes: dict[str, Route] = {}
-        for alias, spec in llm.models.items():
-            provider = providers.get(spec.provider)
-            if provider is None:
-                raise ConfigurationError(
-                    f"model alias {alias!r} names provider {spec.provider!r}, which is not "
-                    "configured", hint="set REGINTEL_LLM__BASE_URL or REGINTEL_LLM__PROVIDERS")
-            if spec.provider not in clients:
-                clients[spec.provider] = httpx.AsyncClient(
-                    timeout=httpx.Timeout(provider.timeout_s))
-            model: ChatModel = OpenAICompatibleChatModel(
-                base_url=provider.base_url, model=spec.name,
-                api_key=provider.api_key.get_secret_value() if provider.api_key else None,
-                timeout_s=provider.timeout_s, max_retries=provider.max_retries,
-                supports_tools=spec.tools, supports_json_schema=spec.json_schema,
-                supports_streaming=spec.streaming, client=clients[spec.provider])
-            if provider.external:
-                model = RedactingChatModel(model, guard.find_pii)
-            routes[alias] = Route(alias=alias, model=model, price=Price(
-                spec.input_usd_per_mtok, spec.output_usd_per_mtok))
-        self._llm_clients = list(clients.values())
-        log.info("chat models: %s", ", ".join(f"{a}={r.model_name}" for a, r in routes.items()))
-        return LlmRouter(routes, llm.action_models, tenant_overrides=llm.tenant_action_models)
 
     def register_jobs(self) -> None:
         """Every job handler a worker must know; building a service registers its jobs."""
@@ -403,34 +364,3 @@ class Container:
                 log.exception("error while closing %s", closer)
         if self.embedded is not None:
             await asyncio.to_thread(self.embedded.close)
-
-
-def _build_embedder(settings: Settings) -> Embedder:
-    e = settings.embedding
-    if e.provider is EmbeddingProvider.OPENAI:
-        if not e.base_url:
-            raise ConfigurationError("REGINTEL_EMBEDDING__BASE_URL is required for provider "
-                                     "'openai'")
-        return OpenAICompatibleEmbedder(
-            base_url=e.base_url, model=e.model, dimension=e.dimension,
-            api_key=e.api_key.get_secret_value() if e.api_key else None,
-            batch_size=e.batch_size)
-    embedder = LocalEmbedder(e.model, batch_size=e.batch_size)
-    if embedder.dimension != e.dimension:
-        raise ConfigurationError(f"{e.model} has {embedder.dimension} dimensions, settings say "
-                                 f"{e.dimension}", hint="fix REGINTEL_EMBEDDING__DIMENSION")
-    return embedder
-
-
-def _build_graph(settings: Settings, socket: object | None) -> GraphStore:
-    url = settings.graph_url
-    if url is None:
-        if socket is None:
-            raise DependencyUnavailable("the embedded graph store did not start")
-        return FalkorGraphStore(graph_name=settings.graph.name, unix_socket_path=str(socket))
-    scheme = url.split("://", 1)[0].lower()
-    if scheme in {"bolt", "neo4j"}:
-        from regintel.adapters.graph.bolt_store import bolt_store_from_url
-
-        return bolt_store_from_url(url)
-    return FalkorGraphStore(graph_name=settings.graph.name, url=url)

@@ -1,0 +1,88 @@
+"""The adapters the composition root (container.py) builds from settings: the embedder, the
+graph store and the chat models behind their routes. Only the container calls these."""
+
+from __future__ import annotations
+
+import logging
+
+import httpx
+
+from regintel.adapters.embeddings.local import LocalEmbedder
+from regintel.adapters.embeddings.openai_compatible import OpenAICompatibleEmbedder
+from regintel.adapters.graph.falkordb_store import FalkorGraphStore
+from regintel.adapters.llm.openai_compatible import OpenAICompatibleChatModel
+from regintel.chat.llm.egress import FindPii, RedactingChatModel
+from regintel.chat.llm.routing import LlmRouter, Price, Route
+from regintel.errors import ConfigurationError, DependencyUnavailable
+from regintel.ports.embedder import Embedder
+from regintel.ports.graph import GraphStore
+from regintel.ports.llm import ChatModel
+from regintel.settings import EmbeddingProvider, LlmProvider, LlmSettings, Settings
+
+log = logging.getLogger(__name__)
+
+
+def build_embedder(settings: Settings) -> Embedder:
+    e = settings.embedding
+    if e.provider is EmbeddingProvider.OPENAI:
+        if not e.base_url:
+            raise ConfigurationError("REGINTEL_EMBEDDING__BASE_URL is required for provider "
+                                     "'openai'")
+        return OpenAICompatibleEmbedder(
+            base_url=e.base_url, model=e.model, dimension=e.dimension,
+            api_key=e.api_key.get_secret_value() if e.api_key else None,
+            batch_size=e.batch_size)
+    embedder = LocalEmbedder(e.model, batch_size=e.batch_size)
+    if embedder.dimension != e.dimension:
+        raise ConfigurationError(f"{e.model} has {embedder.dimension} dimensions, settings say "
+                                 f"{e.dimension}", hint="fix REGINTEL_EMBEDDING__DIMENSION")
+    return embedder
+
+
+def build_graph(settings: Settings, socket: object | None) -> GraphStore:
+    url = settings.graph_url
+    if url is None:
+        if socket is None:
+            raise DependencyUnavailable("the embedded graph store did not start")
+        return FalkorGraphStore(graph_name=settings.graph.name, unix_socket_path=str(socket))
+    scheme = url.split("://", 1)[0].lower()
+    if scheme in {"bolt", "neo4j"}:
+        from regintel.adapters.graph.bolt_store import bolt_store_from_url
+
+        return bolt_store_from_url(url)
+    return FalkorGraphStore(graph_name=settings.graph.name, url=url)
+
+
+def build_llm(llm: LlmSettings, find_pii: FindPii) -> tuple[LlmRouter, list[httpx.AsyncClient]]:
+    """One adapter per model alias, sharing one connection pool per provider (returned, for
+    the container to close); an external provider's adapters redact personal data before
+    anything is sent."""
+    providers = dict(llm.providers)
+    if llm.base_url is not None:
+        providers.setdefault("default", LlmProvider(
+            base_url=llm.base_url, api_key=llm.api_key, external=llm.external,
+            timeout_s=llm.timeout_s))
+    clients: dict[str, httpx.AsyncClient] = {}
+    routes: dict[str, Route] = {}
+    for alias, spec in llm.models.items():
+        provider = providers.get(spec.provider)
+        if provider is None:
+            raise ConfigurationError(
+                f"model alias {alias!r} names provider {spec.provider!r}, which is not "
+                "configured", hint="set REGINTEL_LLM__BASE_URL or REGINTEL_LLM__PROVIDERS")
+        if spec.provider not in clients:
+            clients[spec.provider] = httpx.AsyncClient(
+                timeout=httpx.Timeout(provider.timeout_s))
+        model: ChatModel = OpenAICompatibleChatModel(
+            base_url=provider.base_url, model=spec.name,
+            api_key=provider.api_key.get_secret_value() if provider.api_key else None,
+            timeout_s=provider.timeout_s, max_retries=provider.max_retries,
+            supports_tools=spec.tools, supports_json_schema=spec.json_schema,
+            supports_streaming=spec.streaming, client=clients[spec.provider])
+        if provider.external:
+            model = RedactingChatModel(model, find_pii)
+        routes[alias] = Route(alias=alias, model=model, price=Price(
+            spec.input_usd_per_mtok, spec.output_usd_per_mtok))
+    log.info("chat models: %s", ", ".join(f"{a}={r.model_name}" for a, r in routes.items()))
+    return (LlmRouter(routes, llm.action_models, tenant_overrides=llm.tenant_action_models),
+            list(clients.values()))
