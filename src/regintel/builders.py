@@ -82,7 +82,8 @@ def build_llm(llm: LlmSettings, find_pii: FindPii) -> tuple[LlmRouter, list[http
         if provider.external:
             model = RedactingChatModel(model, find_pii)
         routes[alias] = Route(alias=alias, model=model, price=Price(
-            spec.input_usd_per_mtok, spec.output_usd_per_mtok))
+            spec.input_usd_per_mtok, spec.output_usd_per_mtok),
+            context_tokens=spec.context_tokens)
     log.info("chat models: %s", ", ".join(f"{a}={r.model_name}" for a, r in routes.items()))
     return (LlmRouter(routes, llm.action_models, tenant_overrides=llm.tenant_action_models),
             list(clients.values()))

@@ -84,6 +84,9 @@ class LlmModel(_Group):
     tools: bool = Field(True, description="Supports tool calls (concept capture).")
     json_schema: bool = Field(True, description="Supports JSON-schema structured outputs.")
     streaming: bool = Field(True, description="Supports streamed answers.")
+    context_tokens: int = Field(128_000, ge=2048, description=(
+        "The model's context window in tokens: a policy audit shows the model the whole policy "
+        "in each call when the policy fits a quarter of it."))
     input_usd_per_mtok: float = Field(0.0, ge=0, description="Price per million input tokens.")
     output_usd_per_mtok: float = Field(0.0, ge=0, description="Price per million output "
                                        "tokens.")

@@ -19,7 +19,15 @@ from pydantic import BaseModel
 from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.chat.auditing import OfflineAuditor, render
 from regintel.chat.evidence import CitationBook, verify
-from regintel.chat.llm.audit import Ask, AuditStep, AuditUnusable, llm_audit
+from regintel.chat.llm import audit as llm_audit_module
+from regintel.chat.llm.audit import (
+    Ask,
+    AuditStep,
+    AuditUnusable,
+    llm_audit,
+    plan_theme,
+    whole_source,
+)
 from regintel.chat.llm.audit_prompts import FINDINGS_TASK, MAX_FINDINGS_PER_CALL, THEMES_TASK
 from regintel.chat.llm.engine import LlmEngine, Step
 from regintel.chat.llm.fake import Item, Pause, ScriptedChatModel, json_reply, reply
@@ -27,6 +35,7 @@ from regintel.chat.llm.reports import StepFailed
 from regintel.chat.offline.engine import OfflineEngine
 from regintel.domain.chat import AuditResult
 from regintel.domain.documents import (
+    ChunkHit,
     DocType,
     Document,
     SearchScope,
@@ -280,6 +289,63 @@ async def test_policy_audit_cites_verified_quotes_grouped_by_target_then_severit
     assert "### AML Rules" in findings_user and "### Data Protection Regulations" in findings_user
 
 
+async def test_a_theme_is_shown_in_batches_each_with_the_policy_closest_to_it(
+        corpus: Corpus, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each target's DEPTH best passages, grouped by target, BATCH to a call; every call of
+    the theme shows the theme's best policy passage, and the passage closest to each of its
+    own."""
+    for name, value in (("DEPTH", 3), ("BATCH", 2), ("PER_SOURCE", 1),
+                        ("PER_PASSAGE_SOURCE", 1)):
+        monkeypatch.setattr(llm_audit_module, name, value)
+    calls = await plan_theme(corpus.retriever, corpus.index, TENANT, "Record keeping",
+                             corpus.policy, [corpus.aml, corpus.dpr])
+    assert [len(c.targets) for c in calls] == [2, 2, 2]
+    shown = [h for c in calls for h in c.targets]
+    assert [h.document_id for h in shown] == [corpus.aml.id] * 3 + [corpus.dpr.id] * 3
+    assert len({h.chunk_id for h in shown}) == 6 and all(c.theme == "Record keeping"
+                                                         for c in calls)
+    sources = [[s for s in c.sources if isinstance(s, ChunkHit)] for c in calls]
+    best = sources[0][0]
+    assert "three years" in best.text
+    assert all(s[0].chunk_id == best.chunk_id and len(s) == len(c.sources) <= 3
+               for s, c in zip(sources, calls, strict=True))
+    assert len({s.chunk_id for shown in sources for s in shown}) > 1
+    monkeypatch.setattr(llm_audit_module, "DEPTH", 1)
+    [one] = await plan_theme(corpus.retriever, corpus.index, TENANT, "Record keeping",
+                             corpus.policy, [corpus.aml, corpus.dpr])
+    assert [h.document_id for h in one.targets] == [corpus.aml.id, corpus.dpr.id]
+
+
+async def test_a_policy_that_fits_the_context_is_shown_whole_in_every_call(
+        corpus: Corpus, offline: OfflineEngine) -> None:
+    policy_chars = sum(len(text) for _, text in POLICY[2])
+    assert await whole_source(corpus.index, TENANT, corpus.policy, policy_chars - 1) is None
+    whole = await whole_source(corpus.index, TENANT, corpus.policy, policy_chars)
+    assert whole is not None and [h.clause for h in whole] == ["1.1", "2.1", "3.1"]
+    model = model_for(["Customer due diligence", "Record keeping"], policy_findings, calls=3)
+    engine = LlmEngine(model, offline)
+    prepared: list[Sequence[str]] = []
+
+    async def prepare(texts: Sequence[str]) -> None:
+        assert model.calls == []  # before any findings call goes out
+        prepared.append(texts)
+
+    composed = await llm_audit(ask_via(engine, []), retriever=corpus.retriever,
+                               index=corpus.index, tenant_id=TENANT,
+                               targets=[corpus.aml, corpus.dpr], source_document=corpus.policy,
+                               source_text=None, book=CitationBook(), context_tokens=100_000,
+                               prepare=prepare)
+    assert composed.audit is not None and len(composed.audit.findings) == 3
+    [[sent]] = prepared
+    assert all(sent in (call.messages[1].content or "") for call in model.calls[1:])
+    for call in model.calls[1:]:
+        user = call.messages[1].content or ""
+        # S1..S3 are the policy's passages in order, before the theme: the prefix repeats.
+        assert [passage_id(user, t) for t in ("within 60 days", "three years", "two years")] \
+            == ["S1", "S2", "S3"]
+        assert user.index("[S3]") < user.index("Theme: ") < user.index("[T1]")
+
+
 async def test_text_mode_is_one_call_quoting_the_pasted_sentence(
         corpus: Corpus, offline: OfflineEngine) -> None:
     text = ("Dear client, opening an account has never been easier. No ID needed: we verify "
@@ -353,7 +419,7 @@ async def test_a_failed_theme_cancels_the_others(corpus: Corpus,
         user = messages[1].content or ""
         if user.startswith("Policy:"):
             return json_reply({"themes": ["Training", "Record keeping", "Data retention"]})
-        if user.startswith("Theme: Training"):
+        if "\nTheme: Training\n" in user:
             return json_reply({"findings": [finding("T42")]})
         return [Pause(30), *json_reply({"findings": []})]  # slow: cancelled, never waited for
     model = ScriptedChatModel([answer] * 4)

@@ -1,10 +1,19 @@
 """The audit over a chat model (policypal spec, action 4), in the offline audit's shape.
 
 Policy mode: a stratified sample of the policy → one call for its compliance themes (at most
-``MAX_THEMES``) → per theme, the best passages of the policy and of every target → one call
-per theme for the findings, run concurrently (``CONCURRENCY`` at a time). Text mode (a pasted
-text of at most ``MAX_WORDS`` words): the text's sentences and each target's best passages
-for the whole text → one call. So an audit costs 1 + themes calls, or 1.
+``MAX_THEMES``) → per theme, the ``DEPTH`` best passages of every target, shown ``BATCH`` at a
+time → one call per batch for the findings, run concurrently (``CONCURRENCY`` at a time).
+Each call shows the whole policy when it fits a quarter of the audit model's context (a clause
+that contradicts a rule is rarely among the passages most like it: it words the same duty with
+another period or actor); otherwise the theme's best policy passages and, for each target
+passage, the policy passage nearest it. Text mode (a pasted text of at most ``MAX_WORDS``
+words): the text's sentences and each target's best passages for the whole text → one call.
+So an audit costs 1 + the batches' calls (at most themes × ⌈targets × DEPTH / BATCH⌉), or 1.
+
+The spec's 2-3 passages per target per theme show a model too little of a rulebook to find
+most of what a policy leaves out: a planted gap whose rule is never shown cannot be found,
+however good the model. research/experiments/audit_reach.py measures that ceiling on the
+development policies; ``DEPTH`` and ``BATCH`` are chosen there (the figures are beside them).
 
 The model never quotes. A finding names the TARGET passage that states the requirement
 (``"T2"``) and, optionally, the SOURCE passage that says otherwise or comes closest
@@ -23,7 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal, Protocol, TypeVar
@@ -61,11 +70,19 @@ MAX_TARGETS = 5
 MAX_WORDS = 1000           # text mode (the offline engine's bound too)
 SAMPLE_SIZE = 10           # policy chunks shown for theme extraction (the spec's 10)
 MAX_THEMES = 8
-PER_TARGET = 3             # passages per target per theme
-PER_SOURCE = 3             # policy passages per theme
+# Passages per target per theme, and target passages per findings call (audit_reach.py, on
+# the development policies, with eight generic AML themes standing in for a model's: the
+# share of their 160 planted gaps whose rule some shown passage states is 0.512 at the spec's
+# 3 passages, 0.831 at 12, 0.894 at 24).
+DEPTH = 24
+BATCH = 12
+PER_SOURCE = 3             # a policy too long to show whole: the theme's best passages
+PER_PASSAGE_SOURCE = 1     # and the policy passage nearest each target passage shown
+CHARS_PER_TOKEN = 4        # of English prose, to size a policy against a context window
+WHOLE_SHARE = 4            # a whole policy is shown when it fits 1/WHOLE_SHARE of the context
 TEXT_PER_TARGET = 5        # text mode: passages per target for the whole text (spec: 3–5)
 MAX_PASSAGE_CHARS = 2000   # of a passage shown to the model (quotes come from the whole chunk)
-CONCURRENCY = 4            # per-theme calls in flight
+CONCURRENCY = 8            # findings calls in flight
 _EVIDENCE_ID = re.compile(r"^\[?\s*([ST])\s*(\d{1,3})\s*\]?$", re.I)
 
 Out = TypeVar("Out", bound=BaseModel)
@@ -83,6 +100,9 @@ class Ask(Protocol):
 
     async def __call__(self, step: AuditStep, task: str, user: str, output: type[Out],
                        /) -> Out: ...
+
+
+Prepare = Callable[[Sequence[str]], Awaitable[None]]
 
 
 class AuditUnusable(StepFailed):
@@ -133,11 +153,16 @@ class _Draft:
 async def llm_audit(ask: Ask, *, retriever: HybridRetriever, index: ChunkIndex,
                     tenant_id: UUID, targets: Sequence[Document],
                     source_document: Document | None, source_text: str | None,
-                    book: CitationBook) -> Composed:
+                    book: CitationBook, context_tokens: int = 0,
+                    prepare: Prepare | None = None) -> Composed:
     """The audit of ``source_document`` (policy mode) or ``source_text`` (text mode) against
-    ``targets``, answered as the offline auditor answers. Raises ``InvalidRequest`` for what
-    the offline auditor refuses too, ``AuditUnusable``/``StepFailed``/``TimeoutError`` when
-    the model's answers are unusable (no citation of this audit is left in ``book``)."""
+    ``targets``, answered as the offline auditor answers; ``context_tokens``, the audit
+    model's context window (0: never show a whole policy); ``prepare``, given once what every
+    findings call will send (a whole policy), before the calls go out (the egress guard's
+    scan, done once rather than by every call inside its time bound). Raises
+    ``InvalidRequest`` for what the offline auditor refuses too,
+    ``AuditUnusable``/``StepFailed``/``TimeoutError`` when the model's answers are unusable
+    (no citation of this audit is left in ``book``)."""
     if not 1 <= len(targets) <= MAX_TARGETS:
         raise InvalidRequest(f"an audit checks against 1 to {MAX_TARGETS} regulations "
                              f"({len(targets)} given)")
@@ -145,7 +170,7 @@ async def llm_audit(ask: Ask, *, retriever: HybridRetriever, index: ChunkIndex,
     try:
         if source_document is not None:
             themes, drafts = await _policy(ask, retriever, index, tenant_id, targets,
-                                           source_document)
+                                           source_document, context_tokens, prepare)
             result = _result("policy", drafts, targets, themes, book)
             audited = source_document.title
         elif source_text and source_text.strip():
@@ -162,8 +187,11 @@ async def llm_audit(ask: Ask, *, retriever: HybridRetriever, index: ChunkIndex,
 
 
 async def _policy(ask: Ask, retriever: HybridRetriever, index: ChunkIndex, tenant: UUID,
-                  targets: Sequence[Document], source: Document
-                  ) -> tuple[list[str], list[_Draft]]:
+                  targets: Sequence[Document], source: Document, context_tokens: int,
+                  prepare: Prepare | None) -> tuple[list[str], list[_Draft]]:
+    whole = await whole_source(index, tenant, source, context_tokens)
+    if whole and prepare is not None:
+        await prepare([_source_passages(whole)])
     sample = _thin(await stratified_sample(index, tenant, source.id), SAMPLE_SIZE)
     if not sample:
         raise InvalidRequest(f"\"{source.title}\" has no text to audit")
@@ -174,15 +202,16 @@ async def _policy(ask: Ask, retriever: HybridRetriever, index: ChunkIndex, tenan
                     THEMES_INPUT.format(title=source.title, count=len(sample),
                                         passages=passages), ThemesOutput)
     themes = _themes(out)
+    planned = await asyncio.gather(*(plan_theme(retriever, index, tenant, theme, source,
+                                                targets, whole) for theme in themes))
     gate = asyncio.Semaphore(CONCURRENCY)
 
-    async def one(theme: str) -> list[_Draft]:
+    async def one(shown: _Shown) -> list[_Draft]:
         async with gate:
-            shown = await _theme_evidence(retriever, tenant, theme, source, targets)
             return await _findings(ask, shown, source.title, targets)
 
-    per_theme = await _all([one(theme) for theme in themes])
-    return themes, [d for drafts in per_theme for d in drafts]
+    per_call = await _all([one(shown) for calls in planned for shown in calls])
+    return themes, [d for drafts in per_call for d in drafts]
 
 
 async def _text(ask: Ask, retriever: HybridRetriever, tenant: UUID,
@@ -204,16 +233,63 @@ async def _text(ask: Ask, retriever: HybridRetriever, tenant: UUID,
     return await _findings(ask, shown, "the submitted text", targets)
 
 
-async def _theme_evidence(retriever: HybridRetriever, tenant: UUID, theme: str,
-                          source: Document, targets: Sequence[Document]) -> _Shown:
-    """The theme's best policy passages and best passages of each target (one embedding)."""
+async def whole_source(index: ChunkIndex, tenant: UUID, source: Document,
+                       context_tokens: int) -> list[ChunkHit] | None:
+    """The policy's passages in order, when shown whole they fit ``1/WHOLE_SHARE`` of a
+    context of ``context_tokens``; else None."""
+    chunks = await index.document_chunks(tenant, source.id)
+    shown = sum(len(_shown_text(c.text)) for c in chunks)
+    if not chunks or shown > context_tokens * CHARS_PER_TOKEN // WHOLE_SHARE:
+        return None
+    return [ChunkHit.of(c, source, 1.0) for c in chunks]
+
+
+async def plan_theme(retriever: HybridRetriever, index: ChunkIndex, tenant: UUID, theme: str,
+                     source: Document, targets: Sequence[Document],
+                     whole: Sequence[ChunkHit] | None = None) -> list[_Shown]:
+    """What the findings calls of one theme are shown: the ``DEPTH`` best passages of each
+    target (grouped by target, in the order of ``targets``) cut into batches of ``BATCH``;
+    with each batch, the ``whole`` policy, or else the theme's ``PER_SOURCE`` best policy
+    passages and, for each of the batch's passages, the ``PER_PASSAGE_SOURCE`` policy
+    passages nearest it."""
     vector = await retriever.embed_query(theme)
-    policy, *found = await asyncio.gather(*(
+    searches = [(t.id, DEPTH) for t in targets] + ([] if whole else [(source.id, PER_SOURCE)])
+    *found, policy = await asyncio.gather(*(
         retriever.search(tenant, theme, k=k, vector=vector,
-                         scope=SearchScope(document_ids=(doc_id,)))
-        for doc_id, k in [(source.id, PER_SOURCE), *((t.id, PER_TARGET) for t in targets)]))
-    return _Shown(theme=theme, sources=tuple(policy),
-                  targets=tuple(h for hits in found for h in hits))
+                         scope=SearchScope(document_ids=(doc_id,))) for doc_id, k in searches))
+    if whole:
+        found, policy = [*found, policy], []
+    hits = [h for target_hits in found for h in target_hits]
+    batches = [range(i, min(i + BATCH, len(hits))) for i in range(0, len(hits), BATCH)]
+    if whole:
+        return [_Shown(theme=theme, sources=tuple(whole),
+                       targets=tuple(hits[i] for i in batch)) for batch in batches]
+    nearest = await _closest_policy(retriever, index, tenant, source, hits)
+    return [_Shown(theme=theme, targets=tuple(hits[i] for i in batch),
+                   sources=tuple(_distinct([*policy, *(h for i in batch for h in nearest[i])])))
+            for batch in batches]
+
+
+async def _closest_policy(retriever: HybridRetriever, index: ChunkIndex, tenant: UUID,
+                          source: Document, hits: Sequence[ChunkHit]) -> list[list[ChunkHit]]:
+    """For each hit, the policy passages nearest it, by their vectors alone: one pass of the
+    model for all, then one vector search each (a passage's first sentence is often its
+    heading, and placed the contradicting clause lower: audit_reach.py)."""
+    if not hits:
+        return []
+    queries = [_shown_text(h.text) for h in hits]
+    vectors = await retriever.embed_queries(queries)
+    scope = SearchScope(document_ids=(source.id,))
+    ranked = await asyncio.gather(*(index.dense(tenant, v, PER_PASSAGE_SOURCE, scope)
+                                    for v in vectors))
+    stored = await index.fetch(tenant, list({cid for rows in ranked for cid, _ in rows}))
+    return [[ChunkHit.of(*stored[cid], max(0.0, min(1.0, sim))) for cid, sim in rows
+             if cid in stored] for rows in ranked]
+
+
+def _distinct(hits: Sequence[ChunkHit]) -> list[ChunkHit]:
+    """Each passage once, where it first came."""
+    return list({h.chunk_id: h for h in hits}.values())
 
 
 async def _findings(ask: Ask, shown: _Shown, source: str,

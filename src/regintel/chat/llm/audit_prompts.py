@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from regintel.chat.prompts import PROMPT_VERSION as SYSTEM_PROMPT_VERSION
 
-AUDIT_PROMPT_VERSION = f"{SYSTEM_PROMPT_VERSION}+llm-audit.1"
+AUDIT_PROMPT_VERSION = f"{SYSTEM_PROMPT_VERSION}+llm-audit.2"
 MAX_FINDINGS_PER_CALL = 12
 
 
@@ -87,12 +87,15 @@ Return one JSON object only: {{"findings": [{{"kind": "...", "severity": "...",
 "target_evidence": "T1", "source_evidence": "S1", "requirement": "...", "consequence": "...",
 "suggestion": "...", "confidence_score": 0.8}}]}}.
 """
-FINDINGS_INPUT = """Theme: {theme}
-Source: {source}
+# The source first: a whole policy shown in every call of an audit is then a prefix the
+# provider can cache.
+FINDINGS_INPUT = """Source: {source}
 
 SOURCE passages:
 
 {sources}
+
+Theme: {theme}
 
 TARGET passages:
 

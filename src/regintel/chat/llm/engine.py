@@ -426,12 +426,17 @@ class LlmEngine:
                             index: ChunkIndex, tenant_id: UUID, targets: Sequence[Document],
                             source_document: Document | None, source_text: str | None,
                             book: CitationBook) -> Composed:
+        route = self._routes[RouteName.AUDIT]
+        model = route.model
         try:
             async with asyncio.timeout(self._audit_timeout_s):
                 return await llm_audit(self._ask_audit, retriever=retriever, index=index,
                                        tenant_id=tenant_id, targets=targets,
                                        source_document=source_document,
-                                       source_text=source_text, book=book)
+                                       source_text=source_text, book=book,
+                                       context_tokens=route.context_tokens,
+                                       prepare=model.prewarm if isinstance(
+                                           model, RedactingChatModel) else None)
         except (StepFailed, TimeoutError) as exc:  # its citations are already taken back
             self._fall_back(Step.AUDIT, _why(exc))
         return await auditor(tenant_id=tenant_id, targets=targets,

@@ -52,6 +52,7 @@ class Route:
     alias: str
     model: ChatModel
     price: Price = Price()
+    context_tokens: int = 128_000
 
     @property
     def model_name(self) -> str:
