@@ -25,6 +25,9 @@ QuestionsOption = Annotated[Path, typer.Option(
 FoldOption = Annotated[int | None, typer.Option(min=0, max=1,
                                                 help="Only this fold (0 tune, 1 held-out).")]
 LimitOption = Annotated[int | None, typer.Option(min=1, help="First N questions only.")]
+RulebooksOption = Annotated[Path, typer.Option(
+    exists=True, file_okay=False, help="The ADGM rulebooks (text) directory.")]
+RULEBOOKS = Path("../shared/data/obliqa/rulebooks_txt")
 
 
 def _measure(work: Callable[[Container, Settings], Awaitable[Figures]], json_out: bool,
@@ -165,9 +168,7 @@ def bench_train_relevance(
 
 @bench_app.command("chat")
 def bench_chat(
-    rulebooks: Annotated[Path, typer.Option(
-        exists=True, file_okay=False, help="The ADGM rulebooks (text) directory.")] = Path(
-        "../shared/data/obliqa/rulebooks_txt"),
+    rulebooks: RulebooksOption = RULEBOOKS,
     rounds: Annotated[int, typer.Option(min=1, help="Passes over the 20 questions.")] = 1,
     audits: Annotated[int, typer.Option(min=1, help="Audit turns to time.")] = 3,
     json_out: JsonOption = False,
@@ -191,9 +192,7 @@ def bench_chat(
 
 @bench_app.command("audit")
 def bench_audit(
-    rulebooks: Annotated[Path, typer.Option(
-        exists=True, file_okay=False, help="The ADGM rulebooks (text) directory.")] = Path(
-        "../shared/data/obliqa/rulebooks_txt"),
+    rulebooks: RulebooksOption = RULEBOOKS,
     gaps: Annotated[Path, typer.Option(
         exists=True, dir_okay=False, help="The demo policy's planted gaps (test data).")] = Path(
         "tests/data/aml_policy_gaps.json"),
@@ -211,9 +210,7 @@ def bench_audit(
 
 @bench_app.command("llm-overhead")
 def bench_llm_overhead(
-    rulebooks: Annotated[Path, typer.Option(
-        exists=True, file_okay=False, help="The ADGM rulebooks (text) directory.")] = Path(
-        "../shared/data/obliqa/rulebooks_txt"),
+    rulebooks: RulebooksOption = RULEBOOKS,
     first_token_ms: Annotated[float, typer.Option(
         min=0, help="The stub model's fixed delay before its first token.")] = 300.0,
     local: Annotated[bool, typer.Option(
