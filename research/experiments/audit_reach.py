@@ -28,14 +28,14 @@ against the audit model's context.
 """
 import asyncio
 import re
-from dataclasses import dataclass
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from regintel.bench import adgm_corpus
 from regintel.bench.audit import _overlaps, clause_matches, load_gaps
 from regintel.bench.dev_policies import DEV_POLICIES, TEST_GAPS, TEST_PDF
-from regintel.chat.llm import audit
+from regintel.chat.llm import audit_plan as audit
 from regintel.cli.app import open_container
 from regintel.ingestion.clauses import find_clauses
 from regintel.settings import get_settings

@@ -14,8 +14,7 @@ import pytest
 
 from regintel.bench.llm_stub import StubBehaviour
 from regintel.bench.llm_stub_answers import structured_answer
-from regintel.chat.llm import audit as llm_audit
-from regintel.chat.llm import prompts
+from regintel.chat.llm import audit_plan, prompts
 from regintel.chat.service import ChatService
 from regintel.container import Container
 from regintel.domain.chat import Action, ChatResponse, Engine
@@ -195,7 +194,7 @@ async def test_policy_audit_comes_from_the_model_theme_by_theme(
     # One call for the themes (steps route); per theme, one findings call (audit route) per
     # BATCH of the rulebook's DEPTH passages on the theme.
     assert len(themes) == 1 and themes[0]["model"] == "stub-small"
-    per_theme = -(-llm_audit.DEPTH // llm_audit.BATCH)
+    per_theme = -(-audit_plan.DEPTH // audit_plan.BATCH)
     assert r.audit.themes_analyzed and len(findings) == r.audit.themes_analyzed * per_theme
     assert {c["model"] for c in findings} == {"stub-large"}
     assert all(f.theme and f.target_doc_id == corpus.aml.id for f in r.audit.findings)

@@ -19,15 +19,9 @@ from pydantic import BaseModel
 from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.chat.auditing import OfflineAuditor, render
 from regintel.chat.evidence import CitationBook, verify
-from regintel.chat.llm import audit as llm_audit_module
-from regintel.chat.llm.audit import (
-    Ask,
-    AuditStep,
-    AuditUnusable,
-    llm_audit,
-    plan_theme,
-    whole_source,
-)
+from regintel.chat.llm import audit_plan
+from regintel.chat.llm.audit import Ask, AuditStep, AuditUnusable, llm_audit
+from regintel.chat.llm.audit_plan import plan_theme, whole_source
 from regintel.chat.llm.audit_prompts import FINDINGS_TASK, MAX_FINDINGS_PER_CALL, THEMES_TASK
 from regintel.chat.llm.engine import LlmEngine, Step
 from regintel.chat.llm.fake import Item, Pause, ScriptedChatModel, json_reply, reply
@@ -296,7 +290,7 @@ async def test_a_theme_is_shown_in_batches_each_with_the_policy_closest_to_it(
     own."""
     for name, value in (("DEPTH", 3), ("BATCH", 2), ("PER_SOURCE", 1),
                         ("PER_PASSAGE_SOURCE", 1)):
-        monkeypatch.setattr(llm_audit_module, name, value)
+        monkeypatch.setattr(audit_plan, name, value)
     calls = await plan_theme(corpus.retriever, corpus.index, TENANT, "Record keeping",
                              corpus.policy, [corpus.aml, corpus.dpr])
     assert [len(c.targets) for c in calls] == [2, 2, 2]
@@ -310,7 +304,7 @@ async def test_a_theme_is_shown_in_batches_each_with_the_policy_closest_to_it(
     assert all(s[0].chunk_id == best.chunk_id and len(s) == len(c.sources) <= 3
                for s, c in zip(sources, calls, strict=True))
     assert len({s.chunk_id for shown in sources for s in shown}) > 1
-    monkeypatch.setattr(llm_audit_module, "DEPTH", 1)
+    monkeypatch.setattr(audit_plan, "DEPTH", 1)
     [one] = await plan_theme(corpus.retriever, corpus.index, TENANT, "Record keeping",
                              corpus.policy, [corpus.aml, corpus.dpr])
     assert [h.document_id for h in one.targets] == [corpus.aml.id, corpus.dpr.id]

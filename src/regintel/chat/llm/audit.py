@@ -43,6 +43,14 @@ from pydantic import BaseModel
 from regintel.chat.auditing import render
 from regintel.chat.engine import Composed
 from regintel.chat.evidence import CitationBook, normalise, quote_around, sentences, verify
+from regintel.chat.llm.audit_plan import (
+    Sentence,
+    Shown,
+    Source,
+    plan_theme,
+    shown_text,
+    whole_source,
+)
 from regintel.chat.llm.audit_prompts import (
     FINDINGS_INPUT,
     FINDINGS_TASK,
@@ -70,21 +78,7 @@ MAX_TARGETS = 5
 MAX_WORDS = 1000           # text mode (the offline engine's bound too)
 SAMPLE_SIZE = 10           # policy chunks shown for theme extraction (the spec's 10)
 MAX_THEMES = 8
-# Passages per target per theme, and target passages per findings call. research/experiments/
-# audit_reach.py, on the development policies' 160 planted gaps, eight generic AML themes
-# standing in for a model's, against the AML and General rulebooks: the share a call could
-# find (its rule shown, and a contradiction's policy clause beside it) is 0.512 at the spec's 3
-# passages, 0.831 at 12, 0.838 at 16, 0.894 at 24 with the whole policy shown (the policy's
-# own part headings as themes: 0.394, 0.794, 0.844, 0.881); 0.294 / 0.544 / 0.588 / 0.650
-# with only its nearest passages. 24 is the least depth measured past 0.85.
-DEPTH = 24
-BATCH = 12
-PER_SOURCE = 3             # a policy too long to show whole: the theme's best passages
-PER_PASSAGE_SOURCE = 1     # and the policy passage nearest each target passage shown
-CHARS_PER_TOKEN = 4        # of English prose, to size a policy against a context window
-WHOLE_SHARE = 4            # a whole policy is shown when it fits 1/WHOLE_SHARE of the context
 TEXT_PER_TARGET = 5        # text mode: passages per target for the whole text (spec: 3–5)
-MAX_PASSAGE_CHARS = 2000   # of a passage shown to the model (quotes come from the whole chunk)
 CONCURRENCY = 8            # findings calls in flight
 _EVIDENCE_ID = re.compile(r"^\[?\s*([ST])\s*(\d{1,3})\s*\]?$", re.I)
 
@@ -116,32 +110,12 @@ class AuditUnusable(StepFailed):
 
 # -- the audit --------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class _Sentence:
-    """A sentence of the pasted text (text mode's source passages)."""
-
-    text: str
-
-
-_Source = ChunkHit | _Sentence
-
-
-@dataclass(frozen=True)
-class _Shown:
-    """What one findings call was shown: ``S{n}`` is ``sources[n - 1]``, ``T{n}`` is
-    ``targets[n - 1]``."""
-
-    theme: str | None
-    sources: tuple[_Source, ...]
-    targets: tuple[ChunkHit, ...]
-
-
-@dataclass(frozen=True)
 class _Draft:
     theme: str | None
     out: FindingOutput
     target: ChunkHit
     target_quote: str
-    source: _Source | None
+    source: Source | None
     source_quote: str | None
 
     @property
@@ -200,7 +174,7 @@ async def _policy(ask: Ask, retriever: HybridRetriever, index: ChunkIndex, tenan
         raise InvalidRequest(f"\"{source.title}\" has no text to audit")
     passages = "\n\n".join(
         PASSAGE.format(id=f"S{n}", where=_where(source.title, c.clause, c.page_start),
-                       text=_shown_text(c.text)) for n, c in enumerate(sample, 1))
+                       text=shown_text(c.text)) for n, c in enumerate(sample, 1))
     out = await ask(AuditStep.EXTRACT_THEMES, THEMES_TASK,
                     THEMES_INPUT.format(title=source.title, count=len(sample),
                                         passages=passages), ThemesOutput)
@@ -209,7 +183,7 @@ async def _policy(ask: Ask, retriever: HybridRetriever, index: ChunkIndex, tenan
                                                 targets, whole) for theme in themes))
     gate = asyncio.Semaphore(CONCURRENCY)
 
-    async def one(shown: _Shown) -> list[_Draft]:
+    async def one(shown: Shown) -> list[_Draft]:
         async with gate:
             return await _findings(ask, shown, source.title, targets)
 
@@ -230,72 +204,13 @@ async def _text(ask: Ask, retriever: HybridRetriever, tenant: UUID,
     found = await asyncio.gather(*(
         retriever.search(tenant, query, k=TEXT_PER_TARGET, vector=vector,
                          scope=SearchScope(document_ids=(t.id,))) for t in targets))
-    shown = _Shown(theme=None,
-                   sources=tuple(_Sentence(s.strip()) for s in sentences(text) if s.strip()),
+    shown = Shown(theme=None,
+                   sources=tuple(Sentence(s.strip()) for s in sentences(text) if s.strip()),
                    targets=tuple(h for hits in found for h in hits))
     return await _findings(ask, shown, "the submitted text", targets)
 
 
-async def whole_source(index: ChunkIndex, tenant: UUID, source: Document,
-                       context_tokens: int) -> list[ChunkHit] | None:
-    """The policy's passages in order, when shown whole they fit ``1/WHOLE_SHARE`` of a
-    context of ``context_tokens``; else None."""
-    chunks = await index.document_chunks(tenant, source.id)
-    shown = sum(len(_shown_text(c.text)) for c in chunks)
-    if not chunks or shown > context_tokens * CHARS_PER_TOKEN // WHOLE_SHARE:
-        return None
-    return [ChunkHit.of(c, source, 1.0) for c in chunks]
-
-
-async def plan_theme(retriever: HybridRetriever, index: ChunkIndex, tenant: UUID, theme: str,
-                     source: Document, targets: Sequence[Document],
-                     whole: Sequence[ChunkHit] | None = None) -> list[_Shown]:
-    """What the findings calls of one theme are shown: the ``DEPTH`` best passages of each
-    target (grouped by target, in the order of ``targets``) cut into batches of ``BATCH``;
-    with each batch, the ``whole`` policy, or else the theme's ``PER_SOURCE`` best policy
-    passages and, for each of the batch's passages, the ``PER_PASSAGE_SOURCE`` policy
-    passages nearest it."""
-    vector = await retriever.embed_query(theme)
-    searches = [(t.id, DEPTH) for t in targets] + ([] if whole else [(source.id, PER_SOURCE)])
-    *found, policy = await asyncio.gather(*(
-        retriever.search(tenant, theme, k=k, vector=vector,
-                         scope=SearchScope(document_ids=(doc_id,))) for doc_id, k in searches))
-    if whole:
-        found, policy = [*found, policy], []
-    hits = [h for target_hits in found for h in target_hits]
-    batches = [range(i, min(i + BATCH, len(hits))) for i in range(0, len(hits), BATCH)]
-    if whole:
-        return [_Shown(theme=theme, sources=tuple(whole),
-                       targets=tuple(hits[i] for i in batch)) for batch in batches]
-    nearest = await _closest_policy(retriever, index, tenant, source, hits)
-    return [_Shown(theme=theme, targets=tuple(hits[i] for i in batch),
-                   sources=tuple(_distinct([*policy, *(h for i in batch for h in nearest[i])])))
-            for batch in batches]
-
-
-async def _closest_policy(retriever: HybridRetriever, index: ChunkIndex, tenant: UUID,
-                          source: Document, hits: Sequence[ChunkHit]) -> list[list[ChunkHit]]:
-    """For each hit, the policy passages nearest it, by their vectors alone: one pass of the
-    model for all, then one vector search each (a passage's first sentence is often its
-    heading, and placed the contradicting clause lower: audit_reach.py)."""
-    if not hits:
-        return []
-    queries = [_shown_text(h.text) for h in hits]
-    vectors = await retriever.embed_queries(queries)
-    scope = SearchScope(document_ids=(source.id,))
-    ranked = await asyncio.gather(*(index.dense(tenant, v, PER_PASSAGE_SOURCE, scope)
-                                    for v in vectors))
-    stored = await index.fetch(tenant, list({cid for rows in ranked for cid, _ in rows}))
-    return [[ChunkHit.of(*stored[cid], max(0.0, min(1.0, sim))) for cid, sim in rows
-             if cid in stored] for rows in ranked]
-
-
-def _distinct(hits: Sequence[ChunkHit]) -> list[ChunkHit]:
-    """Each passage once, where it first came."""
-    return list({h.chunk_id: h for h in hits}.values())
-
-
-async def _findings(ask: Ask, shown: _Shown, source: str,
+async def _findings(ask: Ask, shown: Shown, source: str,
                     targets: Sequence[Document]) -> list[_Draft]:
     if not shown.targets:  # nothing of any target to check against: nothing to ask
         return []
@@ -307,9 +222,9 @@ async def _findings(ask: Ask, shown: _Shown, source: str,
     return [_draft(f, shown, f"{where}, finding {i}") for i, f in enumerate(out.findings, 1)]
 
 
-def _draft(out: FindingOutput, shown: _Shown, where: str) -> _Draft:
+def _draft(out: FindingOutput, shown: Shown, where: str) -> _Draft:
     target = shown.targets[_evidence(out.target_evidence, "T", len(shown.targets), where) - 1]
-    source: _Source | None = None
+    source: Source | None = None
     if out.source_evidence is not None and out.source_evidence.strip():
         source = shown.sources[_evidence(out.source_evidence, "S", len(shown.sources),
                                          where) - 1]
@@ -320,7 +235,7 @@ def _draft(out: FindingOutput, shown: _Shown, where: str) -> _Draft:
     source_quote = None
     if isinstance(source, ChunkHit):
         source_quote = _quote(source.text, best_sentence(source, claim))
-    elif isinstance(source, _Sentence):
+    elif isinstance(source, Sentence):
         source_quote = _quote(source.text, source.text)
     return _Draft(shown.theme, out, target, target_quote, source, source_quote)
 
@@ -367,7 +282,7 @@ def _cite(draft: _Draft, titles: dict[UUID, str], book: CitationBook) -> AuditFi
     numbers = [book.cite(draft.target, draft.target_quote)]
     if isinstance(draft.source, ChunkHit) and draft.source_quote is not None:
         numbers.append(book.cite(draft.source, draft.source_quote))
-    elif isinstance(draft.source, _Sentence) and draft.source_quote is not None and \
+    elif isinstance(draft.source, Sentence) and draft.source_quote is not None and \
             not verify(draft.source_quote, draft.source.text):  # the pasted text: no chunk
         numbers.append(None)
     cited = [n for n in numbers if n is not None]
@@ -415,16 +330,11 @@ def _where(title: str, clause: str | None, page: int) -> str:
     return f"{title}" + (f", clause {clause}" if clause else "") + f", p. {page}"
 
 
-def _shown_text(text: str) -> str:
-    text = text.strip()
-    return text if len(text) <= MAX_PASSAGE_CHARS else text[:MAX_PASSAGE_CHARS] + " …"
-
-
-def _source_passages(sources: Sequence[_Source]) -> str:
+def _source_passages(sources: Sequence[Source]) -> str:
     items = []
     for n, source in enumerate(sources, 1):
         if isinstance(source, ChunkHit):
-            items.append(PASSAGE.format(id=f"S{n}", text=_shown_text(source.text), where=_where(
+            items.append(PASSAGE.format(id=f"S{n}", text=shown_text(source.text), where=_where(
                 source.document_title, source.clause, source.page_start)))
         else:
             items.append(f"[S{n}] {source.text}")
@@ -440,7 +350,7 @@ def _target_passages(hits: Sequence[ChunkHit], targets: Sequence[Document]) -> s
         heading = TARGET_HEADING.format(title=target.title, version=f" ({target.version})"
                                         if target.version else "")
         blocks.append("\n\n".join([heading, *(
-            PASSAGE.format(id=f"T{n}", text=_shown_text(h.text),
+            PASSAGE.format(id=f"T{n}", text=shown_text(h.text),
                            where=_where(h.document_title, h.clause, h.page_start))
             for n, h in mine)] if mine else [heading, NO_PASSAGES]))
     return "\n\n".join(blocks)
