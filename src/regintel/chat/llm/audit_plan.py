@@ -72,12 +72,11 @@ async def plan_theme(retriever: HybridRetriever, index: ChunkIndex, tenant: UUID
     passages nearest it."""
     vector = await retriever.embed_query(theme)
     searches = [(t.id, DEPTH) for t in targets] + ([] if whole else [(source.id, PER_SOURCE)])
-    *found, policy = await asyncio.gather(*(
+    results = await asyncio.gather(*(
         retriever.search(tenant, theme, k=k, vector=vector,
                          scope=SearchScope(document_ids=(doc_id,))) for doc_id, k in searches))
-    if whole:
-        found, policy = [*found, policy], []
-    hits = [h for target_hits in found for h in target_hits]
+    hits = [h for target_hits in results[:len(targets)] for h in target_hits]
+    policy = [] if whole else results[len(targets)]
     batches = [range(i, min(i + BATCH, len(hits))) for i in range(0, len(hits), BATCH)]
     if whole:
         return [Shown(theme=theme, sources=tuple(whole),
@@ -90,9 +89,9 @@ async def plan_theme(retriever: HybridRetriever, index: ChunkIndex, tenant: UUID
 
 async def _closest_policy(retriever: HybridRetriever, index: ChunkIndex, tenant: UUID,
                           source: Document, hits: Sequence[ChunkHit]) -> list[list[ChunkHit]]:
-    """For each hit, the policy passages nearest it, by their vectors alone: one pass of the
-    model for all, then one vector search each (a passage's first sentence is often its
-    heading, and placed the contradicting clause lower: audit_reach.py)."""
+    """For each hit, the policy passages nearest the whole hit, by their vectors alone: one
+    pass of the model for all, then one vector search each. (Not its first sentence: that is
+    often a heading, and the duty a policy contradicts sits lower in the passage.)"""
     if not hits:
         return []
     queries = [shown_text(h.text) for h in hits]
