@@ -82,8 +82,8 @@ async def main(data_dir: Path, depths: list[int], test: bool) -> None:
             corpus = await adgm_corpus.ingest(container, "audit-reach", RULEBOOKS, policy.pdf,
                                               policy.title)
             gaps = load_gaps(policy.gaps)
-            whole = await audit.whole_source(container.chunk_index, corpus.tenant_id,
-                                             corpus.policy, 10**9)
+            whole = audit.whole_source(await container.chunk_index.document_chunks(
+                corpus.tenant_id, corpus.policy.id), corpus.policy, 10**9)
             themes = {"generic": list(GENERIC),
                       "parts": parts(policy.source.read_text(encoding="utf-8"))}
             row = [f"{name:<11} {len(gaps):>2} gaps"]

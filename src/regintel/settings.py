@@ -76,6 +76,9 @@ class LlmProvider(_Group):
     max_retries: int = Field(2, ge=0, le=6, description="Retries of retryable failures.")
 
 
+DEFAULT_CONTEXT_TOKENS = 128_000  # today's common window (gpt-4o, Llama 3.1)
+
+
 class LlmModel(_Group):
     """A model alias: which provider serves it, what it can do, what it costs."""
 
@@ -84,7 +87,7 @@ class LlmModel(_Group):
     tools: bool = Field(True, description="Supports tool calls (concept capture).")
     json_schema: bool = Field(True, description="Supports JSON-schema structured outputs.")
     streaming: bool = Field(True, description="Supports streamed answers.")
-    context_tokens: int = Field(128_000, ge=2048, description=(
+    context_tokens: int = Field(DEFAULT_CONTEXT_TOKENS, ge=2048, description=(
         "The model's context window in tokens: a policy audit shows the model the whole policy "
         "in each call when the policy fits a quarter of it."))
     input_usd_per_mtok: float = Field(0.0, ge=0, description="Price per million input tokens.")

@@ -34,8 +34,7 @@ async def test_the_offline_audit_turn_is_scored(container: Container, corpus: Co
     assert len(figures["missed"]) == 14 - figures["found"]
 
 
-async def test_the_model_audit_turn_is_scored(container: Container, llm_container: Container,
-                                              corpus: Corpus,
+async def test_the_model_audit_turn_is_scored(llm_container: Container, corpus: Corpus,
                                               behaviour: StubBehaviour) -> None:
     figures = await audit_recall.audit_turn(llm_container, _corpus(corpus), load_gaps(GAPS))
     assert figures["engine"] == "llm" and figures["themes"]

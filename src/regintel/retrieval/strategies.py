@@ -57,7 +57,11 @@ async def stratified_sample(index: ChunkIndex, tenant_id: UUID,
                             document_id: UUID) -> list[StoredChunk]:
     """Chunks spread evenly over the whole document (for summaries and policy themes): the
     middle chunk of each of n equal strata, so the start, middle and end are all represented."""
-    chunks = await index.document_chunks(tenant_id, document_id)
+    return stratify(await index.document_chunks(tenant_id, document_id))
+
+
+def stratify(chunks: Sequence[StoredChunk]) -> list[StoredChunk]:
+    """``stratified_sample`` of chunks already fetched."""
     n = stratified_size(len(chunks))
     if n == 0:
         return []

@@ -313,8 +313,9 @@ async def test_a_theme_is_shown_in_batches_each_with_the_policy_closest_to_it(
 async def test_a_policy_that_fits_the_context_is_shown_whole_in_every_call(
         corpus: Corpus, offline: OfflineEngine) -> None:
     policy_chars = sum(len(text) for _, text in POLICY[2])
-    assert await whole_source(corpus.index, TENANT, corpus.policy, policy_chars - 1) is None
-    whole = await whole_source(corpus.index, TENANT, corpus.policy, policy_chars)
+    chunks = await corpus.index.document_chunks(TENANT, corpus.policy.id)
+    assert whole_source(chunks, corpus.policy, policy_chars - 1) is None
+    whole = whole_source(chunks, corpus.policy, policy_chars)
     assert whole is not None and [h.clause for h in whole] == ["1.1", "2.1", "3.1"]
     model = model_for(["Customer due diligence", "Record keeping"], policy_findings, calls=3)
     engine = LlmEngine(model, offline)

@@ -72,7 +72,7 @@ from regintel.domain.documents import ChunkHit, Document, SearchScope, StoredChu
 from regintel.errors import InvalidRequest
 from regintel.ports.library import ChunkIndex
 from regintel.retrieval.hybrid import MAX_QUERY_CHARS, HybridRetriever
-from regintel.retrieval.strategies import stratified_sample
+from regintel.retrieval.strategies import stratify
 
 MAX_TARGETS = 5
 MAX_WORDS = 1000           # text mode (the offline engine's bound too)
@@ -166,10 +166,11 @@ async def llm_audit(ask: Ask, *, retriever: HybridRetriever, index: ChunkIndex,
 async def _policy(ask: Ask, retriever: HybridRetriever, index: ChunkIndex, tenant: UUID,
                   targets: Sequence[Document], source: Document, context_tokens: int,
                   prepare: Prepare | None) -> tuple[list[str], list[_Draft]]:
-    whole = await whole_source(index, tenant, source, context_tokens)
+    chunks = await index.document_chunks(tenant, source.id)
+    whole = whole_source(chunks, source, context_tokens)
     if whole and prepare is not None:
         await prepare([_source_passages(whole)])
-    sample = _thin(await stratified_sample(index, tenant, source.id), SAMPLE_SIZE)
+    sample = _thin(stratify(chunks), SAMPLE_SIZE)
     if not sample:
         raise InvalidRequest(f"\"{source.title}\" has no text to audit")
     passages = "\n\n".join(

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from uuid import UUID
 
-from regintel.domain.documents import ChunkHit, Document, SearchScope
+from regintel.domain.documents import ChunkHit, Document, SearchScope, StoredChunk
 from regintel.ports.library import ChunkIndex
 from regintel.retrieval.hybrid import HybridRetriever
 
@@ -51,11 +51,10 @@ class Shown:
     targets: tuple[ChunkHit, ...]
 
 
-async def whole_source(index: ChunkIndex, tenant: UUID, source: Document,
-                       context_tokens: int) -> list[ChunkHit] | None:
-    """The policy's passages in order, when shown whole they fit ``1/WHOLE_SHARE`` of a
-    context of ``context_tokens``; else None."""
-    chunks = await index.document_chunks(tenant, source.id)
+def whole_source(chunks: Sequence[StoredChunk], source: Document,
+                 context_tokens: int) -> list[ChunkHit] | None:
+    """The policy's passages (``chunks``, in order), when shown whole they fit
+    ``1/WHOLE_SHARE`` of a context of ``context_tokens``; else None."""
     shown = sum(len(shown_text(c.text)) for c in chunks)
     if not chunks or shown > context_tokens * CHARS_PER_TOKEN // WHOLE_SHARE:
         return None
@@ -77,14 +76,13 @@ async def plan_theme(retriever: HybridRetriever, index: ChunkIndex, tenant: UUID
                          scope=SearchScope(document_ids=(doc_id,))) for doc_id, k in searches))
     hits = [h for target_hits in results[:len(targets)] for h in target_hits]
     policy = [] if whole else results[len(targets)]
-    batches = [range(i, min(i + BATCH, len(hits))) for i in range(0, len(hits), BATCH)]
+    starts = range(0, len(hits), BATCH)
     if whole:
-        return [Shown(theme=theme, sources=tuple(whole),
-                       targets=tuple(hits[i] for i in batch)) for batch in batches]
+        return [Shown(theme=theme, sources=tuple(whole), targets=tuple(hits[i:i + BATCH]))
+                for i in starts]
     nearest = await _closest_policy(retriever, index, tenant, source, hits)
-    return [Shown(theme=theme, targets=tuple(hits[i] for i in batch),
-                   sources=tuple(_distinct([*policy, *(h for i in batch for h in nearest[i])])))
-            for batch in batches]
+    return [Shown(theme=theme, targets=tuple(hits[i:i + BATCH]), sources=tuple(_distinct(
+        [*policy, *(h for near in nearest[i:i + BATCH] for h in near)]))) for i in starts]
 
 
 async def _closest_policy(retriever: HybridRetriever, index: ChunkIndex, tenant: UUID,

@@ -45,7 +45,7 @@ from regintel.chat.engine import (
 from regintel.chat.evidence import CitationBook
 from regintel.chat.llm import evidence_text, references, reports
 from regintel.chat.llm import prompts as p
-from regintel.chat.llm.audit import AuditStep, llm_audit
+from regintel.chat.llm.audit import AuditStep, Prepare, llm_audit
 from regintel.chat.llm.citing import StreamedCitations
 from regintel.chat.llm.egress import RedactingChatModel
 from regintel.chat.llm.reports import Numbered, StepFailed
@@ -292,9 +292,9 @@ class LlmEngine:
     async def prepare_inquiry(self, question: str, hits: Sequence[ChunkHit]) -> None:
         """The egress guard's scan of the evidence, done while the turn's other steps run."""
         top, user = evidence_text.inquiry_input(question, hits)
-        model = self._routes[ROUTE_OF[Step.COMPOSE_INQUIRY]].model
-        if top and isinstance(model, RedactingChatModel):
-            await model.prewarm([user])
+        scan = _scan_ahead(self._routes[ROUTE_OF[Step.COMPOSE_INQUIRY]])
+        if top and scan is not None:
+            await scan([user])
 
     async def _main_call(self, step: Step, user: str, evidence: Sequence[ChunkHit],
                          book: CitationBook, stream: AnswerStream | None
@@ -427,7 +427,6 @@ class LlmEngine:
                             source_document: Document | None, source_text: str | None,
                             book: CitationBook) -> Composed:
         route = self._routes[RouteName.AUDIT]
-        model = route.model
         try:
             async with asyncio.timeout(self._audit_timeout_s):
                 return await llm_audit(self._ask_audit, retriever=retriever, index=index,
@@ -435,8 +434,7 @@ class LlmEngine:
                                        source_document=source_document,
                                        source_text=source_text, book=book,
                                        context_tokens=route.context_tokens,
-                                       prepare=model.prewarm if isinstance(
-                                           model, RedactingChatModel) else None)
+                                       prepare=_scan_ahead(route))
         except (StepFailed, TimeoutError) as exc:  # its citations are already taken back
             self._fall_back(Step.AUDIT, _why(exc))
         return await auditor(tenant_id=tenant_id, targets=targets,
@@ -481,3 +479,9 @@ def _why(exc: Exception) -> str:
 
 def _markers_of(text: str) -> list[str]:
     return sorted(_MARKER.findall(text))
+
+
+def _scan_ahead(route: Route) -> Prepare | None:
+    """The egress guard's scan of texts a route's calls will send, to run ahead of them (None
+    for a provider that is not redacted)."""
+    return route.model.prewarm if isinstance(route.model, RedactingChatModel) else None

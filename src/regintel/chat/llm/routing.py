@@ -16,6 +16,7 @@ from enum import StrEnum
 
 from regintel.errors import ConfigurationError
 from regintel.ports.llm import ChatModel
+from regintel.settings import DEFAULT_CONTEXT_TOKENS
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ class Route:
     alias: str
     model: ChatModel
     price: Price = Price()
-    context_tokens: int = 128_000
+    context_tokens: int = DEFAULT_CONTEXT_TOKENS
 
     @property
     def model_name(self) -> str:

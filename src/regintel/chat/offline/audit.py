@@ -41,7 +41,7 @@ from regintel.errors import InvalidRequest
 from regintel.ports.embedder import Embedder, Vectors
 from regintel.ports.library import ChunkIndex
 from regintel.retrieval.hybrid import HybridRetriever
-from regintel.retrieval.strategies import by_theme, stratified_sample
+from regintel.retrieval.strategies import by_theme, stratify
 
 MAX_TARGETS = 5
 # The evidence read per target: about MAX_THEMES × PER_THEME chunks. The spec's 2–3 chunks
@@ -131,8 +131,8 @@ async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: Hyb
                         thresholds: drafts.Thresholds,
                         memo: UnitVectors | None) -> AuditResult:
     tenant = inputs.tenant_id
-    policy_chunks, sample = await asyncio.gather(
-        index.document_chunks(tenant, source.id), stratified_sample(index, tenant, source.id))
+    policy_chunks = await index.document_chunks(tenant, source.id)
+    sample = stratify(policy_chunks)
     policy_pages = page_texts(policy_chunks)
     policy_units = audit_units.policy_units(source.id, policy_chunks)
     themes = matching.themes(policy_units, sample, limit=MAX_QUERIES)
