@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from functools import partial
@@ -66,6 +67,7 @@ from regintel.settings import Settings
 log = logging.getLogger(__name__)
 
 StoreStatus = Literal["ok", "down"]
+MAX_TENANT_VIEWS = 256  # tenants whose concept services (and vocabulary) stay built
 
 
 @dataclass
@@ -83,6 +85,9 @@ class Container:
     _chat_pool: AsyncConnectionPool[Any] | None = field(default=None, repr=False)
     _guard: Guard | None = field(default=None, repr=False)
     _concepts: ConceptServices | None = field(default=None, repr=False)
+    # Each tenant's view of the concept graph, most recently used last (bounded).
+    _tenant_concepts: OrderedDict[UUID, ConceptServices] = field(
+        default_factory=OrderedDict, repr=False)
     _llm: LlmRouter | None = field(default=None, repr=False)
     _llm_clients: list[httpx.AsyncClient] = field(default_factory=list, repr=False)
     _tenant_keys: dict[str, str] = field(default_factory=dict, repr=False)
@@ -203,23 +208,49 @@ class Container:
         """Compliance projects: services, ``.loader`` for context, ``.tools(...)`` for details."""
         return OntologyService(PostgresOntologyStore(self.database))
 
-    async def concepts(self) -> ConceptServices:
-        """The concept-graph services, built once: capture handler, resolver, context store
-        and aspect, enrichment, seed loader, change detector. The ingress guard reuses the
-        chat's PII detector; enrichment reads bundled and tenant-public text only."""
+    async def concepts(self, tenant_id: UUID | None = None) -> ConceptServices:
+        """The concept-graph services: capture handler, resolver, context store and aspect,
+        enrichment, seed loader, change detector. Without a tenant, over the shared graph of
+        public knowledge (seeding, SKOS import and export: an operator's work); with one, over
+        that tenant's view (``tenant_graph``): the shared graph read through, and every
+        capture of its chats written to its own graph, which no other tenant reads."""
         if self._concepts is None:
-            from regintel.adapters.postgres.context_repo import PostgresConversationContextStore
-            from regintel.adapters.postgres.public_passages import PostgresPublicPassages
-            from regintel.concepts.services import build_concept_services
+            from regintel.concepts.tenant_graph import clear_private_from_shared
 
             await self.graph.ensure_schema()
-            self._concepts = build_concept_services(
-                self.graph, pii=await self.guard(),
-                context_store=PostgresConversationContextStore(self.database),
-                settings=self.settings.concepts, shared_data_dir=self.settings.demo_data_dir,
-                public_sources=[PostgresPublicPassages(self.database)], queue=self.queue)
+            await clear_private_from_shared(self.graph)
+            self._concepts = self._concept_services(self.graph, None, await self.guard())
             self.register_jobs()  # its enrichment jobs must be known before one is deferred
-        return self._concepts
+        return self._concepts if tenant_id is None else self.tenant_concepts(tenant_id)
+
+    def tenant_concepts(self, tenant_id: UUID) -> ConceptServices:
+        """A tenant's concept services (``concepts(tenant_id)``; the shared ones must be built
+        first: they check the shared graph and hold the PII detector the guard uses)."""
+        from regintel.concepts.tenant_graph import TenantGraphStore, tenant_scope
+
+        assert self._concepts is not None, "build the shared concept services first"
+        found = self._tenant_concepts.get(tenant_id)
+        if found is None:
+            scope = tenant_scope(tenant_id)
+            store = TenantGraphStore(self.graph, self.graph.scoped(scope))
+            found = self._concept_services(store, str(tenant_id), self._guard)
+            if len(self._tenant_concepts) >= MAX_TENANT_VIEWS:
+                self._tenant_concepts.popitem(last=False)
+            self._tenant_concepts[tenant_id] = found
+        self._tenant_concepts.move_to_end(tenant_id)
+        return found
+
+    def _concept_services(self, store: GraphStore, tenant: str | None,
+                          guard: Guard | None) -> ConceptServices:
+        from regintel.adapters.postgres.context_repo import PostgresConversationContextStore
+        from regintel.adapters.postgres.public_passages import PostgresPublicPassages
+        from regintel.concepts.services import build_concept_services
+
+        return build_concept_services(
+            store, pii=guard, context_store=PostgresConversationContextStore(self.database),
+            settings=self.settings.concepts, shared_data_dir=self.settings.demo_data_dir,
+            public_sources=[PostgresPublicPassages(self.database)], queue=self.queue,
+            tenant=tenant)
 
     async def guard(self) -> Guard:
         """The guardrails, built once (loading the PII analyser takes about a second); the
@@ -252,7 +283,9 @@ class Container:
                         documents=self.documents, conversations=self.conversations,
                         retriever=retriever, index=index, embedder=embedder,
                         engine=engine, guard=guard, web=self.web_search,
-                        projects=self.projects, concepts=self._concepts,
+                        projects=self.projects,
+                        concepts=None if self._concepts is None
+                        else self.tenant_concepts(tenant_id),
                         auditor=OfflineAuditor(retriever, index, embedder, self.unit_vectors),
                         faq=self.faq,
                         limits=limits)
@@ -310,8 +343,8 @@ class Container:
         if not self._jobs_registered:
             self._jobs_registered = True
 
-            async def enricher() -> Any:
-                return (await self.concepts()).enricher
+            async def enricher(tenant: str | None) -> Any:
+                return (await self.concepts(UUID(tenant) if tenant else None)).enricher
 
             register_concept_jobs(
                 self.queue, enricher,

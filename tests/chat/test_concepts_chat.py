@@ -33,7 +33,7 @@ async def _concept_nodes(services: ConceptServices, ids: list[str]) -> list[Any]
 async def test_captured_concept_is_created_once_kept_in_scope_and_prompted(
         conversation: Conversation, chat: ChatService, container: Container, corpus: Corpus,
         behaviour: StubBehaviour) -> None:
-    services = await container.concepts()
+    services = await container.concepts(corpus.tenant_id)  # the tenant's view of the graph
     first = await conversation.ask(QUESTION)
     assert first.referenced_nodes, first.answer
     concepts = await _concept_nodes(services, first.referenced_nodes)

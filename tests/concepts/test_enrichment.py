@@ -37,7 +37,8 @@ async def test_enrichment_job_uses_public_documents_only(
     queue = ProcrastinateQueue(database.url)
     services = build(enqueue=queue_enqueuer(queue))
 
-    async def enricher() -> ConceptEnricher:  # the container hands out a factory like this
+    async def enricher(tenant: str | None) -> ConceptEnricher:  # as the container's factory
+        assert tenant is None  # enqueued for the shared graph
         return services.enricher
 
     register_concept_jobs(queue, enricher,

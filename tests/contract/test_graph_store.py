@@ -227,3 +227,26 @@ async def test_bolt_adapter_reports_an_unreachable_server_as_dependency_down() -
             await bolt.get_nodes_by_keys(["concept:a"])
     finally:
         await bolt.close()
+
+
+async def test_scoped_graphs_are_walled_off_from_each_other(store: CypherGraphStore) -> None:
+    """A scope (a tenant's own graph) shares the server and nothing else: what is written
+    through one scope is never read through the parent or another scope, changes included."""
+    a, b = store.scoped("tenant-wall-a"), store.scoped("tenant-wall-b")
+    await a.merge_node("Concept", "concept:private", {"prefLabel": "private term"})
+    await a.merge_node("Section", "section:s", {"title": "s"})
+    await a.merge_edge("Concept", "concept:private", "DEFINED_IN", "Section", "section:s", {})
+    assert [n.key for n in await a.get_nodes_by_keys(["concept:private"])] == [
+        "concept:private"]
+    for other in (store, b):
+        assert await other.get_nodes_by_keys(["concept:private"]) == []
+        assert await other.find_nodes_with_any("Concept", "labelsNorm", ["private term"]) == []
+        assert await other.neighbours_of(["concept:private"]) == []
+        changes = await other.changes_since(0)
+        assert "concept:private" not in {n.key for n in changes.nodes}
+    assert (await a.changes_since(0)).edges
+    with pytest.raises(InvalidRequest):
+        store.scoped("../other graph")
+    if isinstance(store, FalkorGraphStore):  # a scope's graph goes with the test's graph
+        for scoped in (a, b):
+            await scoped._query("MATCH (n) DETACH DELETE n")

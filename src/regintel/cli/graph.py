@@ -90,6 +90,7 @@ def import_cmd(
     json_out: JsonOption = False,
 ) -> None:
     """Bring your own taxonomy: every skos:Concept through the resolver and ingress guard."""
+    from regintel.concepts.resolver import CanonicalConceptResolver
     from regintel.concepts.skos import import_turtle
 
     settings = load_settings()
@@ -98,7 +99,11 @@ def import_cmd(
     async def go() -> dict[str, object]:
         async with open_container(settings) as container:
             services = await container.concepts()
-            report = await import_turtle(data, services.resolver, services.writer,
+            # Imported concepts are public knowledge, marked as such: what chats capture is
+            # "capture", and an upgrade moves that out of the shared graph.
+            resolver = CanonicalConceptResolver(services.client, services.writer,
+                                                source="skos")
+            report = await import_turtle(data, resolver, services.writer,
                                          domain=domain, jurisdiction=jurisdiction)
             return report.as_dict()
 

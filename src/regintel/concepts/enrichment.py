@@ -163,16 +163,21 @@ def _count(text: str, labels: Sequence[str]) -> int:
     return sum(low.count(x.lower()) for x in labels)
 
 
-def queue_enqueuer(queue: JobQueue) -> Enqueue:
-    """The handler's ``enqueue``: one ``concepts.enrich`` job per sparse concept."""
+def queue_enqueuer(queue: JobQueue, *, tenant: str | None = None) -> Enqueue:
+    """The handler's ``enqueue``: one ``concepts.enrich`` job per sparse concept. ``tenant``
+    says whose graph the concept lives in (None: the shared graph), so the job enriches it
+    there; it travels in the job's arguments (Postgres), never into a graph."""
     async def enqueue(request: EnrichmentRequest) -> None:
+        extra = {"tenant": tenant} if tenant is not None else {}
         await queue.defer(ENRICH_JOB, concept_id=request.conceptId, domain=request.domain,
                           kind=request.kind, jurisdiction=request.jurisdiction,
-                          source_urls=list(request.sourceUrls))
+                          source_urls=list(request.sourceUrls), **extra)
     return enqueue
 
 
-EnricherSource = ConceptEnricher | Callable[[], Awaitable[ConceptEnricher]]
+# A factory takes the job's tenant (None: the shared graph) and returns the enricher over
+# that tenant's view of the graph.
+EnricherSource = ConceptEnricher | Callable[[str | None], Awaitable[ConceptEnricher]]
 
 
 def register_concept_jobs(queue: JobQueue, enricher: EnricherSource, *,
@@ -181,11 +186,11 @@ def register_concept_jobs(queue: JobQueue, enricher: EnricherSource, *,
                           tombstone_retention_days: int = 30) -> None:
     """Register ``concepts.enrich`` (and, given a context store, ``concepts.purge_contexts``;
     given the graph, ``concepts.purge_tombstones``) once per process, from
-    ``Container.register_jobs``. ``enricher`` may be an async factory (``lambda: ...`` over
-    ``Container.concepts()``) so a synchronous ``register_jobs`` can register before the
+    ``Container.register_jobs``. ``enricher`` may be an async factory (of the job's tenant,
+    over ``Container.concepts(tenant)``) so a synchronous ``register_jobs`` can register before the
     services — which need the PII detector — are built."""
-    async def enrich(concept_id: str, **request: object) -> None:
-        worker = enricher if isinstance(enricher, ConceptEnricher) else await enricher()
+    async def enrich(concept_id: str, tenant: str | None = None, **request: object) -> None:
+        worker = enricher if isinstance(enricher, ConceptEnricher) else await enricher(tenant)
         await worker.enrich(concept_id, **request)
 
     queue.register(ENRICH_JOB, enrich, queue=CONCEPTS_QUEUE, retries=3)

@@ -103,10 +103,12 @@ def build_concept_services(store: GraphStore, *, pii: PiiScanner | None,
                            settings: ConceptSettings, shared_data_dir: Path,
                            public_sources: Sequence[PublicPassageSource] = (),
                            queue: JobQueue | None = None,
-                           enqueue: Enqueue | None = None) -> ConceptServices:
+                           enqueue: Enqueue | None = None,
+                           tenant: str | None = None) -> ConceptServices:
     """``pii``: the chat's input guardrail (``await container.guard()``); ``enqueue``
     overrides the queue (tests inject failures); with neither, sparse concepts are only
-    logged."""
+    logged. ``tenant``: whose view of the graph ``store`` is (``tenant_graph``), so its
+    enrichment jobs run on the same view; None for the shared graph."""
     client = GraphClient(store)
     guard = build_ingress_guard(pii)
     writer = GraphWriteService(store, guard)
@@ -114,7 +116,8 @@ def build_concept_services(store: GraphStore, *, pii: PiiScanner | None,
     enricher = ConceptEnricher(client, writer,
                                [BundledPassages(shared_data_dir), *public_sources])
     if enqueue is None:
-        enqueue = queue_enqueuer(queue) if queue is not None and settings.enrichment \
+        enqueue = queue_enqueuer(queue, tenant=tenant) \
+            if queue is not None and settings.enrichment \
             else _no_enqueue
     # A tool payload is taken up to 10 concepts (the spec's usual 1–5, with headroom); the
     # offline extractor proposes at most ``max_concepts_per_turn``.

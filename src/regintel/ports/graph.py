@@ -126,4 +126,8 @@ class GraphStore(Protocol):
 
     async def count_nodes(self, label: str) -> int: ...
 
+    def scoped(self, scope: str) -> GraphStore:
+        """A separate graph on the same server, named by ``scope`` (a tenant's own graph):
+        nothing written through one is read through the other."""
+
     async def close(self) -> None: ...

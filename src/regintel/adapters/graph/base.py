@@ -49,6 +49,16 @@ def _checked(properties: Mapping[str, GraphValue]) -> dict[str, GraphValue]:
     return dict(properties)
 
 
+_SCOPE = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
+
+
+def check_scope(scope: str) -> str:
+    """A scope names a graph (or a database) on the server: a plain lower-case name only."""
+    if not _SCOPE.match(scope):
+        raise InvalidRequest(f"graph scope {scope!r} is not a plain name")
+    return scope
+
+
 def _limit(value: int) -> int:
     if not 1 <= value <= 100_000:
         raise InvalidRequest("graph query limit must be between 1 and 100000")

@@ -8,22 +8,33 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from regintel.adapters.graph.base import CypherGraphStore
+from regintel.adapters.graph.base import CypherGraphStore, check_scope
 from regintel.errors import ConfigurationError, DependencyUnavailable
 
 
 class BoltGraphStore(CypherGraphStore):
     def __init__(self, url: str, *, user: str | None = None, password: str | None = None,
-                 database: str | None = None) -> None:
+                 database: str | None = None, _driver: Any = None) -> None:
         try:
             from neo4j import AsyncGraphDatabase
         except ImportError as exc:
             raise ConfigurationError("the Bolt graph adapter needs the 'graph' extra",
                                      hint="pip install 'regintel[graph]'") from exc
         auth = (user, password or "") if user else None
-        self._driver = AsyncGraphDatabase.driver(url, auth=auth)
+        self._owns_driver = _driver is None
+        self._driver = _driver or AsyncGraphDatabase.driver(url, auth=auth)
+        self._url = url
         self._database = database
         self.dialect = "unknown"
+        self._created = _driver is None  # a scoped database is created on first use
+
+    def scoped(self, scope: str) -> BoltGraphStore:
+        """A database of its own per scope (Neo4j and Memgraph multi-database servers). On a
+        server with one database the scoped store fails, and a tenant's view then reads the
+        shared graph alone: private concepts are not kept rather than mixed into it."""
+        check_scope(scope)
+        base = self._database or "regintel"
+        return BoltGraphStore(self._url, database=f"{base}-{scope}"[:63], _driver=self._driver)
 
     async def _query(self, query: str, params: Mapping[str, Any] | None = None, *,
                      read_only: bool = False) -> list[list[Any]]:
@@ -45,6 +56,11 @@ class BoltGraphStore(CypherGraphStore):
             raise DependencyUnavailable("the graph store is unreachable") from exc
 
     async def ensure_schema(self) -> None:
+        if not self._created:
+            async with self._driver.session(database="system") as session:
+                await session.run("CREATE DATABASE $name IF NOT EXISTS",
+                                  {"name": self._database})
+            self._created = True
         if self.dialect == "unknown":
             try:
                 await self._query("CALL dbms.components() YIELD name RETURN name")
@@ -56,7 +72,8 @@ class BoltGraphStore(CypherGraphStore):
         await super().ensure_schema()
 
     async def close(self) -> None:
-        await self._driver.close()
+        if self._owns_driver:
+            await self._driver.close()
 
 
 def bolt_store_from_url(url: str) -> BoltGraphStore:

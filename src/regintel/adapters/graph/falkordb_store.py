@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from regintel.adapters.graph.base import CypherGraphStore
+from regintel.adapters.graph.base import CypherGraphStore, check_scope
 from regintel.errors import DependencyUnavailable
 
 
@@ -13,10 +13,14 @@ class FalkorGraphStore(CypherGraphStore):
     dialect = "falkordb"
 
     def __init__(self, *, graph_name: str, unix_socket_path: str | None = None,
-                 url: str | None = None) -> None:
+                 url: str | None = None, _db: Any = None) -> None:
         from falkordb.asyncio import FalkorDB
 
-        if unix_socket_path is not None:
+        self._graph_name = graph_name
+        self._owns_connection = _db is None
+        if _db is not None:  # a scoped graph shares its parent's connection pool
+            self._db = _db
+        elif unix_socket_path is not None:
             self._db = FalkorDB(unix_socket_path=unix_socket_path, max_connections=32,
                                 socket_timeout=30)
         elif url is not None:
@@ -54,5 +58,11 @@ class FalkorGraphStore(CypherGraphStore):
         except (redis.ConnectionError, redis.TimeoutError, OSError) as exc:
             raise DependencyUnavailable("the graph store is unreachable") from exc
 
+    def scoped(self, scope: str) -> FalkorGraphStore:
+        """FalkorDB keeps many graphs per server: a scope is a graph of its own."""
+        check_scope(scope)
+        return FalkorGraphStore(graph_name=f"{self._graph_name}:{scope}", _db=self._db)
+
     async def close(self) -> None:
-        await self._db.connection.aclose()
+        if self._owns_connection:
+            await self._db.connection.aclose()

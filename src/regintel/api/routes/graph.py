@@ -2,9 +2,9 @@
 neighbourhood of a focused node), one node with its neighbours, and the change patches — as a
 Server-Sent Events stream for live views, or as a JSON page for polling clients.
 
-The graph is shared public regulatory knowledge (no tenant data ever enters it, see the
-ingress guard), so every signed-in user reads the same graph; the routes still require a
-session."""
+Each signed-in user reads their organisation's view of the graph (``concepts.tenant_graph``):
+the shared graph of public regulatory knowledge, plus what their own organisation's chats
+captured; never another organisation's."""
 
 from __future__ import annotations
 
@@ -155,7 +155,7 @@ def _depths(focus: str, edges: Sequence[GraphEdge]) -> dict[str, int]:
 @router.get("/graph", response_model=GraphPublic, operation_id="read_graph",
             responses={**_PROBLEMS, 404: {"description": "The focus node does not exist"}})
 async def read_graph(
-    _: PrincipalDep, container: ContainerDep,
+    principal: PrincipalDep, container: ContainerDep,
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT, description="Most nodes returned.")
                      ] = DEFAULT_LIMIT,
     q: Annotated[str, Query(max_length=200, description="Only nodes whose preferred or "
@@ -170,7 +170,7 @@ async def read_graph(
     """Concept nodes and the edges between them, bounded by `limit`: the overview (concepts
     by label), a search (`q`), or the neighbourhood of `focus` (with each node's depth)."""
     cursor = now_ms()
-    services = await container.concepts()
+    services = await container.concepts(principal.tenant_id)
     if focus is not None:
         if not await services.client.get_nodes_by_ids([focus]):
             raise NotFound(f"no graph node {focus}")
@@ -199,11 +199,11 @@ async def read_graph(
 @router.get("/graph/nodes/{node_id}", response_model=GraphNodeDetail,
             operation_id="read_graph_node",
             responses={**_PROBLEMS, 404: {"description": "No such node"}})
-async def read_graph_node(node_id: NodeId, _: PrincipalDep,
+async def read_graph_node(node_id: NodeId, principal: PrincipalDep,
                           container: ContainerDep) -> GraphNodeDetail:
     """One node (a concept's prefLabel, altLabels, definition, sources…) with its
     neighbours: each edge, its direction seen from the node, and the node at its other end."""
-    services = await container.concepts()
+    services = await container.concepts(principal.tenant_id)
     found = await services.client.get_nodes_by_ids([node_id])
     if not found:
         raise NotFound(f"no graph node {node_id}")
@@ -225,13 +225,13 @@ Since = Annotated[int | None, Query(ge=0, le=10**15, description="Epoch millisec
             operation_id="list_graph_changes", responses={**_PROBLEMS, 410: {
                 "description": "`since` is older than the removals still kept: reload GET "
                 "/api/graph and poll from its cursor"}})
-async def list_graph_changes(_: PrincipalDep, container: ContainerDep,
+async def list_graph_changes(principal: PrincipalDep, container: ContainerDep,
                              since: Since = None) -> GraphPatchesPublic:
     """The patches since `since`, oldest first (for clients that poll rather than stream).
     Patches at exactly the returned `cursor` millisecond may come again next time: applying
     a patch twice changes nothing."""
     start = now_ms() if since is None else since
-    services = await container.concepts()
+    services = await container.concepts(principal.tenant_id)
     patches = await services.changes.patches_since(start)
     cursor = max((p.at for p in patches), default=start)
     return GraphPatchesPublic(data=patches, count=len(patches), cursor=cursor)
@@ -313,7 +313,7 @@ class PatchStream:
         406: {"description": "The request does not accept text/event-stream (use "
               "/api/graph/changes to poll)"}})
 async def stream_graph_changes(
-    request: Request, _: PrincipalDep, container: ContainerDep, since: Since = None,
+    request: Request, principal: PrincipalDep, container: ContainerDep, since: Since = None,
     last_event_id: Annotated[str | None, Header(include_in_schema=False)] = None,
 ) -> Any:
     """Live graph changes (nodes and edges added, updated, removed) for the graph view. Send
@@ -328,7 +328,7 @@ async def stream_graph_changes(
     if resumed is not None and 0 <= resumed <= 10**15:
         # A reconnection: carry on from the last patch seen (inclusive; repeats are harmless).
         start = max(since or 0, resumed)
-    services = await container.concepts()
+    services = await container.concepts(principal.tenant_id)
     stream = PatchStream(services.changes, start)
     return EventStreamResponse(stream.body(), headers={"Cache-Control": "no-cache",
                                                        "X-Accel-Buffering": "no"})
