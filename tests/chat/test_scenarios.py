@@ -157,3 +157,25 @@ async def test_a_tenant_faq_answers_directly(conversation: Conversation, corpus:
         assert r.triage.route == "faq" and r.answer == entry.answer
     finally:
         await container.faq.remove(corpus.tenant_id, entry.id)
+
+
+@pytest.mark.parametrize("question", [
+    "How does a Relevant Person comply with the requirement to report suspicious activity?",
+    "What is the difference between simplified and enhanced customer due diligence?",
+    "What are the key obligations when keeping records of customer due diligence?",
+])
+async def test_a_question_with_a_topic_word_and_nothing_to_act_on_is_answered(
+        chat: ChatService, corpus: Corpus, question: str) -> None:
+    """"comply", "difference", "key obligations" are in most questions a compliance officer
+    asks: with no policy, pair of documents or document given, the question is answered."""
+    r = await Conversation(chat, corpus.tenant_id).ask(question)
+    assert r.action is Action.INQUIRE and r.needs_input is None, r.answer
+    assert r.citations
+
+
+async def test_the_same_topic_word_with_a_tagged_policy_audits_it(
+        chat: ChatService, corpus: Corpus) -> None:
+    r = await Conversation(chat, corpus.tenant_id).ask(
+        "How well does it comply with the record-keeping rules?",
+        tagged_doc_ids=[corpus.policy.id, corpus.aml.id])
+    assert r.action is Action.AUDIT and r.audit is not None

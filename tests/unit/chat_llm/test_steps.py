@@ -35,13 +35,13 @@ async def test_intent_happy(offline: OfflineEngine) -> None:
         json_reply({"action": "audit", "confidence": 0.92, "reason": "asks about compliance"}),
         json_reply({"action": "compare", "confidence": 0.3, "reason": "unclear"})])
     engine = LlmEngine(model, offline)
-    guess = await engine.classify_intent("Is our policy in line with the rules?")
+    guess = await engine.classify_intent("Are we in line with the rules here?")
     assert (guess.action, guess.confident, guess.reason) == (
         Action.AUDIT, True, "asks about compliance")
     guess = await engine.classify_intent("policy and rules")
     assert (guess.action, guess.confident) == (Action.COMPARE, False)
     assert engine.name == "llm" and engine.usage.input_tokens == 200
-    assert "Is our policy in line" in (model.calls[0].messages[1].content or "")
+    assert "Are we in line" in (model.calls[0].messages[1].content or "")
 
 
 @pytest.mark.parametrize("failure", range(3), ids=["error", "timeout", "malformed"])

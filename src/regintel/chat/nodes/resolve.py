@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Literal, assert_never
 
 from langgraph.types import interrupt
 
@@ -26,7 +26,36 @@ async def resolve_intent(state: ChatState, runtime: Rt) -> Update:
     if request.action is not None:
         return {"action": request.action.value}
     guess = await prefetch.take_intent(runtime.context, state.get("message", ""))
-    return {"action": guess.action.value}
+    if guess.confident or guess.action is Action.INQUIRE or \
+            await _has_something_to_act_on(guess.action, state, runtime):
+        return {"action": guess.action.value}
+    # A word every compliance question may contain ("comply", "difference", "key
+    # obligations") with nothing given to audit, compare or summarise: answer the question.
+    return {"action": Action.INQUIRE.value}
+
+
+async def _has_something_to_act_on(action: Action, state: ChatState, runtime: Rt) -> bool:
+    """Whether the user gave the action what it works on — a policy to audit, two documents
+    to compare, a document to summarise — by tagging it now (a set counts as documents) or
+    earlier in the thread (a follow-up such as "and the key differences?")."""
+    request = request_of(state)
+    deps = runtime.context
+    if request.tagged_set_ids:
+        return action is not Action.AUDIT or bool(request.tagged_doc_ids)
+    in_play = {r["id"]: r["doc_type"] for r in state.get("registry") or []}
+    for doc_id in request.tagged_doc_ids:
+        in_play[str(doc_id)] = (await deps.documents.get(deps.tenant_id, doc_id)).doc_type.value
+    match action:
+        case Action.AUDIT:
+            return DocType.POLICY.value in in_play.values()
+        case Action.COMPARE:
+            return len(in_play) >= 2
+        case Action.SUMMARIZE:
+            return len(in_play) >= 1
+        case Action.INQUIRE:
+            return True
+        case _ as unreachable:
+            assert_never(unreachable)
 
 
 async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
