@@ -280,7 +280,7 @@ async def test_text_audit_of_a_compliant_text_is_clean(audit: Audit, corpus: Cor
     text = ("Before we open your account we will need a copy of your passport and proof of "
             "address, and we will ask about the source of the funds you invest.")
     result, _, _ = await audit.run(corpus, [corpus.aml], text=text)
-    assert result.findings == [] and result.overall_status == "Compliant"
+    assert result.findings == [] and result.overall_status == "No issues found"
 
 
 async def test_an_audit_needs_a_source_and_at_most_five_targets(audit: Audit,
@@ -497,3 +497,28 @@ def test_the_memo_embedder_embeds_each_text_once() -> None:
     assert calls == [["a", "bb"], ["ccc"]]
     assert first.tolist() == [[1, 1], [2, 1], [1, 1]] and again.tolist() == [[2, 1], [3, 1]]
     assert memo.embed([]).shape == (0, 2)
+
+
+SKIP_EMAIL = ("Hi team, the client is in a hurry and the deal is big. Let's skip the CDD this "
+              "once and not tell compliance; we can sort the paperwork out later.")
+
+
+async def test_an_email_that_sets_a_required_act_aside_is_a_finding_never_compliant(
+        audit: Audit, corpus: Corpus) -> None:
+    """The act the text sets aside ("skip the CDD", "not tell compliance") is read against
+    the rules that require it, whatever words the rulebook uses for it."""
+    result, book, _ = await audit.run(corpus, [corpus.aml], text=SKIP_EMAIL)
+    assert result.overall_status == "Major Violations" and result.findings
+    said = " ".join(f.source_quote or "" for f in result.findings)
+    assert "skip the CDD" in said
+    assert all(verify(f.source_quote or "", SKIP_EMAIL) for f in result.findings)
+    assert book.dropped == 0
+
+
+async def test_a_text_no_rule_matches_is_never_called_clean(audit: Audit,
+                                                            corpus: Corpus) -> None:
+    text = "The quarterly offsite will be held in the main conference room on Thursday."
+    result, _, _ = await audit.run(corpus, [corpus.aml], text=text)
+    assert result.findings == [] and result.rules_checked == []
+    assert "Compliant" not in result.summary
+    assert "not a finding that the text complies" in result.summary

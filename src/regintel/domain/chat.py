@@ -37,7 +37,8 @@ class Engine(StrEnum):
 
 Severity = Literal["Critical", "High", "Medium", "Low"]
 SEVERITY_ORDER: tuple[Severity, ...] = ("Critical", "High", "Medium", "Low")
-OverallStatus = Literal["Compliant", "Minor Issues", "Major Violations"]
+# Never "Compliant": an audit proves what it found, not that nothing else is wrong.
+OverallStatus = Literal["No issues found", "Minor Issues", "Major Violations"]
 NeedsInputKind = Literal["confirm_docs", "choose_docs", "missing_docs", "low_confidence",
                          "choose_action"]
 
@@ -165,6 +166,9 @@ class AuditResult(BaseModel):
     summary: str = ""
     targets_checked: int
     themes_analyzed: int | None = None
+    rules_checked: list[str] = Field(
+        default_factory=list, description="The rules the audited text was checked against "
+        "(document title and clause), so a verdict without findings says what it covers.")
 
 
 class SourceValidation(BaseModel):

@@ -22,6 +22,7 @@ from regintel.chat.state import ChatState
 from regintel.chat.streaming import AnswerStream
 from regintel.domain.chat import (
     Action,
+    AuditResult,
     ConfidenceOut,
     InputOption,
     NeedsInput,
@@ -32,6 +33,10 @@ from regintel.retrieval import preceding, reading, strategies
 from regintel.retrieval.confidence import assess
 
 log = logging.getLogger(__name__)
+# An audit is High only when its surest finding is this sure (a finding's own confidence:
+# closeness of the statement to the rule and strength of the evidence); not calibrated yet.
+HIGH_FINDING = 0.75
+MEDIUM_WITHOUT_FINDINGS = 0.5
 LOW_CONFIDENCE = ("Limited information was found in the documents for this question. "
                   "Would you like to:")
 DISCLAIMER = ("Limited information available: the evidence only weakly matches the question. "
@@ -245,14 +250,26 @@ async def audit(state: ChatState, runtime: Rt) -> Update:
             targets=targets, source_document=source, source_text=request.source_text,
             book=book)
     result = composed.audit
-    scores = [f.confidence_score for f in result.findings] if result else []
-    tier = "high" if result is not None else "low"
+    tier, score = audit_confidence(result)
     return {"answer": composed.answer, "citations": [c.model_dump(mode="json")
                                                       for c in book.citations],
             "dropped_quotes": book.dropped,
             "result": {"audit": result.model_dump(mode="json")} if result else {},
-            "confidence": ConfidenceOut(tier=tier, score=round(max(scores, default=1.0), 4))
-            .model_dump()}
+            "confidence": ConfidenceOut(tier=tier, score=score).model_dump()}
+
+
+def audit_confidence(result: AuditResult | None) -> tuple[str, float]:
+    """High only for findings that are themselves sure; an audit without findings has proven
+    nothing beyond the rules it checked (medium), and one that matched no rule at all has
+    checked nothing (low)."""
+    if result is None:
+        return "low", 0.0
+    if result.findings:
+        best = max(f.confidence_score for f in result.findings)
+        return ("high" if best >= HIGH_FINDING else "medium"), round(best, 4)
+    if result.rules_checked:
+        return "medium", MEDIUM_WITHOUT_FINDINGS
+    return "low", 0.0
 
 
 async def check_confidence(state: ChatState, runtime: Rt) -> Update:

@@ -165,6 +165,9 @@ async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: Hyb
     findings: list[AuditFinding] = []
     held_back = 0
     offset = 0
+    rules = list(dict.fromkeys(
+        obligation_rules.reference(t.document.title, c.unit.clause)
+        for t in targets for c in t.obligations))
     for target, (enumeration, item_vectors) in zip(targets, enumerated, strict=True):
         n = len(target.obligations)
         title = target.document.title
@@ -184,8 +187,10 @@ async def _policy_audit(inputs: AuditInputs, source: Document, *, retriever: Hyb
                        findings=findings,
                        summary=summary(findings, inputs.targets, themes, held_back=held_back,
                                        not_offered=[a.name for a in
-                                                    scope.not_offered(policy_text)]),
-                       targets_checked=len(inputs.targets), themes_analyzed=len(themes))
+                                                    scope.not_offered(policy_text)],
+                                       rules=rules),
+                       targets_checked=len(inputs.targets), themes_analyzed=len(themes),
+                       rules_checked=rules)
 
 
 def _read_target(document: Document, chunks: list[StoredChunk],

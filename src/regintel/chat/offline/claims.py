@@ -34,6 +34,7 @@ from regintel.domain.documents import ChunkHit, Document, StoredChunk
 from regintel.errors import InvalidRequest
 from regintel.ports.embedder import Embedder
 from regintel.ports.library import ChunkIndex
+from regintel.retrieval import abbreviations
 from regintel.retrieval.hybrid import MAX_QUERY_CHARS, HybridRetriever
 from regintel.retrieval.strategies import per_document
 
@@ -117,10 +118,31 @@ _RISKS: tuple[_Risk, ...] = (
 )
 
 
+# An intention not to do something, in any regime's terms: a word that sets an act aside,
+# then the act, to the end of its clause ("skip the CDD this once", "not tell compliance",
+# "hold off on reporting it"). The act is what a rule may require; it is checked against the
+# rules that require an act (never those that forbid one: "we will not open the account
+# before we have the passport" keeps a prohibition, it does not breach it).
+_AVOIDS = re.compile(
+    r"\b(?P<marker>skip(?:ping)?|waiv(?:e|ing)|bypass(?:ing)?|avoid(?:ing)?|"
+    r"defer(?:ring)?|postpon(?:e|ing)|put(?:ting)? off|hold(?:ing)? off(?: on)?|"
+    r"ignor(?:e|ing)|forget(?:ting)? about|(?:not|never) bother(?:ing)? (?:with|to)|"
+    r"no need (?:to|for)|(?:do|does|did|will|would|should|shall|can|could|must)(?:n'?t| not)|"
+    r"won'?t|never|not)\s+(?P<act>(?!(?:delay|undue|fail|only|just|be|been|yet|sure|"
+    r"aware|later|a problem|an issue)\b)(?:(?!\b(?:and|or|but|so|then)\b)[^.;:!?,]){3,80})",
+    re.I)
+# Words around an act that say nothing of it ("this once", "for now").
+_FILLER = re.compile(r"\b(?:this (?:once|time)|for now|just|again|at all|anymore|any more|"
+                     r"please|(?:need|have|going) to)\b", re.I)
+_PROHIBITS = re.compile(r"\b(?:must|shall|may|should) not\b|\bprohibit\w*|\bno (?:person|"
+                        r"one|\w+ (?:may|shall|must))\b", re.I)
+
+
 @dataclass(frozen=True)
 class _Claim:
     text: str  # the sentence, verbatim
     risk: _Risk
+    avoids: bool = False  # it sets aside an act: checked against rules requiring one
 
 
 async def text_audit(tenant_id: UUID, targets: Sequence[Document], text: str, *,
@@ -139,31 +161,61 @@ async def text_audit(tenant_id: UUID, targets: Sequence[Document], text: str, *,
                  for c in claims for q in (c.text, c.risk.concept)]
     hits = [h for batch in await asyncio.gather(*searches) for h in batch]
     findings: list[AuditFinding] = []
+    rules: list[str] = []
     for document in targets:
         found = [h for h in hits if h.document_id == document.id]
         if claims and found:
-            findings += await _check(document, claims, found, tenant_id, text, index=index,
-                                     embedder=embedder, book=book)
+            checked, made = await _check(document, claims, found, tenant_id, text,
+                                         index=index, embedder=embedder, book=book)
+            findings += made
+            rules += [r for r in checked if r not in rules]
     findings.sort(key=lambda f: (target_ids.index(f.target_doc_id),
                                  SEVERITY_ORDER.index(f.severity)))
     return AuditResult(mode="text", overall_status=overall_status(findings),
-                       findings=findings, summary=summary(findings, targets, (), what="text"),
-                       targets_checked=len(targets))
+                       findings=findings,
+                       summary=summary(findings, targets, (), what="text", rules=rules),
+                       targets_checked=len(targets), rules_checked=rules)
 
 
 def _risky_claims(text: str) -> list[_Claim]:
     """The sentences that carry a risk cue, once per kind of risk they carry ("we no longer
-    need ID and will not check sanctions lists" is two claims), at most MAX_CLAIMS."""
-    out = [_Claim(sentence.strip(), risk) for sentence in sentences(text)
-           for risk in _RISKS if risk.cue.search(sentence)
-           and not (risk.unless and risk.unless.search(sentence))]
+    need ID and will not check sanctions lists" is two claims), then each act a sentence
+    sets aside, at most MAX_CLAIMS."""
+    out: list[_Claim] = []
+    for sentence in sentences(text):
+        read: list[tuple[int, int]] = []  # what the families already read of it
+        for risk in _RISKS:
+            cue = risk.cue.search(sentence)
+            if cue and not (risk.unless and risk.unless.search(sentence)):
+                out.append(_Claim(sentence.strip(), risk))
+                read.append(cue.span())
+        out += _avoided_acts(sentence, read)
     return out[:MAX_CLAIMS]
+
+
+def _avoided_acts(sentence: str, read: Sequence[tuple[int, int]]) -> list[_Claim]:
+    """A claim for each act the sentence sets aside that no family read more exactly,
+    searched as the act itself with its abbreviations spelled out ("the CDD" as "customer
+    due diligence")."""
+    out = []
+    for found in _AVOIDS.finditer(sentence):
+        if any(found.start() < end and start < found.end() for start, end in read):
+            continue
+        act = " ".join(_FILLER.sub(" ", found["act"]).split())
+        if len(terms(act)) < 1:
+            continue
+        said = " ".join(found.group(0).split())
+        risk = _Risk(f"proposes to {quoted(said)}", abbreviations.expand(act),
+                     cue=_AVOIDS)
+        out.append(_Claim(sentence.strip(), risk, avoids=True))
+    return out
 
 
 async def _check(document: Document, claims: Sequence[_Claim], hits: Sequence[ChunkHit],
                  tenant_id: UUID, text: str, *, index: ChunkIndex, embedder: Embedder,
-                 book: CitationBook) -> list[AuditFinding]:
-    """Each claim against the closest obligation of ``document`` in the evidence."""
+                 book: CitationBook) -> tuple[list[str], list[AuditFinding]]:
+    """Each claim against the closest obligation of ``document`` in the evidence: the rules
+    a claim was matched to (checked), and the findings."""
     chunks = await index.document_chunks(tenant_id, document.id)
     pages = page_texts(chunks)
     every = group_lists(segment(document.id, pages))
@@ -173,7 +225,7 @@ async def _check(document: Document, claims: Sequence[_Claim], hits: Sequence[Ch
     applies = obligations.applicability(every, text, assumed=TEXT_FIRM)
     units = [(u, score) for u, score in _obligations_in(every, hits) if applies(u)]
     if not units:
-        return []
+        return [], []
     n = len(claims)
     # A list is read whole and item by item (with its lead-in): "the Source of Funds" is
     # item (c)(i) of a long rule on Enhanced CDD, and the whole list's vector is mostly
@@ -194,16 +246,22 @@ async def _check(document: Document, claims: Sequence[_Claim], hits: Sequence[Ch
                                            for c in claims])
     out: list[AuditFinding] = []
     used: set[int] = set()
+    checked: list[str] = []
+    requires = np.array([not _PROHIBITS.search(u.body) for u, _ in units])
     for claim, row in zip(claims, similarity, strict=True):
+        if claim.avoids:  # an act set aside breaches a rule requiring it, not forbidding it
+            row = np.where(requires, row, -1.0)
         j = int(np.argmax(row))
         if float(row[j]) < CLAIM_MATCH or j in used:
             continue
+        ref = obligations.reference(document.title, units[j][0].clause)
+        checked += [ref] if ref not in checked else []
         finding = _finding(document, claim, units[j], float(row[j]), chunks, pages, text,
                            book)
         if finding is not None:
             used.add(j)
             out.append(finding)
-    return out
+    return checked, out
 
 
 def _obligations_in(units: Sequence[Unit], hits: Sequence[ChunkHit]) -> list[tuple[Unit,

@@ -7,30 +7,48 @@ from collections.abc import Sequence
 from regintel.domain.chat import SEVERITY_ORDER, AuditFinding, OverallStatus
 from regintel.domain.documents import Document
 
+SHOWN_RULES = 8  # rules a verdict without findings names before "and N more"
+
 
 def overall_status(findings: Sequence[AuditFinding]) -> OverallStatus:
     if any(f.severity in ("Critical", "High") for f in findings):
         return "Major Violations"
-    return "Minor Issues" if findings else "Compliant"
+    return "Minor Issues" if findings else "No issues found"
+
+
+def rules_named(rules: Sequence[str]) -> str:
+    shown = ", ".join(rules[:SHOWN_RULES])
+    more = len(rules) - SHOWN_RULES
+    return shown + (f" and {more} more" if more > 0 else "")
 
 
 def summary(findings: Sequence[AuditFinding], targets: Sequence[Document],
             themes: Sequence[str], *, what: str = "policy", held_back: int = 0,
-            not_offered: Sequence[str] = ()) -> str:
+            not_offered: Sequence[str] = (), rules: Sequence[str] | None = None) -> str:
     """A short, factual paragraph: what was checked, what was found, where it is gravest.
     ``what`` is the source: "policy" or "text"; ``held_back``: findings of lower rank that
     the per-regulation caps left out of the list; ``not_offered``: the activities the policy
-    says its firm does not offer, whose rules were not checked (scope.py)."""
+    says its firm does not offer, whose rules were not checked (scope.py); ``rules``: the
+    rules the text was checked against (None: not recorded by this engine)."""
     # Said either way: a reader must know which rules were set aside, and why.
     set_aside = (f" Rules on activities the {what} says the firm does not offer ("
                  f"{', '.join(not_offered)}) were not checked." if not_offered else "")
     checked = f"{len(targets)} regulation{'s' if len(targets) != 1 else ''}"
     scope = f" across {len(themes)} policy themes" if themes else ""
     if not findings:
+        if rules is not None and not rules:
+            subject = "what the text says" if what == "text" else f"the {what}'s themes"
+            return (f"No rule of the {checked} checked matched {subject}, so nothing in the "
+                    f"{what} could be tested against them. This is not a finding that the "
+                    f"{what} complies: check it against the rules that govern its subject."
+                    f"{set_aside}")
         reach = ("the obligations retrieved for each theme" if what == "policy" else
-                 "the claims in the text that carry a compliance risk")
-        return (f"No gaps or conflicts were found against {checked}{scope}. The check covers "
-                f"{reach}; it is not a legal opinion.{set_aside}")
+                 "the statements in the text that carry a compliance risk")
+        named = (f"No issues found in the {len(rules)} rule{'s' if len(rules) != 1 else ''} "
+                 f"checked ({rules_named(rules)}) of {checked}{scope}." if rules else
+                 f"No issues found against {checked}{scope}.")
+        return (f"{named} The check covers {reach}, not every rule; it is not a finding that "
+                f"the {what} complies, nor a legal opinion.{set_aside}")
     counts = {s: sum(1 for f in findings if f.severity == s) for s in SEVERITY_ORDER}
     graded = ", ".join(f"{n} {s.lower()}" for s, n in counts.items() if n)
     conflicts = sum(1 for f in findings if f.kind == "conflict")

@@ -161,7 +161,7 @@ function auditView(audit, meta, ctx) {
     if (!groups.has(key)) groups.set(key, { title: f.target_doc_title, findings: [] });
     groups.get(key).findings.push(f);
   }
-  const statusClass = { Compliant: 'ok', 'Minor Issues': 'minor', 'Major Violations': 'major' }[audit.overall_status] || '';
+  const statusClass = { 'No issues found': 'ok', 'Minor Issues': 'minor', 'Major Violations': 'major' }[audit.overall_status] || '';
   return h('section', { class: 'audit', 'aria-label': 'Audit results' },
     h('header', { class: 'audit-head' },
       h('span', { class: `badge status ${statusClass}` }, audit.overall_status),
