@@ -175,7 +175,9 @@ class Container:
             await database.ping()
             await database.ensure_pgvector()
             graph = build_graph(settings, endpoints.graph_socket if endpoints else None)
-            queue = ProcrastinateQueue(database.url)
+            queue = ProcrastinateQueue(database.url, heartbeat_s=settings.queue.heartbeat_s,
+                                       stalled_after_s=settings.queue.stalled_after_s,
+                                       recover_every_s=settings.queue.recover_every_s)
             await queue.open()
         except BaseException:
             if embedded is not None:

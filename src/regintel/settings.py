@@ -11,7 +11,7 @@ from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from regintel.errors import ConfigurationError
@@ -174,6 +174,29 @@ class WebSearchSettings(_Group):
                                "the limit message).")
 
 
+class QueueSettings(_Group):
+    """The job queue's crash safety: a worker proves it is alive by a heartbeat; the jobs of a
+    worker that stopped beating (killed, its machine lost) are run again by the others."""
+
+    heartbeat_s: float = Field(10.0, gt=0, le=300, description="How often a worker records "
+                               "that it is alive.")
+    stalled_after_s: float = Field(
+        60.0, gt=0, le=3600, description="A worker silent this long is taken for dead and its "
+        "running jobs are retried (or given up once their retries are spent); keep it several "
+        "heartbeats long.")
+    recover_every_s: float = Field(30.0, gt=0, le=3600, description="How often a running "
+                                   "worker looks for the jobs of dead workers (it also looks "
+                                   "when it starts).")
+
+    @model_validator(mode="after")
+    def _stall_outlasts_heartbeats(self) -> QueueSettings:
+        # Shorter, a live worker between two heartbeats would be taken for dead and its job
+        # run twice at once.
+        if self.stalled_after_s < 2 * self.heartbeat_s:
+            raise ValueError("queue.stalled_after_s must be at least twice queue.heartbeat_s")
+        return self
+
+
 class ServerSettings(_Group):
     host: str = Field("127.0.0.1", description="Bind address for `regintel serve`.")
     port: int = Field(8000, ge=1, le=65535, description="Bind port for `regintel serve`.")
@@ -195,6 +218,30 @@ class ApiSettings(_Group):
     chat_burst: int = Field(10, ge=1, description="Chat turns a user may start at once.")
     upload_per_minute: float = Field(20, gt=0, description="Uploads a user may make per minute.")
     upload_burst: int = Field(10, ge=1, description="Uploads a user may make at once.")
+    login_failures_per_account: int = Field(
+        10, ge=1, description="Failed sign-ins one account (e-mail) may have per "
+        "`login_window_s`; the next attempt is refused (429) for the back-off.")
+    login_failures_per_address: int = Field(
+        50, ge=1, description="Failed sign-ins one client address may have per "
+        "`login_window_s` (higher: an office shares one address).")
+    login_window_s: float = Field(60, gt=0, description="The window failed sign-ins are "
+                                  "counted in.")
+    login_backoff_s: float = Field(
+        60, gt=0, description="How long the first block lasts; each repeated block doubles it.")
+    login_backoff_max_s: float = Field(
+        900, gt=0, description="The longest a sign-in block lasts (a locked-out user waits at "
+        "most this long).")
+    signups_per_address: int = Field(
+        5, ge=1, description="Sign-ups one client address (and one e-mail) may make per "
+        "`signup_window_s`.")
+    signup_window_s: float = Field(
+        600, gt=0, description="The window sign-ups are counted in; also the first block.")
+    signup_backoff_max_s: float = Field(
+        3600, gt=0, description="The longest a sign-up block lasts.")
+    trust_forwarded_for: bool = Field(
+        False, description="Behind a reverse proxy: take the client address from the last "
+        "X-Forwarded-For entry (the one the proxy added). Off: the socket's peer address, "
+        "since anyone can send the header.")
     first_event_wait_ms: float = Field(
         150, ge=0, description="How long a chat request waits for the pipeline's first event "
         "(so early refusals are plain 4xx answers) before the stream opens with `accepted`.")
@@ -257,6 +304,7 @@ class Settings(BaseSettings):
     llm: LlmSettings = Field(default_factory=LlmSettings)
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     upload: UploadSettings = Field(default_factory=UploadSettings)
+    queue: QueueSettings = Field(default_factory=QueueSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
     web_search: WebSearchSettings = Field(default_factory=WebSearchSettings)
     concepts: ConceptSettings = Field(default_factory=ConceptSettings)

@@ -12,12 +12,18 @@ from regintel.settings import Settings
 from tests.api.conftest import PASSWORD, User, client_for, new_email, sign_up
 
 
-async def test_sign_up_sets_http_only_lax_cookie_and_me_needs_onboarding(
+async def test_sign_up_then_login_sets_http_only_lax_cookie_and_me_needs_onboarding(
         api_app: FastAPI) -> None:
+    email = new_email()
     async with client_for(api_app) as client:
         response = await client.post("/api/auth/signup", json={
-            "email": new_email(), "password": PASSWORD, "organisation": "Acme"})
-        assert response.status_code == 201, response.text
+            "email": email, "password": PASSWORD, "organisation": "Acme"})
+        assert response.status_code == 202, response.text
+        assert "set-cookie" not in response.headers  # sign-up opens no session
+        assert (await client.get("/api/me")).status_code == 401
+        response = await client.post("/api/auth/login", json={
+            "email": email, "password": PASSWORD})
+        assert response.status_code == 200, response.text
         cookies = response.headers.get_list("set-cookie")
         session = next(c for c in cookies if c.startswith("regintel_session="))
         csrf = next(c for c in cookies if c.startswith("regintel_csrf="))
@@ -77,11 +83,26 @@ async def test_login_logout_and_wrong_password(api_app: FastAPI, alice: User) ->
         assert (await client.get("/api/me")).status_code == 401
 
 
-async def test_duplicate_sign_up_conflicts(api_app: FastAPI, alice: User) -> None:
+async def test_sign_up_does_not_reveal_an_existing_account(
+        api_app: FastAPI, alice: User) -> None:
     async with client_for(api_app) as client:
-        response = await client.post("/api/auth/signup", json={
+        known = await client.post("/api/auth/signup", json={
+            "email": alice.email.upper(), "password": "a different, long passphrase"})
+        fresh = await client.post("/api/auth/signup", json={
+            "email": new_email(), "password": "a different, long passphrase"})
+        # Same status, same body, no session either way: nothing tells the two apart.
+        assert known.status_code == fresh.status_code == 202
+        assert known.json() == fresh.json() and "sign in" in known.json()["message"]
+        assert "set-cookie" not in known.headers and "set-cookie" not in fresh.headers
+        # The existing account is untouched: its own password still works, the new one not.
+        taken = await client.post("/api/auth/login", json={
+            "email": alice.email, "password": "a different, long passphrase"})
+        assert taken.status_code == 401
+        assert taken.json()["title"] == "the e-mail or password is wrong"
+        mine = await client.post("/api/auth/login", json={
             "email": alice.email, "password": PASSWORD})
-    assert response.status_code == 409
+        assert mine.status_code == 200
+        assert mine.json()["tenant_id"] == str(alice.tenant_id)
 
 
 async def test_bearer_token_for_api_clients(api_app: FastAPI, alice: User) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections import Counter
 
@@ -9,6 +10,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from regintel.adapters.postgres.database import Database
 from regintel.api.app import create_app
 from regintel.api.errors import RateLimited
 from regintel.api.ratelimit import RateLimiter
@@ -40,19 +42,18 @@ async def test_unknown_route_and_method_are_problems(anon: httpx.AsyncClient) ->
     assert wrong.status_code == 405 and wrong.json()["status"] == 405
 
 
-def test_token_bucket_refills_at_its_rate() -> None:
-    now = [0.0]
-    limiter = RateLimiter(ApiSettings(chat_per_minute=60, chat_burst=2), clock=lambda: now[0])
+async def test_token_bucket_refills_at_its_rate(database: Database) -> None:
+    limiter = RateLimiter(ApiSettings(chat_per_minute=60, chat_burst=2))
     user = uuid.uuid4()
-    limiter.take("chat", user)
-    limiter.take("chat", user)
+    await limiter.take(database, "chat", user)
+    await limiter.take(database, "chat", user)
     with pytest.raises(RateLimited) as refused:
-        limiter.take("chat", user)
-    assert 0.9 < refused.value.retry_after_s <= 1.0
-    now[0] += 1.0
-    limiter.take("chat", user)  # one token back after a second at 60/min
-    limiter.take("upload", user)  # buckets are per kind…
-    limiter.take("chat", uuid.uuid4())  # …and per user
+        await limiter.take(database, "chat", user)
+    assert 0.5 < refused.value.retry_after_s <= 1.0
+    await asyncio.sleep(refused.value.retry_after_s + 0.05)
+    await limiter.take(database, "chat", user)  # one token back after a second at 60/min
+    await limiter.take(database, "upload", user)  # buckets are per kind…
+    await limiter.take(database, "chat", uuid.uuid4())  # …and per user
 
 
 async def test_uploads_are_rate_limited_per_user(api_app: FastAPI, alice: User,

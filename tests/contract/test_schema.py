@@ -8,8 +8,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import create_engine
 
-# The ontology tables live beside their repository; importing it registers them.
-import regintel.adapters.postgres.ontology_tables  # noqa: F401
+# The ontology and throttle tables live beside their repositories; importing registers them.
+from regintel.adapters.postgres import ontology_tables, throttle_repo  # noqa: F401
 from regintel.adapters.postgres.database import sqlalchemy_url
 from regintel.adapters.postgres.tables import metadata
 

@@ -44,7 +44,9 @@ def live_server(data_dir: Path, e2e_db_url: str, embedder: LocalEmbedder) -> Ite
     settings = Settings(data_dir=data_dir, database_url=SecretStr(e2e_db_url),
                         secret_key=SecretStr(TEST_SECRET),
                         api={"chat_burst": 50, "upload_burst": 50,
-                             "first_event_wait_ms": 10_000})
+                             "first_event_wait_ms": 10_000,
+                             # Every browser signs up from 127.0.0.1.
+                             "signups_per_address": 1000})
     app = create_app(settings, run_worker=True, embedder=embedder)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -9,9 +9,10 @@ import logging
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI
+from fastapi.routing import APIRoute
 
 from regintel import __version__
-from regintel.api import errors, security
+from regintel.api import errors, openapi, security
 from regintel.api.accounts.store import AccountStore
 from regintel.api.deps import ChatGate
 from regintel.api.ratelimit import RateLimiter
@@ -113,8 +114,14 @@ def create_app(settings: Settings, *, run_worker: bool | None = None,
     app.state.limiter = RateLimiter(settings.api)
     errors.install(app)
     security.install(app, settings.api)
-    for module in (health, auth, members, documents, conversations, chat, usage, faq, graph,
-                   projects):
-        app.include_router(module.router)
+    routers = [module.router for module in (health, auth, members, documents, conversations,
+                                            chat, usage, faq, graph, projects)]
+    for router in routers:
+        app.include_router(router)
+    openapi.install(app, [route for router in routers for route in router.routes
+                          if isinstance(route, APIRoute)],
+                    # The chat refuses more tagged documents than this setting allows.
+                    limits={("ChatCreate", "tagged_doc_ids"): {
+                        "maxItems": settings.retrieval.max_scope_documents}})
     install_web(app)  # the browser UI at / (static files shipped with the package)
     return app

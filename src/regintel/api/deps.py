@@ -129,9 +129,11 @@ async def tenant_admin(principal: PrincipalDep) -> Principal:
 AdminDep = Annotated[Principal, Depends(tenant_admin)]
 
 
-async def chat_quota(principal: PrincipalDep, limiter: LimiterDep) -> None:
-    limiter.take("chat", principal.user_id)
+async def chat_quota(principal: PrincipalDep, limiter: LimiterDep,
+                     container: ContainerDep) -> None:
+    await limiter.take(container.database, "chat", principal.user_id)
 
 
-async def upload_quota(principal: PrincipalDep, limiter: LimiterDep) -> None:
-    limiter.take("upload", principal.user_id)
+async def upload_quota(principal: PrincipalDep, limiter: LimiterDep,
+                       container: ContainerDep) -> None:
+    await limiter.take(container.database, "upload", principal.user_id)

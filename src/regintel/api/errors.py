@@ -11,6 +11,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from regintel.errors import (
     ConfigurationError,
@@ -122,14 +123,35 @@ def install(app: FastAPI) -> None:
         return problem(422, "validation_error", "the request is not valid", details or None)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        headers = dict(exc.headers) if exc.headers else {}
+        if exc.status_code == 400:
+            # The framework's only 400 is a body it could not parse; a body that does not
+            # match the document is a 422 however it fails (FastAPI's convention, and what
+            # the OpenAPI document says).
+            return problem(422, "validation_error", "the request body could not be read",
+                           str(exc.detail))
+        if exc.status_code == 405:
+            headers["Allow"] = ", ".join(allowed_methods(request))
         return problem(exc.status_code, f"http_{exc.status_code}", str(exc.detail),
-                       headers=dict(exc.headers) if exc.headers else None)
+                       headers=headers or None)
 
     @app.exception_handler(Exception)
     async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error", exc_info=exc)
         return unexpected()
+
+
+_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """The methods some route serves at this request's path. Starlette's 405 names only the
+    first route that matched the path, though GET and POST of one path are separate routes."""
+    routes = request.app.router.routes
+    return [method for method in _METHODS
+            if any(route.matches({**request.scope, "method": method})[0] is Match.FULL
+                   for route in routes)]
 
 
 def unexpected() -> JSONResponse:

@@ -17,7 +17,7 @@ import json
 import logging
 from collections.abc import AsyncIterator
 from functools import partial
-from typing import Any
+from typing import Any, get_args
 
 import anyio
 from fastapi.responses import StreamingResponse
@@ -25,7 +25,7 @@ from pydantic import BaseModel
 from starlette.types import Receive, Scope, Send
 
 from regintel.api.errors import problem_body, status_for
-from regintel.chat.service import ChatEvent
+from regintel.chat.service import ChatEvent, EventKind
 from regintel.errors import RegintelError
 
 log = logging.getLogger(__name__)
@@ -134,10 +134,25 @@ class EventStreamResponse(StreamingResponse):
             await run_then_stop(partial(self.listen_for_disconnect, receive))
 
 
+SSE_EVENT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "One Server-Sent Event; `data` is JSON text.",
+    "required": ["event", "data"],
+    "properties": {
+        "event": {"type": "string"},
+        "data": {"type": "string", "contentMediaType": "application/json"},
+        "id": {"type": "string"},
+        "retry": {"type": "integer"},
+    },
+}
+
 SSE_RESPONSE: dict[int | str, dict[str, Any]] = {
     200: {
         "description": "Server-Sent Events: `status` (node progress), `text` (answer deltas), "
         "then `meta` (the full response contract) — or `error` (a problem body).",
-        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        # OpenAPI 3.1 without `itemSchema`: the schema of an event stream is that of one event.
+        "content": {"text/event-stream": {"schema": {**SSE_EVENT_SCHEMA, "properties": {
+            **SSE_EVENT_SCHEMA["properties"],
+            "event": {"type": "string", "enum": list(get_args(EventKind))}}}}},
     },
 }

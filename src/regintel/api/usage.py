@@ -23,12 +23,18 @@ def _totals(row: Any) -> dict[str, Any]:
             "output_tokens": int(row["output_tokens"]), "cost_usd": float(row["cost_usd"])}
 
 
-async def tenant_usage(database: Database, tenant_id: UUID) -> TenantUsagePublic:
+async def tenant_usage(database: Database, tenant_id: UUID, *,
+                       user_id: UUID | None) -> TenantUsagePublic:
+    """The tenant's totals, and per conversation those of ``user_id``'s turns only (every
+    conversation's when None): conversations are personal, so a member must not learn the
+    ids of the others'. Required, so that no caller forgets to decide."""
+    conditions = [_u.c.tenant_id == tenant_id, _u.c.conversation_id.is_not(None)]
+    if user_id is not None:
+        conditions.append(_u.c.user_id == user_id)
     async with database.tenant_session(tenant_id) as s:
         total = (await s.execute(select(*_TOTALS).where(_u.c.tenant_id == tenant_id))
                  ).mappings().one()
-        rows = (await s.execute(select(_u.c.conversation_id, *_TOTALS).where(
-            _u.c.tenant_id == tenant_id, _u.c.conversation_id.is_not(None))
+        rows = (await s.execute(select(_u.c.conversation_id, *_TOTALS).where(*conditions)
             .group_by(_u.c.conversation_id).order_by(func.max(_u.c.created_at).desc())
             .limit(500))).mappings().all()
     return TenantUsagePublic(

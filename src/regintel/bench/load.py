@@ -45,9 +45,13 @@ async def _setup(client: httpx.AsyncClient, users: int) -> tuple[list[str], str]
     """Bearer tokens for ``users`` members of one fresh organisation, and the policy's id."""
     run = uuid.uuid4().hex[:8]
     password = secrets.token_urlsafe(18)  # throwaway accounts: nobody needs to log in again
-    owner = await client.post("/api/auth/signup", json={
-        "email": f"load-owner-{run}@bench.test", "password": password,
-        "organisation": f"Load test {run}", "session": "bearer"})
+    email = f"load-owner-{run}@bench.test"
+    signed_up = await client.post("/api/auth/signup", json={
+        "email": email, "password": password, "organisation": f"Load test {run}"})
+    signed_up.raise_for_status()
+    # Sign-up opens no session (it must not reveal existing accounts): sign in for the token.
+    owner = await client.post("/api/auth/login", json={
+        "email": email, "password": password, "session": "bearer"})
     owner.raise_for_status()
     auth = {"Authorization": f"Bearer {owner.json()['access_token']}"}
     uploaded = await client.post("/api/documents", headers=auth, data={

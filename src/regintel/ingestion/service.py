@@ -17,7 +17,7 @@ from regintel.ingestion.chunking import chunk_document
 from regintel.ports.embedder import Embedder
 from regintel.ports.library import DocumentStore, FileStore
 from regintel.ports.parser import DocumentParser
-from regintel.ports.queue import JobQueue
+from regintel.ports.queue import JobQueue, WorkerLost
 
 log = logging.getLogger(__name__)
 
@@ -103,11 +103,7 @@ class IngestionService:
         digest = hashlib.sha256(data).hexdigest()
         existing = await self._documents.find_by_hash(tenant_id, digest)
         if existing is not None:
-            if existing.status is DocStatus.FAILED:
-                # Uploading the same file again is how a user retries after a failure.
-                await self._enqueue(tenant_id, existing.id)
-                existing = await self._documents.get(tenant_id, existing.id)
-            return Submission(existing, created=False)
+            return Submission(await self._restart_if_stuck(tenant_id, existing), created=False)
         if supersedes_id is not None:
             await self._documents.get(tenant_id, supersedes_id)  # NotFound for foreign ids
         else:
@@ -124,6 +120,26 @@ class IngestionService:
         await self._enqueue(tenant_id, document.id)
         return Submission(document, created=True)
 
+    async def _restart_if_stuck(self, tenant_id: UUID, document: Document) -> Document:
+        """Uploading the same file again is how a user retries: a failed document, or one
+        left queued or processing with no job that will ever finish it (its worker was
+        killed), is queued again; one whose job waits or runs on a live worker is left alone."""
+        if document.status is DocStatus.READY:
+            return document
+        lock = str(document.id)
+        if document.status is not DocStatus.FAILED:
+            if await self._queue.is_active(lock):
+                return document
+            # Its job may be a dead worker's: back in the queue if it has retries left, else
+            # given up (the document fails) and queued afresh below, as the user asks.
+            await self._queue.recover_stalled()
+            document = await self._documents.get(tenant_id, document.id)
+        if document.status is DocStatus.FAILED or not await self._queue.is_active(lock):
+            log.info("document %s (%s) submitted again: restarting its ingestion",
+                     document.id, document.status.value)
+            await self._enqueue(tenant_id, document.id)
+        return await self._documents.get(tenant_id, document.id)
+
     async def _enqueue(self, tenant_id: UUID, document_id: UUID) -> None:
         await self._documents.set_status(tenant_id, document_id, DocStatus.QUEUED)
         try:
@@ -135,6 +151,8 @@ class IngestionService:
             raise
 
     async def run_job(self, tenant_id: str, document_id: str) -> None:
+        """Safe to run again after a crash at any point: chunks are replaced, not added, in
+        the one transaction that makes the document ready."""
         tenant, doc_id = UUID(tenant_id), UUID(document_id)
         document = await self._documents.get(tenant, doc_id)
         if document.status is DocStatus.READY:
@@ -165,9 +183,13 @@ class IngestionService:
         await self.queue_follow_ups(tenant, doc_id)
 
     async def _give_up(self, tenant_id: str, document_id: str, error: BaseException) -> None:
-        await self._documents.set_status(
-            UUID(tenant_id), UUID(document_id), DocStatus.FAILED,
-            reason=f"processing failed after several attempts ({type(error).__name__})")
+        if isinstance(error, WorkerLost):
+            reason = ("processing was interrupted on every attempt (the worker stopped "
+                      "before finishing); upload the file again to retry")
+        else:
+            reason = f"processing failed after several attempts ({type(error).__name__})"
+        await self._documents.set_status(UUID(tenant_id), UUID(document_id), DocStatus.FAILED,
+                                         reason=reason)
 
     async def delete(self, tenant_id: UUID, document_id: UUID) -> Document:
         document = await self._documents.delete(tenant_id, document_id)

@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from regintel.adapters.postgres import tables as t
 from regintel.adapters.postgres.database import APP_ROLE, Database
+from regintel.api.accounts.password_policy import WeakPassword, weakness
 from regintel.api.accounts.passwords import hash_password, verify_password
 from regintel.api.accounts.tokens import new_token, token_hash
 from regintel.api.errors import AuthenticationRequired, Conflict, PermissionDenied
@@ -83,14 +84,17 @@ class AccountStore:
 
     # -- identities ------------------------------------------------------------------------
     async def sign_up(self, *, email: str, password: str, display_name: str,
-                      organisation: str) -> tuple[UUID, UUID]:
-        """A new user owning a new tenant; returns (user id, tenant id)."""
+                      organisation: str) -> bool:
+        """A new user owning a new tenant; True if created, False if the e-mail already has an
+        account (then nothing changes). The caller must not tell the two apart: the password
+        is hashed first either way, so both cost the same Argon2 time."""
         password_hash = await hash_password(password)
         user_id, tenant_id = uuid.uuid4(), uuid.uuid4()
         name = organisation or email.split("@", 1)[1]
         try:
             async with self._db.system_session() as s:
-                await self._ensure_email_free(s, email)
+                if await self._has_account(s, email):
+                    return False
                 await s.execute(insert(t.tenants).values(
                     id=tenant_id, name=name, slug=f"t-{tenant_id.hex[:16]}"))
                 await s.execute(insert(t.users).values(
@@ -100,9 +104,9 @@ class AccountStore:
                     tenant_id=tenant_id, user_id=user_id, role="owner"))
                 await s.execute(insert(t.user_profiles).values(
                     tenant_id=tenant_id, user_id=user_id))
-        except IntegrityError as exc:  # a concurrent sign-up won the unique e-mail index
-            raise _email_taken() from exc
-        return user_id, tenant_id
+        except IntegrityError:  # a concurrent sign-up won the unique e-mail index
+            return False
+        return True
 
     async def ensure_demo_user(self, tenant_id: UUID, *, email: str, password: str,
                                profile: dict[str, str]) -> UUID:
@@ -290,6 +294,8 @@ class AccountStore:
                     "an account with this e-mail exists; enter its password to join")
             user_id = UUID(str(user[0]))
         else:
+            if (why := weakness(password, [email, display_name])) is not None:
+                raise WeakPassword(why, hint="choose a longer, less common password")
             user_id = uuid.uuid4()
             new_hash = await hash_password(password)
             try:
@@ -312,11 +318,10 @@ class AccountStore:
         return user_id, UUID(str(tenant_id))
 
     @staticmethod
-    async def _ensure_email_free(s: AsyncSession, email: str) -> None:
+    async def _has_account(s: AsyncSession, email: str) -> bool:
         taken = (await s.execute(select(t.users.c.id).where(
             func.lower(t.users.c.email) == email.lower()))).first()
-        if taken is not None:
-            raise _email_taken()
+        return taken is not None
 
 
 def _email_taken() -> Conflict:

@@ -8,11 +8,13 @@ from uuid import UUID
 from fastapi import APIRouter, Request, Response, status
 
 from regintel.api.accounts.store import AccountStore, Principal
+from regintel.api.accounts.throttle import AuthThrottle, client_address
 from regintel.api.accounts.tokens import csrf_for
 from regintel.api.deps import (
     CSRF_COOKIE,
     SESSION_COOKIE,
     AccountsDep,
+    ContainerDep,
     PrincipalDep,
     SettingsDep,
 )
@@ -22,6 +24,7 @@ from regintel.api.schemas.auth import (
     MePublic,
     ProfileUpdate,
     SessionKind,
+    SignUpAccepted,
     SignUpCreate,
 )
 from regintel.settings import Settings
@@ -29,8 +32,13 @@ from regintel.settings import Settings
 router = APIRouter(prefix="/api", tags=["auth"])
 _PROBLEMS: dict[int | str, dict[str, object]] = {
     401: {"description": "Not signed in, or wrong credentials"},
-    409: {"description": "The e-mail is already registered"},
 }
+_THROTTLED: dict[int | str, dict[str, object]] = {
+    **_PROBLEMS,
+    429: {"description": "Too many attempts: wait for the Retry-After seconds"},
+}
+SIGNUP_ACCEPTED = ("If this e-mail was new, its account is ready: sign in with it and this "
+                   "password. If it already had an account, sign in with that account's password.")
 
 
 async def start_session(response: Response, accounts: AccountStore, settings: Settings, *,
@@ -56,23 +64,33 @@ async def start_session(response: Response, accounts: AccountStore, settings: Se
     return body.model_copy(update={"csrf_token": csrf})
 
 
-@router.post("/auth/signup", response_model=AuthPublic, status_code=status.HTTP_201_CREATED,
-             operation_id="sign_up", responses=_PROBLEMS)
-async def sign_up(body: SignUpCreate, response: Response, accounts: AccountsDep,
-                  settings: SettingsDep) -> AuthPublic:
-    """Create an account and its organisation (tenant), owned by the new user."""
-    user_id, tenant_id = await accounts.sign_up(
-        email=body.email, password=body.password, display_name=body.display_name,
-        organisation=body.organisation)
-    return await start_session(response, accounts, settings, user_id=user_id,
-                               tenant_id=tenant_id, kind=body.session)
+@router.post("/auth/signup", response_model=SignUpAccepted,
+             status_code=status.HTTP_202_ACCEPTED, operation_id="sign_up",
+             responses=_THROTTLED)
+async def sign_up(body: SignUpCreate, request: Request, accounts: AccountsDep,
+                  container: ContainerDep, settings: SettingsDep) -> SignUpAccepted:
+    """Create an account and its organisation (tenant), owned by the new user, then sign in
+    with ``log_in``. The answer is the same whether or not the e-mail already had an account
+    (which is left unchanged), so sign-up cannot reveal who has one."""
+    throttle = AuthThrottle(container.database, settings)
+    await throttle.admit_signup(body.email, client_address(request, settings.api))
+    await accounts.sign_up(email=body.email, password=body.password,
+                           display_name=body.display_name, organisation=body.organisation)
+    return SignUpAccepted(message=SIGNUP_ACCEPTED)
 
 
 @router.post("/auth/login", response_model=AuthPublic, operation_id="log_in",
-             responses=_PROBLEMS)
-async def log_in(body: LoginCreate, response: Response, accounts: AccountsDep,
+             responses=_THROTTLED)
+async def log_in(body: LoginCreate, request: Request, response: Response,
+                 accounts: AccountsDep, container: ContainerDep,
                  settings: SettingsDep) -> AuthPublic:
+    """Sign in. Failed attempts are limited per account and per client address (429 with
+    Retry-After, doubling on repeats); the limit is checked before the password is."""
+    throttle = AuthThrottle(container.database, settings)
+    address = client_address(request, settings.api)
+    await throttle.admit_login(body.email, address)
     user_id, tenant_id = await accounts.authenticate(body.email, body.password)
+    await throttle.login_succeeded(body.email, address)
     return await start_session(response, accounts, settings, user_id=user_id,
                                tenant_id=tenant_id, kind=body.session)
 

@@ -29,6 +29,9 @@ _PROBLEMS: dict[int | str, dict[str, object]] = {
     401: {"description": "Not signed in"},
     404: {"description": "No such conversation for this user"},
 }
+_CREATE_PROBLEMS: dict[int | str, dict[str, object]] = {
+    **_PROBLEMS, 404: {"description": "No such project in this organisation"},
+}
 
 
 async def owned(container: Container, principal: Principal,
@@ -61,10 +64,14 @@ async def list_conversations(principal: PrincipalDep,
 
 @router.post("/conversations", response_model=ConversationPublic,
              status_code=status.HTTP_201_CREATED, operation_id="create_conversation",
-             responses=_PROBLEMS)
+             responses=_CREATE_PROBLEMS)
 async def create_conversation(body: ConversationCreate, principal: PrincipalDep,
                               container: ContainerDep) -> ConversationPublic:
     """An empty conversation; its first message gives it a title unless one is set here."""
+    if body.project_id is not None:
+        # The chat checks the project of each turn too; storing a foreign id is refused here
+        # all the same, as any other tenant's id is: it does not exist for this caller.
+        await container.projects.project(principal.tenant_id, body.project_id)
     created = await container.conversations.create(
         principal.tenant_id, user_id=principal.user_id, title=body.title,
         project_id=body.project_id)

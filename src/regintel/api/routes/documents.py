@@ -12,6 +12,7 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 
 from regintel.api.deps import ContainerDep, PrincipalDep, SettingsDep, upload_quota
+from regintel.api.permissions import may_delete_document
 from regintel.api.schemas.documents import (
     UPLOAD_FORM_SCHEMA,
     DocumentCreate,
@@ -100,10 +101,15 @@ async def read_document(document_id: UUID, principal: PrincipalDep,
 
 
 @router.delete("/documents/{document_id}", status_code=status.HTTP_204_NO_CONTENT,
-               operation_id="delete_document", responses=_PROBLEMS)
+               operation_id="delete_document",
+               responses={**_PROBLEMS, 403: {"description": "Needs the owner or admin role, "
+                                             "or to be the document's uploader"}})
 async def delete_document(document_id: UUID, principal: PrincipalDep,
                           container: ContainerDep) -> None:
-    """The document, its chunks and its stored file."""
+    """The document, its chunks and its stored file. Owners and admins may delete any
+    document; members only those they uploaded."""
+    document = await container.documents.get(principal.tenant_id, document_id)
+    may_delete_document(principal, document)
     await container.ingestion.delete(principal.tenant_id, document_id)
 
 

@@ -50,7 +50,10 @@ STREAM_LIFETIME_S = 30 * 60.0  # then the stream ends; EventSource reconnects (L
 RETRY_MS = 3000
 _QUEUE_SIZE = 256
 _FOLD = re.compile(r"[^\w]+")
-NodeId = Annotated[str, Path(min_length=1, max_length=300,
+# No control characters: no key has them, and the graph server's parameter header cannot carry
+# a NUL (the query would fail as a server error instead of finding nothing).
+KEY_PATTERN = r"^[^\x00-\x1f\x7f]+$"
+NodeId = Annotated[str, Path(min_length=1, max_length=300, pattern=KEY_PATTERN,
                              description="A graph key, e.g. "
                              "`concept:DATA_PROTECTION:PERSONAL_DATA:EU`.")]
 
@@ -160,7 +163,8 @@ async def read_graph(
                      ] = DEFAULT_LIMIT,
     q: Annotated[str, Query(max_length=200, description="Only nodes whose preferred or "
                             "alternative label (or a section's title) contains this.")] = "",
-    focus: Annotated[str | None, Query(min_length=1, max_length=300, description="A node id: "
+    focus: Annotated[str | None, Query(min_length=1, max_length=300, pattern=KEY_PATTERN,
+                                       description="A node id: "
                                        "its neighbourhood, breadth first.")] = None,
     depth: Annotated[int, Query(ge=1, le=3, description="With `focus`: hops.")] = 2,
     sections: Annotated[bool, Query(description="Include `:Section` nodes in the overview "

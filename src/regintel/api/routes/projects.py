@@ -2,7 +2,9 @@
 and coverage the project page shows, the chat's context preview, and work from audit findings.
 
 Everything is scoped to the session's tenant: another tenant's project, entity or link id is
-simply not found (404), and an entity reached through the wrong project is not found either."""
+simply not found (404), and an entity reached through the wrong project is not found either.
+Every member reads and works in every project (creates and edits entities and links); deleting
+is kept to owners, admins and the creators concerned (``api/permissions.py``): 403 otherwise."""
 
 from __future__ import annotations
 
@@ -13,6 +15,12 @@ from fastapi import APIRouter, Query, status
 
 from regintel.api.accounts.store import Principal
 from regintel.api.deps import ContainerDep, PrincipalDep
+from regintel.api.permissions import (
+    manages_project,
+    may_delete_entity,
+    may_delete_project,
+    may_unlink,
+)
 from regintel.api.schemas.projects import (
     ContextPreview,
     EntitiesPublic,
@@ -42,6 +50,10 @@ router = APIRouter(prefix="/api", tags=["projects"])
 _PROBLEMS: dict[int | str, dict[str, object]] = {
     401: {"description": "Not signed in"},
     404: {"description": "No such project (or entity, or link) in this organisation"},
+}
+_DELETE_PROBLEMS: dict[int | str, dict[str, object]] = {
+    **_PROBLEMS, 403: {"description": "Needs the owner or admin role, or to be the creator "
+                       "concerned"},
 }
 _WRITE_PROBLEMS: dict[int | str, dict[str, object]] = {
     **_PROBLEMS, 400: {"description": "Unknown field, bad value, or a relation the ontology "
@@ -130,11 +142,12 @@ async def update_project(project_id: UUID, body: ProjectUpdate, principal: Princ
 
 
 @router.delete("/projects/{project_id}", status_code=status.HTTP_204_NO_CONTENT,
-               operation_id="delete_project", responses=_PROBLEMS)
+               operation_id="delete_project", responses=_DELETE_PROBLEMS)
 async def delete_project(project_id: UUID, principal: PrincipalDep,
                          container: ContainerDep) -> None:
-    """Soft delete: the project drops out of every list and snapshot."""
-    await _project(container, principal, project_id)
+    """Soft delete: the project drops out of every list and snapshot. Owners, admins and
+    the project's creator only."""
+    may_delete_project(principal, await _project(container, principal, project_id))
     await container.projects.delete_entity(principal.tenant_id, project_id)
 
 
@@ -231,11 +244,13 @@ async def update_entity(project_id: UUID, kind: MemberKind, entity_id: UUID,
 
 @router.delete("/projects/{project_id}/entities/{kind}/{entity_id}",
                status_code=status.HTTP_204_NO_CONTENT, operation_id="delete_project_entity",
-               responses=_PROBLEMS)
+               responses=_DELETE_PROBLEMS)
 async def delete_entity(project_id: UUID, kind: MemberKind, entity_id: UUID,
                         principal: PrincipalDep, container: ContainerDep) -> None:
-    """Soft delete; its links drop out of every snapshot."""
-    await _member(container, principal, project_id, entity_id, EntityKind(kind))
+    """Soft delete; its links drop out of every snapshot. Owners, admins, the project's
+    creator and the entity's creator only."""
+    entity = await _member(container, principal, project_id, entity_id, EntityKind(kind))
+    may_delete_entity(principal, await _project(container, principal, project_id), entity)
     await container.projects.delete_entity(principal.tenant_id, entity_id)
 
 
@@ -274,13 +289,19 @@ async def create_link(project_id: UUID, body: LinkCreate, principal: PrincipalDe
 
 
 @router.delete("/projects/{project_id}/links/{link_id}", status_code=status.HTTP_204_NO_CONTENT,
-               operation_id="delete_project_link", responses=_PROBLEMS)
+               operation_id="delete_project_link", responses=_DELETE_PROBLEMS)
 async def delete_link(project_id: UUID, link_id: UUID, principal: PrincipalDep,
                       container: ContainerDep) -> None:
-    await _project(container, principal, project_id)
+    """Owners, admins, the project's creator and the creator of either end only."""
+    project = await _project(container, principal, project_id)
     edges = await container.projects.store.project_edges(principal.tenant_id, project_id)
-    if not any(e.id == link_id for e in edges):
+    edge = next((e for e in edges if e.id == link_id), None)
+    if edge is None:
         raise NotFound(f"no link {link_id} in project {project_id}")
+    if not manages_project(principal, project):  # else the ends need not be read
+        ends = [await container.projects.store.get(principal.tenant_id, end_id)
+                for end_id in (edge.src_id, edge.dst_id)]
+        may_unlink(principal, project, ends)
     await container.projects.unlink(principal.tenant_id, link_id)
 
 

@@ -6,12 +6,16 @@ from datetime import datetime
 from typing import Annotated, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 
+from regintel.api.accounts.password_policy import weakness
 from regintel.api.schemas.common import RequestBody
 
+# \x85 and \ufeff spelled out: the schema's \s (ECMA-262) and pydantic's disagree on them.
 Email = Annotated[str, StringConstraints(strip_whitespace=True, to_lower=True, max_length=254,
-                                         pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]
+                                         pattern=r"^[^@\s\x00\x85\ufeff]+@[^@\s\x00\x85\ufeff]+"
+                                         r"\.[^@\s\x00\x85\ufeff]+$")]
 Password = Annotated[str, Field(min_length=8, max_length=256)]
 SessionKind = Literal["cookie", "bearer"]
 Role = Literal["owner", "admin", "member"]
@@ -24,11 +28,27 @@ _SESSION_DOC = ("`cookie` (browsers): an HTTP-only session cookie plus a CSRF to
 
 class SignUpCreate(RequestBody):
     email: Email
-    password: Password
     display_name: ShortText = ""
     organisation: ShortText = Field("", description="The new tenant's name (defaults to the "
                                     "e-mail's domain).")
-    session: SessionKind = Field("cookie", description=_SESSION_DOC)
+    # Last, so the validator below sees the other fields (a password made of them is weak).
+    password: Password = Field(description="At least 8 characters and hard to guess "
+                               "(zxcvbn score 3 of 4); the refusal says why.")
+
+    @field_validator("password")
+    @classmethod
+    def _strong(cls, value: str, info: ValidationInfo) -> str:
+        others = [str(info.data.get(k) or "") for k in ("email", "display_name", "organisation")]
+        if (why := weakness(value, others)) is not None:
+            raise PydanticCustomError("weak_password", why)
+        return value
+
+
+class SignUpAccepted(BaseModel):
+    """The same answer whether the e-mail was new or already had an account (no session is
+    opened either way), so sign-up cannot be used to find out who has an account."""
+
+    message: str
 
 
 class LoginCreate(RequestBody):

@@ -6,10 +6,10 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, Field, StringConstraints, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
-from regintel.api.schemas.common import RequestBody
-from regintel.domain.chat import Action
+from regintel.api.schemas.common import RequestBody, not_blank
+from regintel.domain.chat import MAX_MESSAGE_CHARS, Action
 
 Title = Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)]
 
@@ -20,8 +20,8 @@ class ConversationCreate(RequestBody):
 
 
 class ConversationUpdate(RequestBody):
-    title: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
-                                            max_length=200)]
+    title: Annotated[str, StringConstraints(strip_whitespace=True,
+                                            min_length=1, max_length=200), not_blank(1)]
 
 
 class ConversationPublic(BaseModel):
@@ -54,7 +54,16 @@ class MessagesPublic(BaseModel):
 class ChatCreate(RequestBody):
     """One chat turn, or (with ``resume``) the user's choice for a pending question."""
 
-    message: Annotated[str, Field(max_length=100_000)] = ""
+    # What the service refuses, said in the schema: a turn is either a question (with a
+    # non-blank message) or an answer to the pending question of a thread.
+    model_config = ConfigDict(json_schema_extra={"anyOf": [
+        {"required": ["message"], "properties": {"message": {"pattern": r"\S"}},
+         "not": {"required": ["resume"]}},
+        {"required": ["resume", "thread_id"],
+         "properties": {"resume": {"type": "string"}, "thread_id": {"type": "string"}}},
+    ]})
+
+    message: Annotated[str, Field(max_length=MAX_MESSAGE_CHARS)] = ""
     thread_id: UUID | None = Field(None, description="Omit to start a new conversation.")
     tagged_doc_ids: Annotated[list[UUID], Field(max_length=50)] = Field(default_factory=list)
     tagged_set_ids: Annotated[list[UUID], Field(max_length=50)] = Field(default_factory=list)

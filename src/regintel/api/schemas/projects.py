@@ -9,7 +9,7 @@ from uuid import UUID
 
 from pydantic import AfterValidator, BaseModel, Field, StringConstraints
 
-from regintel.api.schemas.common import RequestBody
+from regintel.api.schemas.common import RequestBody, not_blank
 from regintel.domain.chat import AuditFinding, Citation
 from regintel.domain.ontology import (
     COMMON_FIELDS,
@@ -30,8 +30,11 @@ def _plausible(value: date | None) -> date | None:
     return value
 
 
-Day = Annotated[date, AfterValidator(_plausible)]
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+# The bound is in the schema too, so a client (or a fuzzer) knows it before asking.
+Day = Annotated[date, AfterValidator(_plausible),
+                Field(json_schema_extra={"pattern": r"^(19\d\d|2[01]\d\d|2200)-"})]
+Name = Annotated[str, StringConstraints(strip_whitespace=True,
+                                        min_length=1, max_length=200), not_blank(1)]
 Text = Annotated[str, StringConstraints(max_length=10_000)]
 Short = Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)]
 
@@ -67,7 +70,7 @@ class ProjectUpdate(RequestBody):
     name: Name | None = None
     description: Text | None = None
     state_key: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
-                                                max_length=200)] | None = None
+                                                max_length=200), not_blank(1)] | None = None
     type_key: Short | None = None
     facet_context: Short | None = None
     facet_scale: Short | None = None
@@ -127,7 +130,8 @@ class EntitiesPublic(BaseModel):
 
 class LinkCreate(RequestBody):
     src_id: UUID
-    rel: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
+    rel: Annotated[str, StringConstraints(strip_whitespace=True,
+                                          min_length=1, max_length=64), not_blank(1)]
     dst_id: UUID
 
 

@@ -1,4 +1,4 @@
-import { post } from '../api.js';
+import { ApiError, post } from '../api.js';
 import { h } from '../dom.js';
 import { navigate } from '../main.js';
 import { field, onSubmit } from './common.js';
@@ -18,17 +18,27 @@ export function authScreen(mode) {
     h('h1', {}, signup ? 'Create your account' : 'Welcome back'),
     signup ? [field('Your name', inputs.display_name), field('Organisation', inputs.organisation, 'Your team’s workspace; colleagues can be invited later.')] : null,
     field('E-mail', inputs.email),
-    field('Password', inputs.password, signup ? 'At least 8 characters.' : null),
+    field('Password', inputs.password, signup ? 'At least 8 characters and hard to guess: several uncommon words work well.' : null),
     error, submit,
     h('p', { class: 'switch' }, signup ? 'Already have an account? ' : 'New here? ',
       h('a', { href: signup ? '/auth/login' : '/auth/signup', 'data-nav': true }, signup ? 'Log in' : 'Create an account')));
   onSubmit(form, error, async () => {
     const body = { email: inputs.email.value, password: inputs.password.value };
     if (signup) {
-      body.display_name = inputs.display_name.value;
-      body.organisation = inputs.organisation.value;
+      const accepted = await post('/api/auth/signup', {
+        ...body, display_name: inputs.display_name.value, organisation: inputs.organisation.value });
+      // Sign-up answers the same for a new and an already registered e-mail (it must not
+      // reveal who has an account) and opens no session: signing in with the same
+      // credentials is what follows, and a refusal repeats the sign-up's explanation.
+      try {
+        await post('/api/auth/login', body);
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 401) throw new ApiError(401, { title: accepted.message });
+        throw err;
+      }
+    } else {
+      await post('/api/auth/login', body);
     }
-    await post(signup ? '/api/auth/signup' : '/api/auth/login', body);
     navigate('/dashboard');
   }, submit);
   const element = h('div', { class: 'auth split' },
