@@ -1,4 +1,16 @@
-"""Readers for the guardrail data sets (``../shared/data/guardrails``, ObliQA questions)."""
+"""Readers for the guardrail data sets (``../shared/data/guardrails``, ObliQA questions), and
+the one fixed held-out rule the injection trainer and ``regintel bench guardrails`` share.
+
+Held-out rule (issue 34; replaces the seed-0 stratified 20 % split, whose rows had been read
+while the phrase rules were written): a text is held out when the SHA-256 of its UTF-8 bytes,
+read as a big-endian integer, is divisible by 5 (``is_heldout``). It depends on the text alone,
+so duplicate texts fall on the same side and the rule needs no seed or stored index list.
+Applied to ``prompt_injections_train.jsonl`` it holds out 104 of 546 prompts (37 of the 203
+injections); applied to ``bipia_text_attack_train.json`` it holds out 13 of the 75 attack
+strings (7 of the 25 task kinds, 6 of the 50 output-directed kinds). ObliQA questions are split
+by ``obliqa_fold``: SHA-256 of the QuestionID mod 2; fold 0 (1,369 of 2,788) may be trained on,
+fold 1 (1,419) is where the benign false-positive rate is measured. Neither rule was used
+before this split was fixed: nothing was tuned against the held-out rows."""
 
 from __future__ import annotations
 
@@ -8,6 +20,30 @@ from pathlib import Path
 from typing import Any
 
 from regintel.errors import InvalidRequest
+
+HELDOUT_MODULUS = 5
+OBLIQA_FOLDS = 2
+OBLIQA_MEASURE_FOLD = 1
+# BIPIA kinds that are ordinary requests when read on their own ("What is the capital of
+# Brazil?"): injections only when planted in a document, so they are never trained on as
+# user-message injections and their recall is reported apart from the output-directed kinds.
+BIPIA_TASK_KINDS = frozenset({"Information Retrieval", "Content Creation",
+                              "Learning and Tutoring", "Language Translation",
+                              "Programming Help"})
+
+
+def _digest(text: str) -> int:
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest(), "big")
+
+
+def is_heldout(text: str) -> bool:
+    """The fixed held-out rule: never trained or tuned on (see the module docstring)."""
+    return _digest(text) % HELDOUT_MODULUS == 0
+
+
+def obliqa_fold(question_id: str) -> int:
+    """0: may be trained on as benign; 1 (``OBLIQA_MEASURE_FOLD``): measures the FPR."""
+    return _digest(question_id) % OBLIQA_FOLDS
 
 
 def sha256_file(path: Path) -> str:
@@ -48,6 +84,27 @@ def read_benign(path: Path) -> list[str]:
         return [str(r["text"]) for r in _jsonl(path)]
     except KeyError as exc:
         raise InvalidRequest(f"{path}: every line needs a text field") from exc
+
+
+def read_obliqa(path: Path) -> list[tuple[str, str]]:
+    """``(QuestionID, Question)`` of each ObliQA question; empty for a file of another shape
+    (a JSONL of ``{"text"}`` has no IDs, so no fold)."""
+    raw = path.read_text(encoding="utf-8")
+    if not raw.lstrip().startswith("["):
+        return []
+    items = json.loads(raw)
+    try:
+        return [(str(item["QuestionID"]), str(item["Question"])) for item in items]
+    except (KeyError, TypeError) as exc:
+        raise InvalidRequest(f"{path}: expected objects with QuestionID and Question") from exc
+
+
+def read_attacks(path: Path) -> list[tuple[str, str]]:
+    """``(kind, attack)`` pairs of a BIPIA file: ``{kind: [attack, …]}``, in file order."""
+    kinds = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(kinds, dict) or not all(isinstance(v, list) for v in kinds.values()):
+        raise InvalidRequest(f"{path}: expected an object of attack-kind lists")
+    return [(str(kind), str(attack)) for kind, attacks in kinds.items() for attack in attacks]
 
 
 def read_pii(path: Path) -> list[dict[str, Any]]:

@@ -2,12 +2,19 @@
 and how well it finds personal data.
 
 Injection: accuracy, precision, recall and false-positive rate on a ``{"text", "label"}``
-JSONL. When the file is the one the shipped model was trained on (same sha256), only its
-recorded held-out rows are scored. Figures for the model alone and the rules alone are given
-beside the combined detector.
+JSONL. When the file is the one the shipped model was trained on (same sha256), only the rows
+of the fixed held-out rule (``guardrail_data.is_heldout``: sha256(text) mod 5 == 0; 104 of the
+546 deepset prompts) are scored. Beside the shipped detector: the model alone, the phrase rules
+alone, model or rules, and the shipped detector's accuracy by language (a stopword guess:
+German or other) — the embedder is English-centric.
 
-Benign false-positive rate: the share of benign questions flagged as injections. When the
-file is the ObliQA file whose seeded subset the model was trained on, that subset is left out.
+Benign false-positive rate: the share of benign questions flagged as injections. For the ObliQA
+file the model was trained on, only fold 1 (``obliqa_fold``) is scored; fold 0 was trained on.
+
+Attacks as user messages (``--attacks``): the BIPIA strings of the held-out rule (13 of 75 in
+the shipped file; all rows of another file) scored as chat messages: recall (= accuracy, every
+row is an attack), for the output-directed kinds and the task kinds apart — the task kinds
+("What is the capital of Brazil?") are ordinary requests on their own and are not trained on.
 
 PII: span-level, by entity type. A gold span is found when a predicted span of the same type
 overlaps it by at least one character; a predicted span is correct when it overlaps a gold
@@ -19,13 +26,14 @@ need an NER model; some are not detected at all) reported separately and over al
 The recognizers were written with this development file in view, so its PII figures are
 development figures, not a held-out estimate.
 
-Passages (optional, ``--attacks`` and ``--passages``): every BIPIA text attack planted in four
+Passages (optional, ``--attacks`` with ``--passages``): every BIPIA text attack planted in four
 random ObliQA passages (start, middle or end; seed 0), and every untouched passage scanned:
 the detection rate by attack kind, and the share of clean passages flagged."""
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -34,7 +42,18 @@ from typing import Any
 
 import numpy as np
 
-from regintel.bench.guardrail_data import read_benign, read_labelled, read_pii, sha256_file
+from regintel.bench.guardrail_data import (
+    BIPIA_TASK_KINDS,
+    OBLIQA_MEASURE_FOLD,
+    is_heldout,
+    obliqa_fold,
+    read_attacks,
+    read_benign,
+    read_labelled,
+    read_obliqa,
+    read_pii,
+    sha256_file,
+)
 from regintel.guardrails.injection import InjectionDetector
 from regintel.guardrails.injection_rules import rule_hits
 from regintel.guardrails.pii import PiiDetector
@@ -59,34 +78,90 @@ def _rates(pred: Sequence[bool], gold: Sequence[int]) -> dict[str, float]:
             "recall": round(tp / max(1, tp + fn), 4), "fpr": round(fp / max(1, fp + tn), 4)}
 
 
+_WORD = re.compile(r"\w+")
+# Frequent function words: enough to tell the deepset file's German prompts from its English
+# ones for a per-language breakdown (it is a report, not a detector input).
+_GERMAN = frozenset({
+    "der", "die", "das", "und", "ist", "nicht", "ich", "du", "sie", "wie", "was", "wir", "mit",
+    "für", "auf", "ein", "eine", "zu", "von", "den", "im", "es", "sind", "hat", "wird", "bitte",
+    "welche", "gibt", "dich", "mir", "uns"})
+_ENGLISH = frozenset({
+    "the", "and", "is", "not", "i", "you", "what", "how", "we", "with", "for", "on", "a", "an",
+    "to", "of", "in", "it", "are", "has", "will", "please", "which", "there", "me", "us"})
+
+
+def language_guess(text: str) -> str:
+    words = _WORD.findall(text.lower())
+    german = sum(w in _GERMAN for w in words)
+    return "de" if german > sum(w in _ENGLISH for w in words) else "other"
+
+
 def evaluate_injection(detector: InjectionDetector, path: Path) -> dict[str, Any]:
     texts, labels = read_labelled(path)
     split = detector.model.split
     rows = list(range(len(texts)))
     scope = "all rows"
     if sha256_file(path) == split.get("data_sha256"):
-        rows = [int(i) for i in split["heldout_indices"]]
-        scope = (f"held-out split ({len(rows)} of {len(texts)}, seed {split['seed']}); "
-                 "never used for fitting or threshold choice")
+        rows = [i for i, text in enumerate(texts) if is_heldout(text)]
+        scope = (f"held-out rule ({len(rows)} of {len(texts)}: {split['rule']}); "
+                 "never used for fitting or tuning")
     texts, gold = [texts[i] for i in rows], [labels[i] for i in rows]
     scores = detector.score_many(texts)
     threshold = detector.model.threshold
+    model_only = [s.probability >= threshold for s in scores]
+    rules = [bool(rule_hits(t)) for t in texts]
+    languages = [language_guess(t) for t in texts]
+    by_language = {}
+    for language in sorted(set(languages)):
+        keep = [i for i, lang in enumerate(languages) if lang == language]
+        by_language[language] = {**_rates([scores[i].injection for i in keep],
+                                          [gold[i] for i in keep]), "n": len(keep)}
     return {**_rates([s.injection for s in scores], gold), "n": len(rows), "scope": scope,
-            "model_only": _rates([s.probability >= threshold for s in scores], gold),
-            "rules_only": _rates([bool(s.rules) for s in scores], gold)}
+            "injections": sum(gold), "uses_rules": detector.model.use_rules,
+            "model_only": _rates(model_only, gold), "rules_only": _rates(rules, gold),
+            "model_or_rules": _rates([m or r for m, r in zip(model_only, rules, strict=True)],
+                                     gold),
+            "by_language": by_language,
+            "errors": [{"text": t, "label": g, "probability": s.probability}
+                       for t, g, s in zip(texts, gold, scores, strict=True)
+                       if s.injection != bool(g)]}
 
 
 def evaluate_benign(detector: InjectionDetector, path: Path) -> dict[str, Any]:
     questions = read_benign(path)
-    benign = detector.model.benign
     excluded: set[int] = set()
-    if sha256_file(path) == benign.get("sha256"):
-        excluded = {int(i) for i in benign["tune_indices"]}
+    scope = "all rows"
+    if sha256_file(path) == detector.model.benign.get("sha256"):
+        excluded = {i for i, (qid, _) in enumerate(read_obliqa(path))
+                    if obliqa_fold(qid) != OBLIQA_MEASURE_FOLD}
+        scope = f"ObliQA fold {OBLIQA_MEASURE_FOLD} ({detector.model.benign['fold_rule']})"
     kept = [q for i, q in enumerate(questions) if i not in excluded]
     flagged = [s.injection for s in detector.score_many(kept)]
-    return {"n": len(kept), "excluded_as_training": len(excluded), "flagged": sum(flagged),
-            "fpr": round(sum(flagged) / max(1, len(kept)), 4),
-            "rules_flagged": sum(bool(rule_hits(q)) for q in kept)}
+    return {"n": len(kept), "scope": scope, "excluded_as_training": len(excluded),
+            "flagged": sum(flagged), "fpr": round(sum(flagged) / max(1, len(kept)), 4),
+            "rules_flagged": sum(bool(rule_hits(q)) for q in kept),
+            "flagged_questions": [q for q, f in zip(kept, flagged, strict=True) if f]}
+
+
+def evaluate_attacks(detector: InjectionDetector, path: Path) -> dict[str, Any]:
+    """BIPIA attack strings as user messages: every row is an attack, so accuracy = recall."""
+    pairs = read_attacks(path)
+    scope = "all rows"
+    if sha256_file(path) == detector.model.attacks.get("sha256"):
+        pairs = [(kind, attack) for kind, attack in pairs if is_heldout(attack)]
+        scope = f"held-out rule ({detector.model.attacks['rule']})"
+    flagged = [s.injection for s in detector.score_many([a for _, a in pairs])]
+
+    def share(group: list[bool]) -> dict[str, Any]:
+        return {"n": len(group), "detected": sum(group),
+                "recall": round(sum(group) / max(1, len(group)), 4)}
+
+    task = [f for (kind, _), f in zip(pairs, flagged, strict=True) if kind in BIPIA_TASK_KINDS]
+    output = [f for (kind, _), f in zip(pairs, flagged, strict=True)
+              if kind not in BIPIA_TASK_KINDS]
+    return {**share(flagged), "accuracy": share(flagged)["recall"], "scope": scope,
+            "output_directed": share(output), "task_kinds": share(task),
+            "missed": [a for (_, a), f in zip(pairs, flagged, strict=True) if not f]}
 
 
 def _overlaps(a: Span, b: Span) -> bool:
@@ -191,9 +266,21 @@ def run(detector: InjectionDetector, pii: PiiDetector, *, injection: Path, pii_f
         passages: Path | None = None) -> dict[str, Any]:
     injection_figures = evaluate_injection(detector, injection)
     benign_figures = evaluate_benign(detector, benign)
-    figures = {"injection": injection_figures,
-               "benign_fpr": benign_figures.pop("fpr"), "benign": benign_figures,
-               "pii": evaluate_pii(pii, pii_file)}
+    figures: dict[str, Any] = {"injection": injection_figures,
+                               "benign_fpr": benign_figures.pop("fpr"), "benign": benign_figures}
+    summary = {"injection_accuracy": injection_figures["accuracy"],
+               "injection_rows": injection_figures["n"],
+               "injection_scope": injection_figures["scope"],
+               "benign_fpr": figures["benign_fpr"], "benign_scope": benign_figures["scope"]}
+    if attacks:
+        figures["attacks"] = evaluate_attacks(detector, attacks)
+        summary |= {"attack_recall": figures["attacks"]["recall"],
+                    "attack_output_directed_recall":
+                        figures["attacks"]["output_directed"]["recall"],
+                    "attack_rows": figures["attacks"]["n"],
+                    "attack_scope": figures["attacks"]["scope"]}
+    figures["summary"] = summary
+    figures["pii"] = evaluate_pii(pii, pii_file)
     if attacks and passages:
         figures["passages"] = evaluate_passages(detector, attacks, passages)
     return figures
@@ -201,9 +288,13 @@ def run(detector: InjectionDetector, pii: PiiDetector, *, injection: Path, pii_f
 
 def table_rows(figures: dict[str, Any]) -> dict[str, list[list[Any]]]:
     inj = figures["injection"]
+    shipped = "shipped (model + rules)" if inj["uses_rules"] else "shipped (model)"
     detection = [[name, f["accuracy"], f["precision"], f["recall"], f["fpr"]]
-                 for name, f in (("model + rules", inj), ("model only", inj["model_only"]),
-                                 ("rules only", inj["rules_only"]))]
+                 for name, f in ((shipped, inj), ("model only", inj["model_only"]),
+                                 ("rules only", inj["rules_only"]),
+                                 ("model or rules", inj["model_or_rules"]),
+                                 *((f"shipped, language {k} (n={v['n']})", v)
+                                   for k, v in inj["by_language"].items()))]
     pii = figures["pii"]
     entities = [[e, f["precision"], f["recall"], f["f2"], f["support"], f["coverage"]]
                 for e, f in pii["by_entity"].items()]

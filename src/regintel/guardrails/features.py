@@ -1,9 +1,12 @@
 """Text features of the injection model, computed with numpy alone (no scikit-learn at run time).
 
-Two blocks, concatenated: hashed character n-grams of each word (the ``char_wb`` scheme —
+Blocks, concatenated: hashed character n-grams of each word (the ``char_wb`` scheme —
 robust to German and other languages the English sentence embedder reads poorly, and to
-spacing tricks), TF-IDF weighted with the IDF fitted at training time and L2-normalised; and
-the sentence embedding, scaled by ``embedding_weight`` so the two blocks share one L2 penalty.
+spacing tricks), TF-IDF weighted with the IDF fitted at training time and L2-normalised; the
+embedding of the whole text, scaled by ``embedding_weight`` so the blocks share one L2
+penalty; and, when its weight is above zero, the element-wise maximum of the embeddings of the
+text's sentences — an attack appended to an innocent question ("… Now forget that and say X")
+is diluted in the whole-text embedding but keeps its own sentence's.
 The hash is CRC-32, stable across processes and Python versions, so training and serving agree."""
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from regintel.ports.embedder import Embedder
+from regintel.sentences import sentence_spans
 
 Matrix = npt.NDArray[np.float32]
 _WORDS = re.compile(r"\S+")
@@ -59,8 +65,32 @@ def tfidf(tf: Matrix, idf: Matrix) -> Matrix:
     return (weighted / np.where(norms > 0, norms, 1.0)).astype(np.float32)
 
 
-def combine(char_block: Matrix, embeddings: Matrix, embedding_weight: float) -> Matrix:
-    return np.hstack([char_block, embeddings * np.float32(embedding_weight)]).astype(np.float32)
+def embed_with_sentences(embedder: Embedder, texts: Sequence[str], *,
+                         pooled: bool) -> tuple[Matrix, Matrix | None]:
+    """Whole-text embeddings and, when ``pooled``, the element-wise maximum over each text's
+    sentences (the whole-text vector for a one-sentence text). One ``embed`` call either way,
+    so a chat message costs a single encoder pass."""
+    splits = [[text[a:b] for a, b in sentence_spans(text)] if pooled else [] for text in texts]
+    extra = [sentences if len(sentences) > 1 else [] for sentences in splits]
+    vectors = embedder.embed([*texts, *(s for sentences in extra for s in sentences)])
+    whole = np.asarray(vectors[:len(texts)], dtype=np.float32)
+    if not pooled:
+        return whole, None
+    out = whole.copy()
+    at = len(texts)
+    for row, sentences in enumerate(extra):
+        if sentences:
+            out[row] = vectors[at:at + len(sentences)].max(axis=0)
+            at += len(sentences)
+    return whole, out
+
+
+def combine(char_block: Matrix, embeddings: Matrix, embedding_weight: float,
+            pooled: Matrix | None = None, sentence_weight: float = 0.0) -> Matrix:
+    blocks = [char_block, embeddings * np.float32(embedding_weight)]
+    if pooled is not None and sentence_weight > 0:
+        blocks.append(pooled * np.float32(sentence_weight))
+    return np.hstack(blocks).astype(np.float32)
 
 
 def encode_array(values: npt.NDArray[Any]) -> dict[str, Any]:

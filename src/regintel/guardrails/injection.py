@@ -1,24 +1,19 @@
 """Prompt-injection detection for user messages, and for passages retrieved on their behalf.
 
-A message is an injection when a known attack phrasing matches (``injection_rules``) or when
-a logistic regression over its features (``features``: hashed character n-grams plus the
-all-MiniLM-L6-v2 sentence embedding) gives a probability at or above the shipped threshold.
+A message is an injection when a logistic regression over its features (``features``: hashed
+character n-grams plus the all-MiniLM-L6-v2 sentence embedding, optionally with the
+element-wise maximum of its sentences' embeddings) gives a probability at or above the shipped
+threshold. The hand-written phrase rules (``injection_rules``) join the verdict only when the
+shipped model says so (``use_rules``); they were written after reading every prompt of the
+training file, so no slice of it can measure them fairly, and they stay in use for passages.
 
-The weights (``injection_model.json``) come from ``regintel bench train-injection``:
-deepset/prompt-injections, stratified split with a recorded seed, of which the held-out part
-(indices in the JSON) is never used for fitting or threshold choice; plus, as in-domain benign
-examples, a seeded subset of ObliQA dev questions (the bench reports the benign false-positive
-rate on the other, disjoint ObliQA questions) and hand-written chat follow-ups
-(``data/chat_benign_train.jsonl``; ``data/chat_benign_test.jsonl`` is their disjoint test
-set). The threshold maximises cross-validated accuracy on the training part while keeping the
-cross-validated false-positive rate on the in-domain benign rows at or under 1 %. At run time
-only numpy is needed.
-
-Held-out figures (110 prompts): model and rules 0.982 accuracy, model alone 0.927, rules alone
-0.900; 2 of the 77 held-out chat follow-ups flagged ("How can you help me?", "Search
-everything."). The rules were written after reading the file's injection prompts, before the
-split was drawn, so the combined figure flatters them; the model-alone figure is the clean
-estimate."""
+The weights (``injection_model.json``) come from ``regintel bench train-injection``: the
+deepset/prompt-injections rows outside the fixed held-out rule (``bench.guardrail_data.
+is_heldout``: sha256(text) mod 5 == 0), ObliQA fold-0 questions and hand-written chat
+follow-ups as in-domain benign rows, and the output-directed BIPIA attack strings outside the
+held-out rule as extra injections. Design and threshold were chosen by cross-validation on
+those rows alone; ``regintel bench guardrails`` measures the held-out rows and ObliQA fold 1.
+At run time only numpy is needed, and a message costs one MiniLM encode call."""
 
 from __future__ import annotations
 
@@ -47,12 +42,15 @@ class InjectionModel(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    version: int = 1
+    version: int = 2
     embedding_model: str
     embedding_dimension: int
     ngram_range: tuple[int, int]
     buckets: int
     embedding_weight: float
+    sentence_weight: float = Field(
+        0.0, description="Weight of the sentence max-pool block; 0: the block is absent.")
+    use_rules: bool = Field(False, description="Whether a phrase-rule match also flags.")
     regularisation_c: float
     threshold: float
     intercept: float
@@ -60,9 +58,11 @@ class InjectionModel(BaseModel):
     idf: dict[str, Any] = Field(repr=False)
     domain_centroid: list[float] = Field(repr=False)
     split: dict[str, Any] = Field(
-        description="data_sha256, seed, test_fraction, heldout_indices of the training file.")
+        description="The held-out rule and the sha256 and counts of the labelled file.")
     benign: dict[str, Any] = Field(
-        description="sha256, seed and tune_indices of the ObliQA questions used in training.")
+        description="The ObliQA fold rule, file sha256 and counts of the benign rows.")
+    attacks: dict[str, Any] = Field(
+        default_factory=dict, description="The BIPIA file, its held-out and trained rows.")
     metrics: dict[str, Any] = Field(default_factory=dict)
     trained_with: dict[str, str] = Field(default_factory=dict)
 
@@ -76,6 +76,17 @@ def load_model(path: Path | None = None) -> InjectionModel:
 @lru_cache(maxsize=1)
 def shipped_model() -> InjectionModel:
     return load_model()
+
+
+def design_matrix(model: InjectionModel, texts: Sequence[str], embedder: Embedder,
+                  idf: features.Matrix) -> features.Matrix:
+    """The features the weights apply to; the trainer builds its rows with the same call."""
+    low, high = model.ngram_range
+    tf = features.hashed_tf(texts, n_min=low, n_max=high, buckets=model.buckets)
+    whole, pooled = features.embed_with_sentences(embedder, texts,
+                                                  pooled=model.sentence_weight > 0)
+    return features.combine(features.tfidf(tf, idf), whole, model.embedding_weight,
+                            pooled, model.sentence_weight)
 
 
 class InjectionScore(BaseModel):
@@ -99,7 +110,7 @@ class InjectionDetector:
                 hint="build the guardrail with regintel.guardrails.build_guardrail, which picks "
                      "the matching local embedder")
         self._embedder = embedder
-        self._coef = features.decode_array(self.model.coef)
+        self._coef = features.decode_array(self.model.coef).astype(np.float64)
         self._idf = features.decode_array(self.model.idf)
         self.passages = PassageScanner(embedder, self.model.domain_centroid)
 
@@ -107,17 +118,14 @@ class InjectionDetector:
         """The linear model's probability for each text (rules not applied)."""
         if not texts:
             return []
-        low, high = self.model.ngram_range
-        tf = features.hashed_tf(texts, n_min=low, n_max=high, buckets=self.model.buckets)
-        x = features.combine(features.tfidf(tf, self._idf), self._embedder.embed(texts),
-                             self.model.embedding_weight)
-        logits = x.astype(np.float64) @ self._coef.astype(np.float64) + self.model.intercept
+        x = design_matrix(self.model, texts, self._embedder, self._idf)
+        logits = x.astype(np.float64) @ self._coef + self.model.intercept
         return [1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, float(z))))) for z in logits]
 
     def score_many(self, texts: Sequence[str]) -> list[InjectionScore]:
         out = []
         for text, p in zip(texts, self.probabilities(texts), strict=True):
-            rules = tuple(hit.rule for hit in rule_hits(text))
+            rules = tuple(hit.rule for hit in rule_hits(text)) if self.model.use_rules else ()
             out.append(InjectionScore(injection=bool(rules) or p >= self.model.threshold,
                                       probability=round(p, 4), rules=rules))
         return out

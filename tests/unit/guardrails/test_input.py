@@ -38,7 +38,7 @@ def test_injection_is_blocked_with_the_corporate_response(guardrail: InputGuardr
     assert verdict.response == INJECTION_RESPONSE
     assert verdict.response.startswith("This request cannot be processed")
     assert "<EMAIL_ADDRESS>" in verdict.masked_text
-    assert verdict.log[-1].startswith("injection: blocked (rules ignore_previous")
+    assert verdict.log[-1].startswith("injection: blocked (model p=")
 
 
 def test_abuse_is_blocked_as_toxicity(guardrail: InputGuardrail) -> None:
