@@ -1,10 +1,11 @@
 """Personal-data detection and masking with Presidio, fully offline.
 
 Presidio runs on a blank spaCy English pipeline (tokens only, no model download) with the
-pattern recognizers of ``pii_recognizers``; the public-suffix list it needs for e-mail and URL
-checks is tldextract's bundled snapshot. When the spaCy model ``en_core_web_sm`` is installed,
-it replaces the blank pipeline and names, places and organisations are detected too (as
-PERSON, GPE, ORGANIZATION); otherwise they are not — nothing is ever downloaded.
+pattern recognizers of ``pii_recognizers``; the public-suffix list it needs for URL checks is
+tldextract's bundled snapshot (e-mails are masked whatever their domain). When the spaCy
+model ``en_core_web_sm`` is installed, it replaces the blank pipeline and names, places and
+organisations are detected too (as PERSON, GPE, ORGANIZATION); otherwise they are not —
+nothing is ever downloaded.
 
 The analyser is built once per detector (about a second); ``find`` then takes a few
 milliseconds on a question-sized text."""

@@ -1,9 +1,10 @@
 """Presidio pattern recognizers for the personal data a compliance question may carry.
 
-Each pattern has a base score; checksums (Luhn, IBAN mod-97) lift a match to 1.0 and a failed
-check drops it; context words within a few words (``phone:``, ``call me on``, ``ZIP``) lift
+Each pattern has a base score; a checksum (Luhn) lifts a match to 1.0 and a failed check
+drops it; context words within a few words (``phone:``, ``call me on``, ``ZIP``) lift
 the weak patterns over the analyser's threshold. Weak patterns are the ones that also match
-ordinary numbers ("10 000 000", "3.1.2.4"), so they never fire on their own.
+ordinary numbers ("10 000 000", "3.1.2.4"), so they never fire on their own. IBANs and
+passport numbers need more than one pattern can say: see ``pii_identifiers``.
 
 What is deliberately not detected: bare years and weekdays (not personal on their own, and
 common in regulatory questions), "the age of 18" and "aged 18 or over" (eligibility
@@ -19,6 +20,9 @@ from functools import lru_cache
 
 import tldextract
 from presidio_analyzer import EntityRecognizer, Pattern, PatternRecognizer
+
+from regintel.guardrails.pii_identifiers import iban, passport
+from regintel.guardrails.pii_identifiers import iban_ok as iban_ok  # re-exported for callers
 
 # Presidio compiles with the ``regex`` module; these flags have the same values there. No
 # DOTALL: a match must not run across lines of an address block.
@@ -68,14 +72,6 @@ def luhn_ok(text: str) -> bool:
     return bool(digits) and total % 10 == 0
 
 
-def iban_ok(text: str) -> bool:
-    compact = re.sub(r"\s", "", text).upper()
-    if not 15 <= len(compact) <= 34 or not compact[:2].isalpha() or not compact[2:4].isdigit():
-        return False
-    rearranged = compact[4:] + compact[:4]
-    return int("".join(str(int(c, 36)) for c in rearranged)) % 97 == 1
-
-
 def _card_ok(text: str) -> bool:
     digits = _digits(text)
     # Issuer prefixes: 1 UATP, 2 Mastercard 2-series / JCB 2131, 3 Amex / Diners / JCB,
@@ -107,6 +103,15 @@ def _domain_ok(text: str) -> bool:
     host = re.sub(r"^[a-z][a-z0-9+.-]*://", "", text, flags=re.IGNORECASE).split("/")[0]
     parts = offline_tld_extractor()(host)
     return bool(parts.domain and parts.suffix)
+
+
+def _email_domain_ok(text: str) -> bool:
+    """Any syntactically valid domain: the public-suffix list does not know the reserved and
+    private ones ("corp.example", ".test", ".internal"), and an address there is still
+    somebody's. A top-level label is never all digits, which keeps "4@1.25" out."""
+    labels = text.rsplit("@", 1)[-1].split(".")
+    return not labels[-1].isdigit() and all(
+        0 < len(label) <= 63 and label[0] != "-" and label[-1] != "-" for label in labels)
 
 
 # An ISO date, perhaps with the hour after it: "2026-11-22 14" (of "2026-11-22 14:29") is
@@ -151,22 +156,13 @@ def phone() -> Recognizer:
 def email() -> Recognizer:
     return Recognizer("EMAIL_ADDRESS", [
         Pattern("email", r"\b[\w.!#$%&'*+/=?^`{|}~-]+@(?:[\w-]+\.)+[\w-]{2,}\b", STRONG),
-    ], context=["email", "e-mail", "mail"], valid=_domain_ok)
+    ], context=["email", "e-mail", "mail"], valid=_email_domain_ok)
 
 
 def credit_card() -> Recognizer:
     return Recognizer("CREDIT_CARD", [
         Pattern("card", r"(?<![\w-])\d(?:[ -]?\d){11,18}(?![\w-])", WEAK),
     ], context=["card", "cards", "credit", "debit", "visa", "mastercard", "amex"], valid=_card_ok)
-
-
-def iban() -> Recognizer:
-    return Recognizer("IBAN_CODE", [
-        Pattern("iban", r"\b[a-z]{2}\d{2}[a-z0-9]{11,30}\b", WEAK),
-        # printed in groups of four; a group must hold a digit so a following word is not one
-        Pattern("iban_spaced", r"\b[a-z]{2}\d{2}(?: (?=[a-z]*\d)[a-z0-9]{4}){2,7}"
-                               r"(?: (?=[a-z]*\d)[a-z0-9]{1,3})?\b", WEAK),
-    ], context=["iban", "account", "accounts", "transfer", "bank"], valid=iban_ok)
 
 
 def us_ssn() -> Recognizer:
@@ -283,4 +279,4 @@ def street_address_number_last() -> Recognizer:
 def all_recognizers() -> list[EntityRecognizer]:
     return [email(), phone(), credit_card(), iban(), us_ssn(), ip_address(), url(),
             date_time(), age(), zip_code(), us_driver_license(), street_address(),
-            street_address_number_last()]
+            street_address_number_last(), passport()]
