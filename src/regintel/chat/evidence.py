@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from uuid import UUID
 
-from regintel.domain.chat import MAX_QUOTE_CHARS, Citation
+from regintel.domain.chat import MAX_QUOTE_CHARS, Citation, LineRange
 from regintel.domain.documents import ChunkHit
 from regintel.ingestion.clauses import find_clauses
 from regintel.retrieval import preceding
@@ -37,6 +37,12 @@ def _clause_marks(text: str) -> tuple[tuple[int, str], ...]:
     return tuple(find_clauses(text))
 
 
+def _find(hit: ChunkHit, quote: str) -> re.Match[str] | None:
+    """Where ``quote`` (whitespace aside) first sits in the chunk's text."""
+    words = quote.split()
+    return re.search(r"\s+".join(map(re.escape, words)), hit.text) if words else None
+
+
 def clause_of(hit: ChunkHit, quote: str) -> str | None:
     """The clause a quote sits under: the last clause marker of the chunk at or before where
     the quote starts (a chunk that begins in 15.6.2 may quote 15.7.1); else the clause the
@@ -44,8 +50,7 @@ def clause_of(hit: ChunkHit, quote: str) -> str | None:
     quote (ingestion names a chunk by a clause starting near its top): then the last clause
     before the chunk, when the chunks before told it (``ChunkHit.clause_before``), and none
     otherwise, since none is better than a wrong one."""
-    words = quote.split()
-    found = re.search(r"\s+".join(map(re.escape, words)), hit.text) if words else None
+    found = _find(hit, quote)
     if found is None:
         return hit.clause
     marks = _clause_marks(hit.text)
@@ -53,6 +58,21 @@ def clause_of(hit: ChunkHit, quote: str) -> str | None:
     if before:
         return before[-1]
     return hit.clause_before if hit.clause in {label for _, label in marks} else hit.clause
+
+
+def where_in(hit: ChunkHit, quote: str) -> tuple[str | None, LineRange | None]:
+    """The section path and (in a document without pages) the lines of ``quote`` in its
+    chunk; the chunk's own when the quote cannot be placed, and none for chunks stored
+    before sections and lines were recorded."""
+    found = _find(hit, quote)
+    if found is None:
+        span = None if hit.line_start is None else (hit.line_start,
+                                                    hit.line_end or hit.line_start)
+        section = hit.section
+    else:
+        span = hit.lines_of(found.start(), found.end())
+        section = hit.section_at(found.start())
+    return section, None if span is None else LineRange(start=span[0], end=span[1])
 
 
 def content_words(text: str) -> set[str]:
@@ -136,10 +156,11 @@ class CitationBook:
             return self._keys[key]
         self.verified += 1
         n = len(self._citations) + 1
+        section, lines = where_in(hit, quote)
         self._citations.append(Citation(
             n=n, document_id=hit.document_id, chunk_id=hit.chunk_id, title=hit.document_title,
-            version=hit.document_version, page=hit.page_start, clause=clause_of(hit, quote),
-            quote=quote))
+            version=hit.document_version, page=hit.page_start if hit.paged else None,
+            clause=clause_of(hit, quote), section=section, lines=lines, quote=quote))
         self._keys[key] = n
         return n
 

@@ -30,7 +30,7 @@ from regintel.chat.offline import references
 from regintel.domain.chat import Action
 from regintel.domain.documents import ChunkHit
 from regintel.ports.llm import request_sent
-from regintel.retrieval import reading
+from regintel.retrieval import abbreviations, reading
 
 log = logging.getLogger(__name__)
 SEND_WAIT_S = 0.05
@@ -86,6 +86,12 @@ async def search(deps: TurnDeps, question: str, document_ids: Sequence[UUID],
     with deps.timed("retrieval"):
         found = await tools.search_knowledge_base(deps, question, list(document_ids),
                                                   set_ids=list(set_ids))
+        # An abbreviation the passages found never use ("DPIA": the regulation says "data
+        # protection impact assessment") is spelled out, and the library searched again.
+        spelled = abbreviations.expand(question, unless_in=[h.text for h in found])
+        if spelled != question:
+            found = await tools.search_knowledge_base(deps, spelled, list(document_ids),
+                                                      set_ids=list(set_ids))
         found = await reading.around(deps.index, deps.tenant_id, found, question)
     with deps.timed("guardrails"):
         flags = await asyncio.to_thread(lambda: [deps.guard.scan_passage(h.text) for h in found])

@@ -20,6 +20,7 @@ class ChatState(TypedDict, total=False):
     # -- input of the turn
     request: dict[str, Any]          # ChatRequest in JSON mode
     message: str                     # the question, PII masked
+    query: str                       # the question as searched: a follow-up with its thread
     screened: dict[str, Any]         # the input guardrail's verdict, taken before the run
     turn: int                        # 1-based turn number on this thread
     # -- thread (kept across turns by the checkpointer)

@@ -72,8 +72,8 @@ def ask_cmd(
 
 def _print_footer(response: ChatResponse) -> None:
     for c in response.citations:
-        where = ", ".join(x for x in (c.version, f"p. {c.page}" if c.page else "",
-                                      f"clause {c.clause}" if c.clause else "") if x)
+        # A PDF's page; in a document without pages the clause, heading and lines.
+        where = ", ".join(x for x in (c.version, c.location) if x)
         typer.echo(f"[{c.n}] {c.title}" + (f" ({where})" if where else "") + f": {quoted(c.quote)}")
     if response.needs_input:
         for i, option in enumerate(response.needs_input.options, start=1):

@@ -10,6 +10,8 @@ from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from regintel.domain.documents import SECTION_SEPARATOR
+
 MAX_MESSAGE_CHARS = 8000
 MAX_QUOTE_CHARS = 300
 
@@ -61,6 +63,13 @@ class ChatRequest(BaseModel):
         None, description="Pasted text to audit (text mode), instead of a source document.")
 
 
+class LineRange(BaseModel):
+    """1-based, inclusive lines of a document's text."""
+
+    start: int = Field(ge=1)
+    end: int = Field(ge=1)
+
+
 class Citation(BaseModel):
     n: int
     source_type: Literal["document", "web"] = "document"
@@ -68,10 +77,41 @@ class Citation(BaseModel):
     chunk_id: UUID | None = None
     title: str
     version: str = ""
-    page: int | None = None
+    page: int | None = Field(
+        None, description="The page, in documents with real pages (PDF); None in text, "
+        "Markdown, HTML and DOCX, which are cited by section and lines.")
     clause: str | None = None
+    section: str | None = Field(
+        None, description="The headings above the quote, outermost first, joined by \" › \" "
+        "(\"PART 3 › Chapter 14 › 14.2 Internal reporting\").")
+    lines: LineRange | None = Field(
+        None, description="The lines of the document's text holding the quote (documents "
+        "without pages).")
     quote: str = Field(max_length=MAX_QUOTE_CHARS)
     url: str | None = None
+
+    @property
+    def location(self) -> str:
+        """Where the quote is, for a reader: "page 12 · clause 8.1.1" in a PDF, "§ 14.2.1 ·
+        14.2 Internal reporting · lines 812–815" in a document without pages (the web UI's
+        ``citationMeta`` says the same)."""
+        if self.page is not None:
+            return " · ".join(x for x in (f"page {self.page}",
+                                          f"clause {self.clause}" if self.clause else "") if x)
+        heading = self.section.rsplit(SECTION_SEPARATOR, 1)[-1] if self.section else None
+        # The heading alone when it is the clause's own ("14.2 Internal reporting").
+        named = [heading] if heading and self.clause and _names_clause(heading, self.clause) \
+            else [x for x in (self.clause, heading) if x]
+        parts = [f"§ {' · '.join(named)}"] if named else []
+        if self.lines is not None:
+            a, b = self.lines.start, self.lines.end
+            parts.append(f"line {a}" if a == b else f"lines {a}–{b}")
+        return " · ".join(parts)
+
+
+def _names_clause(heading: str, clause: str) -> bool:
+    """Whether a heading is the clause's own ("14.2 Internal reporting" for clause "14.2")."""
+    return heading == clause or heading.startswith((f"{clause} ", f"{clause}.", f"{clause}\t"))
 
 
 class ConfidenceOut(BaseModel):

@@ -28,11 +28,37 @@ class DocStatus(StrEnum):
     FAILED = "failed"
 
 
+# Formats whose pages are real (a reader sees and cites them). Every other format is read as
+# one text: its passages are cited by section and line, never by a page it does not have.
+PAGED_MIME_TYPES = frozenset({"application/pdf"})
+# Between the headings of a section path: "Part 3 › Chapter 14 › 14.2 Internal reporting".
+SECTION_SEPARATOR = " › "
+
+
+def has_pages(mime_type: str) -> bool:
+    """True for formats with real pages (PDF); False for text, Markdown, HTML, DOCX."""
+    return mime_type in PAGED_MIME_TYPES
+
+
+class ParsedHeading(BaseModel):
+    """A heading the format itself marks (Markdown ``#``, HTML ``h1``-``h6``, a DOCX heading
+    style): where it starts in its page's text, its level (1 outermost) and its text."""
+
+    model_config = ConfigDict(frozen=True)
+
+    offset: int = Field(ge=0)
+    level: int = Field(ge=0, le=9)
+    title: str
+
+
 class ParsedPage(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     number: int = Field(ge=1, description="1-based page number as printed by the viewer.")
     text: str
+    headings: tuple[ParsedHeading, ...] = Field(
+        (), description="Headings the format marks, in order; empty when it marks none (the "
+        "chunker then finds numbered headings such as \"14.2 Internal reporting\" itself).")
 
 
 class ParsedDocument(BaseModel):
@@ -49,6 +75,11 @@ class ParsedDocument(BaseModel):
     def char_count(self) -> int:
         return sum(len(p.text) for p in self.pages)
 
+    @property
+    def paged(self) -> bool:
+        """Whether the pages are real; a text file split at form feeds has none a reader sees."""
+        return has_pages(self.mime_type)
+
 
 class ChunkSpan(BaseModel):
     """Where a chunk's text sits in its document. Offsets index the text of ``page_start``:
@@ -64,6 +95,32 @@ class ChunkSpan(BaseModel):
     char_start: int = Field(ge=0)
     char_end: int = Field(ge=0)
     clause: str | None = None
+    # Where the chunk sits for a reader of a document without pages, and in any document its
+    # headings: the section path in effect where the chunk starts ("Part 3 › Chapter 14 ›
+    # 14.2 Internal reporting"), and (offset in ``text``, path) wherever a heading inside the
+    # chunk changes it. None and () for chunks stored before sections were recorded.
+    section: str | None = None
+    section_changes: tuple[tuple[int, str], ...] = ()
+    # 1-based, inclusive lines of the document's text the chunk spans (documents without
+    # pages only: in a PDF the page is the reference).
+    line_start: int | None = Field(None, ge=1)
+    line_end: int | None = Field(None, ge=1)
+
+    def section_at(self, offset: int) -> str | None:
+        """The section path in effect at ``offset`` of the chunk's text."""
+        path = self.section
+        for at, changed in self.section_changes:
+            if at > offset:
+                break
+            path = changed
+        return path
+
+    def lines_of(self, start: int, end: int) -> tuple[int, int] | None:
+        """The lines holding ``text[start:end]`` (end exclusive), when lines are recorded."""
+        if self.line_start is None:
+            return None
+        first = self.line_start + self.text.count("\n", 0, start)
+        return first, first + self.text.count("\n", start, max(start, end - 1))
 
 
 class ChunkDraft(ChunkSpan):
@@ -125,6 +182,7 @@ class Document(DocumentPublic):
     file_path: str
     embedding_model: str | None = None
     embedding_dim: int | None = None
+    uploaded_by: UUID | None = None  # who may delete it besides admins (api/permissions.py)
 
 
 class StoredChunk(ChunkSpan):
@@ -182,6 +240,9 @@ class ChunkHit(ChunkSpan):
     # shows in part (retrieval.list_context): not retrieved for the question, so it neither
     # ranks nor sets the confidence.
     completes: UUID | None = None
+    # False for a document without real pages (text, Markdown, HTML, DOCX): its passages are
+    # cited by section and lines, and ``page_start`` is only where its offsets count from.
+    paged: bool = True
 
     @classmethod
     def of(cls, chunk: StoredChunk, document: Document, score: float,
@@ -190,7 +251,7 @@ class ChunkHit(ChunkSpan):
         return cls(**chunk.model_dump(exclude={"id", "document_id"}), chunk_id=chunk.id,
                    document_id=document.id, document_title=document.title,
                    document_version=document.version, doc_type=document.doc_type,
-                   score=score, **extra)
+                   paged=has_pages(document.mime_type), score=score, **extra)
 
     @classmethod
     def alongside(cls, chunk: StoredChunk, hit: ChunkHit, *, score: float,
@@ -199,7 +260,7 @@ class ChunkHit(ChunkSpan):
         return cls(**chunk.model_dump(exclude={"id", "document_id"}), chunk_id=chunk.id,
                    document_id=hit.document_id, document_title=hit.document_title,
                    document_version=hit.document_version, doc_type=hit.doc_type,
-                   score=score, **extra)
+                   paged=hit.paged, score=score, **extra)
 
     dense_rank: int | None = None
     lexical_rank: int | None = None

@@ -1,6 +1,7 @@
 """Sentence-aware chunking within pages. Each chunk is an exact slice of one page's text
 (``page.text[char_start:char_end] == chunk.text``) so citations can point at the source, and
-carries the clause it falls under."""
+carries the clause it falls under, its section path (the headings above it) and, in a
+document without real pages, the lines of the document it spans."""
 
 from __future__ import annotations
 
@@ -10,6 +11,12 @@ from collections.abc import Sequence
 
 from regintel.domain.documents import ChunkDraft, ParsedDocument
 from regintel.ingestion.clauses import find_clauses
+from regintel.ingestion.sections import (
+    SectionTracker,
+    chunk_sections,
+    page_sections,
+    text_headings,
+)
 from regintel.sentences import SENTENCE_END
 
 # A clause marker this close after where the chunk's own text begins names the chunk: the
@@ -36,18 +43,34 @@ def chunk_document(doc: ParsedDocument, *, size: int = 1000,
     if size < 2 or not 0 <= overlap < size:
         raise ValueError(f"need size >= 2 and 0 <= overlap < size (got {size=}, {overlap=})")
     chunks: list[ChunkDraft] = []
-    clause: str | None = None  # a clause runs on across page breaks
+    clause: str | None = None  # a clause runs on across page breaks, and so does a section
+    sections = SectionTracker()
+    # The format's own headings when it marks any; else heading lines found in the text.
+    marked = any(page.headings for page in doc.pages)
+    first_line = 1  # of the page, in the whole document's text (form feeds end no line)
     for page in doc.pages:
         text = page.text
         markers = find_clauses(text)
         offsets = [offset for offset, _ in markers]
+        opens_in = sections.path
+        changes = page_sections(page.headings if marked else text_headings(text), sections)
+        change_offsets = [offset for offset, _ in changes]
+        newlines = [m.start() for m in _NEWLINE.finditer(text)] if not doc.paged else []
         for start, end, own in _PageSplitter(text, size, overlap, offsets).spans():
             clause = _clause_at(offsets, markers, own, end) or clause
+            section, section_changes = chunk_sections(changes, change_offsets, opens_in,
+                                                      start, end)
+            lines: dict[str, int] = {} if doc.paged else {
+                "line_start": first_line + bisect_left(newlines, start),
+                "line_end": first_line + bisect_left(newlines, end - 1)}
             chunks.append(ChunkDraft(ordinal=len(chunks), text=text[start:end],
                                      page_start=page.number, page_end=page.number,
-                                     char_start=start, char_end=end, clause=clause))
+                                     char_start=start, char_end=end, clause=clause,
+                                     section=section, section_changes=section_changes,
+                                     **lines))
         if markers:
             clause = markers[-1][1]
+        first_line += len(newlines)
     return chunks
 
 

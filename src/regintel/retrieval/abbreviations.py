@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
 
@@ -37,10 +37,16 @@ def expansions(text: str, table: Mapping[str, str] | None = None) -> list[tuple[
     return list(out.items())
 
 
-def expand(text: str, table: Mapping[str, str] | None = None) -> str:
+def expand(text: str, table: Mapping[str, str] | None = None, *,
+           unless_in: Sequence[str] = ()) -> str:
     """``text`` with the expansions of its abbreviations after it, in brackets: the words
-    the user wrote stay first (they still match a text that uses the abbreviation)."""
-    found = expansions(text, table)
+    the user wrote stay first (they still match a text that uses the abbreviation). An
+    abbreviation that ``unless_in`` (the passages already found) uses itself is left alone:
+    where the regulation writes "CDD" too, spelling it out only pulls the search towards
+    passages that define the term."""
+    used = " ".join(unless_in)
+    found = [(s, long) for s, long in expansions(text, table)
+             if not re.search(rf"(?<![\w&]){re.escape(s)}(?![\w&])", used)]
     if not found:
         return text
     return f"{text} ({'; '.join(f'{s}: {long}' for s, long in found)})"

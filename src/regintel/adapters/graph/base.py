@@ -91,6 +91,11 @@ class CypherGraphStore(ABC):
     async def close(self) -> None: ...
 
     @abstractmethod
+    def scoped(self, scope: str) -> CypherGraphStore:
+        """A separate graph (FalkorDB) or database (Bolt) on the same server, named by
+        ``scope``: a tenant's own graph."""
+
+    @abstractmethod
     async def _query(self, query: str, params: Mapping[str, Any] | None = None, *,
                      read_only: bool = False) -> list[list[Any]]:
         """Run one statement; raise ``DependencyUnavailable`` when the server is unreachable."""

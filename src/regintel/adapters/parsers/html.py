@@ -1,4 +1,5 @@
-"""HTML via selectolax (lexbor): visible text with block elements on their own lines."""
+"""HTML via selectolax (lexbor): visible text with block elements on their own lines, and the
+``h1``-``h6`` headings with their levels for section paths."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from regintel.adapters.parsers._common import missing_extra, normalise_newlines
 from regintel.adapters.parsers.text import decode_utf8
-from regintel.domain.documents import ParsedDocument, ParsedPage
+from regintel.domain.documents import ParsedDocument, ParsedHeading, ParsedPage
 from regintel.errors import DocumentRejected
 
 if TYPE_CHECKING:
@@ -26,6 +27,7 @@ _LINE = frozenset({"div", "li", "tr", "dt", "dd", "caption", "figcaption", "summ
                    "body", "html", "center", "legend"})
 _BREAK = {tag: "\n\n" for tag in _PARAGRAPH} | {tag: "\n" for tag in _LINE}
 _CELL = frozenset({"td", "th"})
+_HEADINGS = {f"h{level}": level for level in range(1, 7)}
 _HTML_SPACE = re.compile(r"[ \t\n\r\f]+")  # HTML collapses ASCII whitespace only
 _AROUND_BREAK = re.compile(r"[ ]*([\n\t])[ ]*")
 _BLANK_LINES = re.compile(r"\n{3,}")
@@ -41,9 +43,25 @@ def parse_html(data: bytes) -> ParsedDocument:
     title_node = tree.css_first("title")
     title = _HTML_SPACE.sub(" ", title_node.text()).strip() if title_node is not None else ""
     root = tree.root
-    text = _visible_text(root) if root is not None else ""
-    return ParsedDocument(mime_type=MIME_TYPE, pages=(ParsedPage(number=1, text=text),),
-                          title=title or None)
+    titled: list[tuple[int, str]] = []
+    text = _visible_text(root, titled) if root is not None else ""
+    page = ParsedPage(number=1, text=text, headings=tuple(_locate(text, titled)))
+    return ParsedDocument(mime_type=MIME_TYPE, pages=(page,), title=title or None)
+
+
+def _locate(text: str, titled: list[tuple[int, str]]) -> list[ParsedHeading]:
+    """Each heading (level, its words) found in the visible text, in order; one whose words
+    did not reach the text (all hidden) is left out."""
+    headings: list[ParsedHeading] = []
+    pos = 0
+    for level, words in titled:
+        found = re.compile(r"\s+".join(map(re.escape, words.split()))).search(text, pos)
+        if found is None:
+            continue
+        headings.append(ParsedHeading(offset=found.start(), level=level,
+                                      title=" ".join(words.split())))
+        pos = found.end()
+    return headings
 
 
 def decode_html(data: bytes) -> str:
@@ -85,7 +103,8 @@ class _Sink:
         self.parts.append(text)
 
 
-def _visible_text(root: LexborNode) -> str:
+def _visible_text(root: LexborNode, headings: list[tuple[int, str]]) -> str:
+    """The visible text; appends (level, text) of each visible heading to ``headings``."""
     sink = _Sink()
     # An explicit stack instead of recursion: deeply nested markup must not hit the
     # recursion limit. A (node, True) entry closes that element once its children are done.
@@ -105,6 +124,8 @@ def _visible_text(root: LexborNode) -> str:
         if tag in _SKIP or (tag.startswith("-") and tag != "-document"):
             continue  # comments, doctype, hidden elements
         pre_depth += tag == "pre"
+        if tag in _HEADINGS and (words := _HTML_SPACE.sub(" ", node.text()).strip()):
+            headings.append((_HEADINGS[tag], words))
         sink.brk(_BREAK.get(tag, ""))
         stack.append((node, True))
         children: list[LexborNode] = []

@@ -33,7 +33,8 @@ _QUERY_TERMS = """
             WHERE ct.tenant_id = :t AND ct.term = q.term) f
     )"""
 _CHUNK_FIELDS = ("id", "document_id", "ordinal", "text", "page_start", "page_end", "clause",
-                 "char_start", "char_end")
+                 "char_start", "char_end", "section", "section_changes", "line_start",
+                 "line_end")
 
 
 def _documents_sql(scope: SearchScope, params: dict[str, Any]) -> str:

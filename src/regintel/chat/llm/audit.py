@@ -296,7 +296,8 @@ def _cite(draft: _Draft, titles: dict[UUID, str], book: CitationBook) -> AuditFi
         theme=draft.theme, kind=out.kind, severity=out.severity,
         consequence=" ".join(out.consequence.split()), source_quote=draft.source_quote,
         target_quote=draft.target_quote, target_clause=target.clause,
-        target_page=target.page_start, suggestion=" ".join(out.suggestion.split()),
+        target_page=target.page_start if target.paged else None,
+        suggestion=" ".join(out.suggestion.split()),
         confidence_score=round(out.confidence_score, 3), citations=cited)
 
 

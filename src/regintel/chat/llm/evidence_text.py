@@ -35,7 +35,7 @@ def evidence_item(n: int, hit: ChunkHit) -> str:
         f"pp. {hit.page_start}-{hit.page_end}"
     before = " … ".join(w for w in (hit.lead_in, hit.opening) if w)
     return p.EVIDENCE_ITEM.format(n=n, title=hit.document_title, clause=clause,
-                                  page=f", {pages}", text=hit.text,
+                                  page=f", {pages}" if hit.paged else "", text=hit.text,
                                   before=p.EVIDENCE_BEFORE.format(words=before) if before else "")
 
 

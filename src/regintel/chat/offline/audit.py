@@ -292,7 +292,7 @@ def _cite(drafts: list[drafts.Draft], target: _Target, source: Document,
             consequence=draft.consequence,
             source_quote=source_quote[1] if source_quote else None,
             target_quote=target_quote[1], target_clause=draft.target_clause,
-            target_page=quoted.page,
+            target_page=quoted.page if target_quote[0].paged else None,
             suggestion=draft.suggestion, confidence_score=round(draft.confidence, 3),
             citations=[n for n in numbers if n is not None]))
     return sorted(out, key=lambda f: SEVERITY_ORDER.index(f.severity)), unlisted

@@ -304,7 +304,7 @@ def _finding(document: Document, claim: _Claim, pair: tuple[Unit, float], sim: f
         kind="conflict", severity=level,
         consequence=obligations.consequence(ref, level, kind="conflict", what="text"),
         source_quote=source_quote, target_quote=found[1], target_clause=part.clause,
-        target_page=part.page,
+        target_page=part.page if found[0].paged else None,
         suggestion=f"Remove or rewrite this statement: it {claim.risk.why}, which {ref} does "
                    f"not allow ({quoted(rule)}).",
         confidence_score=round(conflict_confidence(sim, score), 3),

@@ -17,7 +17,7 @@ from regintel.chat.offline import guided_rule, whole_list
 from regintel.chat.offline import obligations as obligation_rules
 from regintel.chat.offline.ranking import Sentence, embed, mmr, pointers, sentences_of
 from regintel.domain.chat import MAX_QUOTE_CHARS, Statement, SummaryResult, SummarySection
-from regintel.domain.documents import ChunkHit, Document
+from regintel.domain.documents import ChunkHit, DocType, Document
 from regintel.ports.embedder import Embedder
 from regintel.retrieval.list_context import EVIDENCE_CHUNKS, retrieved
 
@@ -281,15 +281,37 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
     picked = [i for i in mmr(relevance, matrix, INQUIRY_POINTS)
               if relevance[i] >= best - POINT_MARGIN]
     rule: list[str] = []
+    if not _OWN_DOCUMENTS.search(question):
+        # What the regulations say leads; a company's own policy restating it follows.
+        picked.sort(key=lambda i: candidates[i].hit.doc_type != DocType.REGULATION)
     if asks_requirements(question):
         picked.sort(key=lambda i: not candidates[i].binds)  # the rules, then the guidance
         if not any(candidates[i].binds for i in picked):
             rule = _guided_rule_lines([candidates[i] for i in picked], hits, book)
-    lines = ["Based on the retrieved provisions:", "", *rule,
-             *listed([candidates[i] for i in picked], book, hits)]
+    lines = _lead([*rule, *listed([candidates[i] for i in picked], book, hits)])
     if caution:
         lines += ["", CAUTION]
     return Composed(answer="\n".join(lines))
+
+
+# A question about the firm's own documents ("our policy", "the procedure") is answered from
+# them first.
+_OWN_DOCUMENTS = re.compile(r"\b(?:our|my|we|the company's|internal)\b.{0,40}\b(?:polic\w*|"
+                            r"procedures?|manual|standards?|framework)\b|\bpolicy\b", re.I)
+
+
+def _lead(lines: list[str]) -> list[str]:
+    """The answer opens with its best provision as a sentence ("Under AML Rules, 14.2.2: An
+    Employee must … [1]"), its list items under it; the other provisions follow as points."""
+    if not lines or not lines[0].startswith("- "):
+        return lines
+    first = f"Under {lines[0][2:]}"
+    rest = lines[1:]
+    items = 0
+    while items < len(rest) and rest[items].startswith("  "):
+        items += 1
+    block = [first, *rest[:items]]
+    return block + (["", *rest[items:]] if rest[items:] else [])
 
 
 async def summary(embedder: Embedder, documents: Sequence[Document],

@@ -17,18 +17,51 @@ function domainOf(url) {
   }
 }
 
+// Between the headings of a citation's section path ("PART 3 › Chapter 14 › 14.2 …").
+const SECTION_SEPARATOR = ' › ';
+
+function namesClause(heading, clause) {
+  return heading === clause || [' ', '.', '\t'].some((end) => heading.startsWith(clause + end));
+}
+
+/** Where a document citation's quote is: "page 12 · clause 8.1.1" in a PDF; in a document
+ * without pages (text, Markdown, HTML, DOCX) its clause, its heading and its lines:
+ * "§ 14.2 Internal reporting · lines 812–815" (as Citation.location says in Python). */
+export function citationPlace(c) {
+  if (c.page) return [`page ${c.page}`, c.clause ? `clause ${c.clause}` : ''].filter(Boolean).join(' · ');
+  const heading = c.section ? c.section.split(SECTION_SEPARATOR).pop() : '';
+  // The heading alone when it is the clause's own ("14.2 Internal reporting").
+  const named = heading && c.clause && namesClause(heading, c.clause)
+    ? [heading] : [c.clause, heading].filter(Boolean);
+  const parts = named.length ? [`§ ${named.join(' · ')}`] : [];
+  if (c.lines) {
+    parts.push(c.lines.start === c.lines.end ? `line ${c.lines.start}` : `lines ${c.lines.start}–${c.lines.end}`);
+  }
+  return parts.join(' · ');
+}
+
 export function citationMeta(c) {
   if (c.source_type === 'web') return domainOf(c.url || '');
-  return [c.version ? `Version ${c.version}` : '', c.page ? `page ${c.page}` : '',
-    c.clause ? `clause ${c.clause}` : ''].filter(Boolean).join(' · ');
+  return [c.version ? `Version ${c.version}` : '', citationPlace(c)].filter(Boolean).join(' · ');
 }
 
 function citationTip(c) {
+  // The whole section path under the place, when the heading shown has headings above it.
+  const path = c.source_type !== 'web' && c.section && c.section.includes(SECTION_SEPARATOR) ? c.section : '';
   return () => [
     h('strong', { class: 'tip-title' }, c.title || 'Untitled source'),
-    citationMeta(c) ? h('span', { class: 'tip-meta' }, citationMeta(c)) : null,
+    citationMeta(c) ? h('span', { class: 'tip-meta' }, citationMeta(c), path ? [h('br'), path] : null) : null,
     c.quote ? h('q', { class: 'tip-quote' }, shownQuote(c.quote)) : null,
   ];
+}
+
+/** Where a finding's rule is: its citation's place when the target document has no pages
+ * (its target_page is only where offsets count from), else the clause and page as before. */
+function findingPlace(f, citations) {
+  const cited = (citations || []).find((c) => (f.citations || []).includes(c.n)
+    && c.document_id === f.target_doc_id);
+  if (cited && !cited.page) return citationPlace(cited) ? ` ${citationPlace(cited)}` : '';
+  return [f.target_clause ? ` ${f.target_clause}` : '', f.target_page ? ` · page ${f.target_page}` : ''].join('');
 }
 
 /** The document/web marker of citation `c`; ctx.onCite(c) opens it in the Sources panel. */
@@ -178,7 +211,7 @@ function auditView(audit, meta, ctx) {
             markersFor(f.citations, meta.citations, ctx)),
           h('p', { class: 'consequence' }, f.consequence),
           f.target_quote ? h('blockquote', {}, shownQuote(f.target_quote),
-            (f.target_clause || f.target_page) ? h('cite', {}, [f.target_clause ? ` ${f.target_clause}` : '', f.target_page ? ` · page ${f.target_page}` : ''].join('')) : null) : null,
+            findingPlace(f, meta.citations) ? h('cite', {}, findingPlace(f, meta.citations)) : null) : null,
           f.source_quote ? h('p', { class: 'muted' }, audit.mode === 'text' ? 'Text says: ' : 'Policy says: ', h('q', {}, shownQuote(f.source_quote))) : null,
           f.suggestion ? h('p', { class: 'suggestion' }, h('strong', {}, 'Suggested fix: '), f.suggestion) : null,
           findingWork(f, meta.citations)))))));

@@ -1,0 +1,37 @@
+"""How a question is read before the search: a follow-up keeps the thread's subject ("and who
+has to approve the relationship?" after a question on politically exposed persons reaches the
+rules on politically exposed persons, not correspondent banking), and a summary with a focus
+reads what the document says on that focus."""
+
+from __future__ import annotations
+
+from regintel.chat.service import ChatService
+from regintel.domain.chat import Action
+from tests.chat.conftest import Conversation, Corpus
+
+
+async def test_a_follow_up_is_searched_with_the_thread_subject(offline_chat: ChatService,
+                                                               corpus: Corpus) -> None:
+    thread = Conversation(offline_chat, corpus.tenant_id)
+    first = await thread.ask("What must a Relevant Person do when a customer is a "
+                             "politically exposed person?")
+    assert first.action is Action.INQUIRE and first.citations
+    second = await thread.ask("and who has to approve the business relationship?")
+    assert second.action is Action.INQUIRE and second.citations
+    clauses = [c.clause or "" for c in second.citations]
+    # Alone, the follow-up reads as correspondent banking's approval (9.2.2, 9.3.1): with the
+    # thread's question it stays on politically exposed persons.
+    assert not any(c.startswith("9.") for c in clauses), clauses
+    assert any("PEP" in f"{c.clause} {c.quote}" or "olitically" in f"{c.clause} {c.quote}"
+               for c in second.citations), clauses
+
+
+async def test_a_focused_summary_reads_its_focus(offline_chat: ChatService,
+                                                corpus: Corpus) -> None:
+    r = await Conversation(offline_chat, corpus.tenant_id).ask(
+        "Summarise the rules on suspicious activity reports and tipping off",
+        tagged_doc_ids=[corpus.aml.id])
+    assert r.action is Action.SUMMARIZE and r.summary is not None
+    assert r.context.get("summary_focus") == "suspicious activity reports tipping off"
+    clauses = [c.clause or "" for c in r.citations]
+    assert clauses and sum(c.startswith("14.") for c in clauses) >= len(clauses) / 2, clauses
