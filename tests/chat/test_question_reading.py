@@ -34,4 +34,4 @@ async def test_a_focused_summary_reads_its_focus(offline_chat: ChatService,
     assert r.action is Action.SUMMARIZE and r.summary is not None
     assert r.context.get("summary_focus") == "suspicious activity reports tipping off"
     clauses = [c.clause or "" for c in r.citations]
-    assert clauses and sum(c.startswith("14.") for c in clauses) >= len(clauses) / 2, clauses
+    assert sum(c.startswith("14.") for c in clauses) >= 2, clauses  # the SAR chapter

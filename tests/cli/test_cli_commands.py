@@ -3,9 +3,11 @@ from __future__ import annotations
 import json
 import uuid
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import psycopg
+import pytest
 
 from regintel import __version__
 from regintel.adapters.postgres.migrate import head_revision
@@ -147,9 +149,34 @@ def test_bench_answers_counts_gold_citations_on_real_obliqa_documents(run_cli: R
     # A small corpus all about the questions' documents: most answers show a gold passage.
     assert 0 < figures["gold_share"] <= 1 and figures["answers_citing_gold"] >= 0.5
     assert sum(f["questions"] for f in figures["folds"].values()) == 16
+    _check_confidence_figures(figures, questions=16)
+    limited = run_cli("bench", "answers", "--corpus", str(corpus), "--questions", str(path),
+                      "--limit", "5", "--json", timeout=600)
+    assert limited.returncode == 0, limited.stderr
+    _check_confidence_figures(json.loads(limited.stdout), questions=5)
     table = run_cli("bench", "answers", "--corpus", str(corpus), "--questions", str(path),
                     "--fold", "1", timeout=600)
     assert "fold 1 (held-out)" in table.stdout and "answers citing gold" in table.stdout
+    assert "Answer confidence" in table.stdout and "tier high" in table.stdout
+
+
+def _check_confidence_figures(figures: dict[str, Any], *, questions: int) -> None:
+    """Each answer falls in one tier and one reliability bin; the rates and the calibration
+    error are what the counts say."""
+    assert figures["questions"] == questions
+    tiers = figures["tiers"]
+    assert set(tiers) == {"high", "medium", "low"}
+    assert sum(t["questions"] for t in tiers.values()) == questions
+    citing = sum(t["questions"] * (t["answers_citing_gold"] or 0) for t in tiers.values())
+    assert abs(citing - figures["answers_citing_gold"] * questions) < 0.01 * questions + 1e-6
+    bins = figures["reliability"]
+    assert len(bins) == 10 and sum(b["count"] for b in bins) == questions
+    for i, b in enumerate(bins):
+        assert b["bin"] == [pytest.approx(i / 10), pytest.approx((i + 1) / 10)]
+        if b["count"]:
+            assert i / 10 <= b["predicted"] <= (i + 1) / 10 and 0 <= b["observed"] <= 1
+    ece = sum(b["count"] * abs(b["predicted"] - b["observed"]) for b in bins if b["count"])
+    assert figures["ece"] == pytest.approx(ece / questions, abs=1e-3)
 
 
 def test_bench_ingest_times_the_follow_ups_apart(run_cli: RunCli, tmp_path: Path) -> None:

@@ -100,22 +100,50 @@ def bench_answers(
     questions: QuestionsOption,
     fold: FoldOption = None,
     limit: LimitOption = None,
+    model: Annotated[Path | None, typer.Option(
+        exists=True, dir_okay=False,
+        help="A confidence model file to measure instead of the shipped one.")] = None,
     json_out: JsonOption = False,
 ) -> None:
-    """How many of the passages offline-engine answers cite are ObliQA gold passages."""
+    """How many of the passages offline-engine answers cite are ObliQA gold passages, and how
+    well the answers' confidence predicts it (tiers, reliability bins, ECE)."""
     from regintel.bench import answers
 
     def show(figures: Figures) -> str:
-        return render_table(
+        cited = render_table(
             f"ObliQA answers, offline engine ({figures['passages']} passages; "
             f"p50 {figures['p50_ms']} ms, p95 {figures['p95_ms']} ms per answer)",
             ["split", "questions", "citations/answer", "gold share", "passages/answer",
              "gold passage share", "answers citing gold"],
             answers.table_rows(figures))
+        confidence = render_table(
+            f"Answer confidence (model: {figures['confidence_model']})",
+            ["tier / probability bin", "questions", "answers citing gold"],
+            answers.confidence_rows(figures))
+        return f"{cited}\n\n{confidence}"
 
     _measure(lambda container, settings: answers.run(
         container, corpus, questions, fold=fold, limit=limit,
-        cache_dir=settings.data_dir / "cache"), json_out, show)
+        cache_dir=settings.data_dir / "cache", model=model), json_out, show)
+
+
+@bench_app.command("train-confidence")
+def bench_train_confidence(
+    corpus: CorpusOption,
+    questions: QuestionsOption,
+    out: Annotated[Path, typer.Option(help="Where to write the model JSON (the shipped one is "
+                                           "src/regintel/retrieval/confidence_model.json).")],
+    limit: LimitOption = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Fit the answer-confidence model and its tier thresholds on ObliQA dev fold 0 only."""
+    from regintel.bench import train_confidence
+
+    _measure(lambda container, settings: train_confidence.run(
+        container, corpus, questions, out=out, fold=0, limit=limit,
+        cache_dir=settings.data_dir / "cache"),
+        json_out, lambda f: render_table("Answer-confidence model training",
+                                         ["measure", "value"], [[k, v] for k, v in f.items()]))
 
 
 @bench_app.command("ingest")
@@ -238,7 +266,7 @@ def bench_llm_overhead(
 def bench_guardrails(
     injection: Annotated[Path, typer.Option(
         exists=True, dir_okay=False,
-        help="JSONL of {text, label}; the training file is scored on its held-out rows only.")],
+        help="JSONL of {text, label}; the training file is scored on its held-out rule only.")],
     pii: Annotated[Path, typer.Option(
         exists=True, dir_okay=False, help="PII spans file, e.g. pii_synth_dev.json.")],
     benign: Annotated[Path, typer.Option(
@@ -246,7 +274,8 @@ def bench_guardrails(
         help="Benign questions: ObliQA JSON (Question) or JSONL of {text}.")],
     attacks: Annotated[Path | None, typer.Option(
         exists=True, dir_okay=False,
-        help="BIPIA text attacks to plant in passages (needs --passages).")] = None,
+        help="BIPIA text attacks: the held-out share scored as user messages; planted in "
+             "passages too with --passages.")] = None,
     passages: Annotated[Path | None, typer.Option(
         exists=True, file_okay=False, help="ObliQA passages directory (N.json files).")] = None,
     json_out: JsonOption = False,
@@ -271,7 +300,7 @@ def bench_guardrails(
     tables = [
         render_table(f"Prompt injection: {inj['n']} prompts, {inj['scope']}",
                      ["detector", "accuracy", "precision", "recall", "fpr"], rows["detection"]),
-        render_table("Benign questions", ["measure", "value"],
+        render_table(f"Benign questions: {ben['scope']}", ["measure", "value"],
                      [["questions", ben["n"]], ["left out (used in training)",
                                                 ben["excluded_as_training"]],
                       ["flagged", ben["flagged"]],
@@ -281,6 +310,14 @@ def bench_guardrails(
                      ["entity", "precision", "recall", "f2", "support", "coverage"],
                      rows["entities"]),
     ]
+    if "attacks" in figures:
+        att = figures["attacks"]
+        tables.append(render_table(
+            f"Attack strings as user messages: {att['scope']}", ["group", "n", "detected",
+                                                                 "recall"],
+            [[name, g["n"], g["detected"], g["recall"]] for name, g in
+             (("all", att), ("output-directed kinds", att["output_directed"]),
+              ("task kinds (not trained on)", att["task_kinds"]))]))
     if "passages" in figures:
         pas = figures["passages"]
         tables.append(render_table(
@@ -302,16 +339,23 @@ def bench_train_injection(
     extra_benign: Annotated[Path | None, typer.Option(
         exists=True, dir_okay=False,
         help="JSONL of {text}: benign chat messages, all used in training.")] = None,
-    seed: Annotated[int, typer.Option(help="Split and subset seed.")] = 0,
+    attacks: Annotated[Path | None, typer.Option(
+        exists=True, dir_okay=False,
+        help="BIPIA attacks: output-directed strings outside the held-out rule join as "
+             "injections.")] = None,
+    seed: Annotated[int, typer.Option(help="Cross-validation fold seed.")] = 0,
+    rules: Annotated[bool, typer.Option(
+        "--rules/--no-rules", help="Ship the phrase rules OR-ed with the model.")] = False,
     json_out: JsonOption = False,
 ) -> None:
-    """Fit the injection model (held-out split recorded in the JSON, never fitted on)."""
+    """Fit the injection model (held-out rule recorded in the JSON, never fitted on)."""
     from regintel.adapters.embeddings.local import LocalEmbedder
     from regintel.bench import train_injection
 
     try:
         figures = train_injection.run(data, out, LocalEmbedder(), benign=benign,
-                                      extra_benign=extra_benign, seed=seed)
+                                      extra_benign=extra_benign, attacks=attacks, seed=seed,
+                                      use_rules=rules)
     except RegintelError as exc:
         fail(exc)
     typer.echo(render_json(figures) if json_out else render_table(
@@ -395,3 +439,54 @@ def bench_concepts(
         "Offline concept extractor (split: tune = tuned on, held-out = never tuned on)",
         ["set", "task", "split", "tp", "fp", "fn", "precision", "recall", "f1"],
         concepts.table_rows(figures)))
+
+
+@bench_app.command("scenarios")
+def bench_scenarios(
+    split: Annotated[str, typer.Option(help="Which scenarios: dev, heldout or all.")] = "dev",
+    answers_file: Annotated[Path | None, typer.Option(
+        "--answers", exists=True, dir_okay=False,
+        help="Answer scenarios (default: the set shipped in regintel.bench.data).")] = None,
+    texts_file: Annotated[Path | None, typer.Option(
+        "--texts", exists=True, dir_okay=False,
+        help="Text checks (default: the set shipped in regintel.bench.data).")] = None,
+    show_heldout: Annotated[bool, typer.Option(
+        "--show-heldout", help="Also list the held-out scenarios one by one.")] = False,
+    json_out: JsonOption = False,
+) -> None:
+    """Answers a compliance officer can act on: scenario conversations on the demo corpus and
+    COBS (action, first sentence citing the expected rule, confidence) and pasted-text audits
+    (breaches found, compliant texts left alone), on the configured engine."""
+    from regintel.bench import scenarios
+
+    if split not in scenarios.SPLIT_CHOICES:
+        raise typer.BadParameter("--split must be dev, heldout or all")
+
+    def show(f: Figures) -> str:
+        rows = scenarios.table_rows(f)
+        return "\n\n".join([
+            render_table(f"Answer scenarios, last turn (engine: {f['engine']}; seconds: "
+                         + ", ".join(f"{k} {v}" for k, v in f["seconds"].items()) + ")",
+                         ["split", "scenarios", "passed", "action ok", "leads with rule",
+                          "1st citation", "cites rule", "high conf.", "asked back",
+                          "follow-ups"],
+                         rows["summary"]),
+            f"plain questions routed to an audit: {f['answers']['plain_routed_to_audit']}\n"
+            "passed: the expected action, and the first sentence cites an expected rule; "
+            "1st citation: the answer's first [n] marker does; cites rule: any citation does",
+            render_table("Text checks (pasted email audits)",
+                         ["split", "texts", "breaching with expected finding",
+                          "breaches found", "subtle", "compliant without finding",
+                          "called compliant", "not audited"], rows["text_summary"]),
+            render_table("Answer scenarios", ["", "id", "split", "action", "first sentence "
+                                              "cites", "first citation", "expected",
+                                              "confidence"],
+                         rows["lines"]),
+            render_table("Text checks", ["", "id", "split", "verdict", "findings", "clauses"],
+                         rows["text_lines"]),
+        ])
+
+    _measure(lambda container, settings: scenarios.run(
+        container, settings.demo_data_dir, split=split,
+        answers_file=answers_file, texts_file=texts_file, show_heldout=show_heldout),
+        json_out, show)

@@ -1,5 +1,8 @@
-"""Confidence tiers from retrieval scores. Scores are relevance probabilities; the thresholds
-live in settings and were chosen on ObliQA dev fold 0 (see ``regintel bench retrieval``)."""
+"""Confidence tiers. ``assess`` reads them off retrieval scores alone (relevance probabilities;
+the thresholds live in settings and were chosen on ObliQA dev fold 0, see ``regintel bench
+retrieval``): what a topical comparison and the retrieval benchmark use. An inquiry's answer
+is assessed by ``retrieval.calibration`` instead: the calibrated probability that the passages
+it cites answer the question, tiered by thresholds fitted with it."""
 
 from __future__ import annotations
 

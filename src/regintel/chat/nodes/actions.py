@@ -14,10 +14,11 @@ from uuid import UUID
 
 from langgraph.types import interrupt
 
-from regintel.chat import concepts, prefetch, projects, tools, web
+from regintel.chat import concepts, prefetch, projects, question_text, tools, web
 from regintel.chat.evidence import CitationBook
 from regintel.chat.nodes.common import Rt, Update, documents_of, hits_of, note, request_of
 from regintel.chat.nodes.resolve import CONTINUE, TAG, WEB, answer_notice
+from regintel.chat.offline import compose as offline_compose
 from regintel.chat.state import ChatState
 from regintel.chat.streaming import AnswerStream
 from regintel.domain.chat import (
@@ -29,7 +30,7 @@ from regintel.domain.chat import (
     ResolvedDocument,
 )
 from regintel.domain.documents import ChunkHit, Document
-from regintel.retrieval import preceding, reading, strategies
+from regintel.retrieval import abbreviations, calibration, preceding, reading, strategies
 from regintel.retrieval.confidence import assess
 
 log = logging.getLogger(__name__)
@@ -143,16 +144,19 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
                 "answer": about_project.text, "context": note(
                     state, "project_entities", [str(i) for i in about_project.entity_ids])}
     documents = documents_of(state)
+    # A follow-up ("and who has to approve it?") is searched with the questions before it.
+    query = question_text.in_context(question, question_text.earlier_questions(
+        state.get("memory") if request_of(state).use_memory else None))
     hits: list[ChunkHit] = []
     asked = request_of(state).enable_web_search or bool(state.get("web_requested"))
     searching = asyncio.create_task(web.search(deps, question)) if web.wanted(
         deps, question, asked=asked) else None  # runs while the documents are searched
     try:
         for _ in range(deps.limits.max_tool_rounds):
-            tool_log.append(f"search_knowledge_base({question[:60]!r}, "
+            tool_log.append(f"search_knowledge_base({query[:60]!r}, "
                             f"documents={len(documents)})")
-            searched = await prefetch.take_search(deps, question, [d.id for d in documents],
-                                           request_of(state).tagged_set_ids)
+            searched = await prefetch.take_search(deps, query, [d.id for d in documents],
+                                                  request_of(state).tagged_set_ids)
             # The hits with what they need from the chunks around them (prefetch.search),
             # screened together.
             hits, update = _withhold(searched.hits, searched.injected, state)
@@ -163,7 +167,9 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
         if searching is not None:  # the turn failed or was cancelled: so is its web search
             searching.cancel()
         raise
-    out = _evidence(hits, state, runtime, update) | {"tool_log": tool_log}
+    drafted = await _drafted_confidence(abbreviations.expand(query), hits, runtime)
+    out = {"hits": [h.model_dump(mode="json") for h in hits], "confidence": drafted.model_dump(),
+           "tool_log": tool_log, "query": query} | update
     if searching is not None:
         results, notices = await searching
         tool_log.append(f"web_search({question[:60]!r}) -> {len(results)} result(s)")
@@ -173,18 +179,77 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
     return out
 
 
+async def _drafted_confidence(question: str, hits: list[ChunkHit], runtime: Rt) -> ConfidenceOut:
+    """An inquiry's confidence is that of its answer (``retrieval.calibration``: the
+    probability that the passages it cites answer the question), and the turn must know it
+    before answering: Low asks first. So the answer is drafted here with the offline
+    composition (deterministic, not shown) and its citations assessed; ``compose`` assesses
+    the answer it actually gives again (the same one offline; the model's own with the LLM
+    engine)."""
+    book = CitationBook()
+    with runtime.context.timed("composition"):
+        await offline_compose.inquiry(runtime.context.embedder, question, hits, book,
+                                      caution=False)
+    return _answer_confidence(question, hits, book)
+
+
+def _answer_confidence(question: str, hits: list[ChunkHit], book: CitationBook) -> ConfidenceOut:
+    assessed = calibration.load_model().assess(question, hits, book.citations)
+    return ConfidenceOut(tier=assessed.tier.value, score=assessed.score)
+
+
 async def summarize(state: ChatState, runtime: Rt) -> Update:
-    """Stratified sampling: 15–20 % of each document's chunks, spread over the whole of it."""
+    """A summary with a focus ("the GDPR's rules on breach notification") reads what the
+    documents say on it (adaptive-k, lists read whole); a whole-document summary samples
+    15–20 % of each document's chunks, spread over the whole of it."""
     deps = runtime.context
+    documents = documents_of(state)
+    focus = summary_focus(state.get("message", ""), documents)
     hits: list[ChunkHit] = []
     with deps.timed("retrieval"):
-        for document in documents_of(state):
-            sample = await strategies.stratified_sample(deps.index, deps.tenant_id, document.id)
-            hits += [ChunkHit.of(c, document, 1.0) for c in sample]
+        if focus:
+            # A fixed depth per document: a summary reads more than an answer's few best
+            # passages (adaptive-k stops at the first steep drop in relevance).
+            hits = await strategies.per_document(deps.retriever, deps.tenant_id,
+                                                 abbreviations.expand(focus),
+                                                 [d.id for d in documents],
+                                                 per_doc=FOCUSED_SUMMARY_PASSAGES)
+        else:
+            for document in documents:
+                sample = await strategies.stratified_sample(deps.index, deps.tenant_id,
+                                                            document.id)
+                hits += [ChunkHit.of(c, document, 1.0) for c in sample]
         hits = await preceding.attach(deps.index, deps.tenant_id, hits)
+        if focus:
+            hits += await reading.followed(deps.index, deps.tenant_id, hits, focus)
     hits, update = await _screen(hits, runtime, state)
+    if focus:
+        context = dict(update.get("context") or state.get("context") or {})
+        context["summary_focus"] = focus
+        return _evidence(hits, state, runtime, update) | {"context": context}
     return {"hits": [h.model_dump(mode="json") for h in hits],
             "confidence": ConfidenceOut(tier="high", score=1.0).model_dump()} | update
+
+
+_SUMMARY_WORDS = re.compile(
+    r"\b(?:summar\w*|obligations?|requirements?|duties|provisions?|main|points?|brief|give|"
+    r"me|us|tell|outline|gist|tl;?dr|short|quick|key|takeaways?|covers?|says?|sets? out|"
+    r"under|within|whole|entire|document|rulebook|regulation|directive|act|guidance)\b", re.I)
+MIN_FOCUS_WORDS = 2  # fewer left over is a whole-document summary
+FOCUSED_SUMMARY_PASSAGES = 10  # per document
+
+
+def summary_focus(message: str, documents: list[Document]) -> str | None:
+    """What a summary is about when it is not the whole document ("personal data breach
+    notification"): the words left once the request, the mentions and every word of the
+    documents' titles are removed; None for a whole-document summary."""
+    text = re.sub(r"@\[[^\]]*\]|@\S+", " ", message)
+    text = re.sub(r"(\w)['’]s\b", r"\1", text)
+    titled = {w.lower() for d in documents for w in re.findall(r"\w+", d.title)}
+    text = _SUMMARY_WORDS.sub(" ", _COMPARE_WORDS.sub(" ", text))
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z%-]+|\d+", text)
+             if len(w) > 2 and w.lower() not in titled]
+    return " ".join(words) if len(words) >= MIN_FOCUS_WORDS else None
 
 
 async def compare(state: ChatState, runtime: Rt) -> Update:
@@ -329,7 +394,9 @@ async def compose(state: ChatState, runtime: Rt) -> Update:
         else:
             tier = (state.get("confidence") or {}).get("tier")
             stream = AnswerStream(runtime.stream_writer, prefix=_prefix(state))
-            composed = await deps.engine.compose_inquiry(state.get("message", ""), hits, book,
+            asked = abbreviations.expand(state.get("query") or state.get("message", ""),
+                                         unless_in=[h.text for h in hits])
+            composed = await deps.engine.compose_inquiry(asked, hits, book,
                                                          caution=tier == "medium",
                                                          stream=stream)
             streamed = stream.text
@@ -338,9 +405,13 @@ async def compose(state: ChatState, runtime: Rt) -> Update:
                                                              state.get("web") or [], book))
     result = {key: value.model_dump(mode="json") for key, value in (
         ("summary", composed.summary), ("comparison", composed.comparison)) if value}
-    return {"answer": composed.answer, "result": result, "dropped_quotes": book.dropped,
-            "citations": [c.model_dump(mode="json") for c in book.citations],
-            "streamed": streamed, "concepts": composed.concepts}
+    out: Update = {"answer": composed.answer, "result": result, "dropped_quotes": book.dropped,
+                   "citations": [c.model_dump(mode="json") for c in book.citations],
+                   "streamed": streamed, "concepts": composed.concepts}
+    if action == Action.INQUIRE.value:  # the confidence of the answer given, from its citations
+        asked = abbreviations.expand(state.get("query") or state.get("message", ""))
+        out["confidence"] = _answer_confidence(asked, hits, book).model_dump()
+    return out
 
 
 def _prefix(state: ChatState) -> str:
