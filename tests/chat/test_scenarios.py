@@ -92,8 +92,11 @@ async def test_a_verb_or_a_generic_plural_is_not_a_document_name(
     for question in ("When must a Relevant Person file a Suspicious Activity Report?",
                      "Who must approve the AML policies of a Relevant Person?"):
         r = await conversation.ask(question)
-        assert r.inference.confidence == "none" and r.needs_input is None, question
-        assert r.citations and not r.resolved_documents
+        assert r.inference.confidence == "none", question
+        if r.needs_input is not None:  # not a question about documents: the answer's own
+            assert r.needs_input.kind == "low_confidence", question  # confidence may ask
+            r = await conversation.ask(answer="Continue anyway")
+        assert r.needs_input is None and r.citations and not r.resolved_documents
 
 
 @pytest.mark.parametrize("question", [

@@ -101,11 +101,13 @@ async def answered(container: Container, loaded: LoadedCorpus,
     return rows, latencies
 
 
-def scored(rows: list[dict[str, Any]], model: ConfidenceModel) -> list[dict[str, Any]]:
-    """The rows with each answer's confidence under ``model``: probability and tier."""
+def scored(rows: list[dict[str, Any]], model: ConfidenceModel, *,
+           floor: float = 0.0) -> list[dict[str, Any]]:
+    """The rows with each answer's confidence under ``model``: probability and tier
+    (``floor``: the retrieval score under which a chat turn's answer is Low)."""
     for row in rows:
         row["p"] = model.probability(row["features"])
-        row["tier"] = model.tier(row["p"], row["features"]).value
+        row["tier"] = model.tier(row["p"], row["features"], floor=floor).value
     return rows
 
 
@@ -117,7 +119,7 @@ async def run(container: Container, corpus_dir: Path, questions_path: Path, *,
     async with corpus_tenant(container, corpus_dir, cache_dir=cache_dir) as loaded:
         rows, latencies = await answered(container, loaded, questions)
     calibrator = load_model(str(model) if model else None)
-    scored(rows, calibrator)
+    scored(rows, calibrator, floor=container.settings.retrieval.medium_threshold)
     per_fold: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         per_fold[row["fold"]].append(row)

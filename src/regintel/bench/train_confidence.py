@@ -157,4 +157,5 @@ async def run(container: Container, corpus_dir: Path, questions_path: Path, *, o
     await asyncio.to_thread(out.write_text, model.model_dump_json(indent=2) + "\n")
     # The fitted model on the rows it was fitted on (what `bench answers --fold 0` prints).
     return {**report, "fold": fold, "model": str(out),
-            "fitted": calibration(scored(rows, model))}
+            "fitted": calibration(scored(
+                rows, model, floor=container.settings.retrieval.medium_threshold))}

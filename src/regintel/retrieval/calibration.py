@@ -166,22 +166,28 @@ class ConfidenceModel(BaseModel):
                                   strict=True))
         return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
 
-    def tier(self, p: float, values: Mapping[str, float] | None = None) -> Tier:
-        """The tier of probability ``p``; with the answer's features, an answer made only of
-        definitions for a question that asks no meaning is never High. ObliQA cannot teach
-        that (definitions are 0.4 % of the passages fold 0 answers cite), and a term's
-        definition says what a word means, not what is required or allowed."""
+    def tier(self, p: float, values: Mapping[str, float] | None = None, *,
+             floor: float = 0.0) -> Tier:
+        """The tier of probability ``p``. With the answer's features, two things ObliQA cannot
+        teach, since every one of its questions is answered in its corpus and hardly any by a
+        glossary (definitions are 0.4 % of the passages fold-0 answers cite): an answer whose
+        best retrieved passage scores under ``floor`` (the retrieval tier's Low line) stands
+        on nothing and is Low, whatever the model extrapolates; and an answer made only of
+        definitions for a question that asks no meaning is never High (a definition says
+        what a word means, not what is required or allowed)."""
         tier = Tier.HIGH if p >= self.high else Tier.MEDIUM if p >= self.low else Tier.LOW
+        if values is not None and values["top1"] < floor:
+            return Tier.LOW
         if tier is Tier.HIGH and values is not None and values["definitions_unasked"] >= 1.0:
             return Tier.MEDIUM
         return tier
 
-    def assess(self, question: str, hits: Sequence[ChunkHit],
-               citations: Sequence[Citation]) -> Confidence:
+    def assess(self, question: str, hits: Sequence[ChunkHit], citations: Sequence[Citation],
+               *, floor: float = 0.0) -> Confidence:
         """The answer's confidence: its calibrated probability and the tier it falls in."""
         values = answer_features(question, hits, citations)
         p = self.probability(values)
-        return Confidence(tier=self.tier(p, values), score=round(p, 4))
+        return Confidence(tier=self.tier(p, values, floor=floor), score=round(p, 4))
 
 
 MODEL_FILE = "confidence_model.json"

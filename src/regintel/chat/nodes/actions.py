@@ -18,7 +18,6 @@ from regintel.chat import concepts, prefetch, projects, question_text, tools, we
 from regintel.chat.evidence import CitationBook
 from regintel.chat.nodes.common import Rt, Update, documents_of, hits_of, note, request_of
 from regintel.chat.nodes.resolve import CONTINUE, TAG, WEB, answer_notice
-from regintel.chat.offline import compose as offline_compose
 from regintel.chat.state import ChatState
 from regintel.chat.streaming import AnswerStream
 from regintel.domain.chat import (
@@ -31,7 +30,7 @@ from regintel.domain.chat import (
 )
 from regintel.domain.documents import ChunkHit, Document
 from regintel.retrieval import abbreviations, calibration, preceding, reading, strategies
-from regintel.retrieval.confidence import assess
+from regintel.retrieval.confidence import Tier, assess
 
 log = logging.getLogger(__name__)
 # An audit is High only when its surest finding is this sure (a finding's own confidence:
@@ -167,9 +166,9 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
         if searching is not None:  # the turn failed or was cancelled: so is its web search
             searching.cancel()
         raise
-    drafted = await _drafted_confidence(abbreviations.expand(query), hits, runtime)
-    out = {"hits": [h.model_dump(mode="json") for h in hits], "confidence": drafted.model_dump(),
-           "tool_log": tool_log, "query": query} | update
+    # Before the answer, only weak evidence is known (and asks first); the answer's own
+    # calibrated confidence is decided once it is composed (``compose``).
+    out = _evidence(hits, state, runtime, update) | {"tool_log": tool_log, "query": query}
     if searching is not None:
         results, notices = await searching
         tool_log.append(f"web_search({question[:60]!r}) -> {len(results)} result(s)")
@@ -179,23 +178,18 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
     return out
 
 
-async def _drafted_confidence(question: str, hits: list[ChunkHit], runtime: Rt) -> ConfidenceOut:
-    """An inquiry's confidence is that of its answer (``retrieval.calibration``: the
-    probability that the passages it cites answer the question), and the turn must know it
-    before answering: Low asks first. So the answer is drafted here with the offline
-    composition (deterministic, not shown) and its citations assessed; ``compose`` assesses
-    the answer it actually gives again (the same one offline; the model's own with the LLM
-    engine)."""
-    book = CitationBook()
-    with runtime.context.timed("composition"):
-        await offline_compose.inquiry(runtime.context.embedder, question, hits, book,
-                                      caution=False)
-    return _answer_confidence(question, hits, book)
-
-
-def _answer_confidence(question: str, hits: list[ChunkHit], book: CitationBook) -> ConfidenceOut:
-    assessed = calibration.load_model().assess(question, hits, book.citations)
-    return ConfidenceOut(tier=assessed.tier.value, score=assessed.score)
+def _answer_confidence(question: str, hits: list[ChunkHit], book: CitationBook,
+                       runtime: Rt) -> ConfidenceOut:
+    """Low too when the best passage retrieved scores under the retrieval tier's Low line:
+    the model learnt on questions that all have an answer in the library."""
+    floor = runtime.context.limits.medium_threshold
+    assessed = calibration.load_model().assess(question, hits, book.citations, floor=floor)
+    tier = assessed.tier
+    if tier is Tier.LOW and max((h.score for h in hits), default=0.0) >= floor:
+        # A low probability on evidence retrieval found strong enough is shown as Medium
+        # (with its caution), not asked back after the answer is written.
+        tier = Tier.MEDIUM
+    return ConfidenceOut(tier=tier.value, score=assessed.score)
 
 
 async def summarize(state: ChatState, runtime: Rt) -> Update:
@@ -410,7 +404,7 @@ async def compose(state: ChatState, runtime: Rt) -> Update:
                    "streamed": streamed, "concepts": composed.concepts}
     if action == Action.INQUIRE.value:  # the confidence of the answer given, from its citations
         asked = abbreviations.expand(state.get("query") or state.get("message", ""))
-        out["confidence"] = _answer_confidence(asked, hits, book).model_dump()
+        out["confidence"] = _answer_confidence(asked, hits, book, runtime).model_dump()
     return out
 
 
