@@ -22,7 +22,7 @@ from regintel.container import Container
 from regintel.domain.concepts import CONCEPT, ConversationIdentity
 from regintel.ports.graph import now_ms
 from tests.api.conftest import User, ingest, sse_events, upload
-from tests.api.test_graph_api import http_base  # noqa: F401 (the real-HTTP fixture)
+from tests.api.test_graph_api import _stream_tasks, http_base  # noqa: F401 (a fixture)
 
 PRIVATE_POLICY = """Org A Counterparty Exposure Policy
 
@@ -99,6 +99,11 @@ async def _stream_patches(user: User, base: str, since: int, seconds: float) -> 
                 if kind == "patch":
                     patches.append(json.loads(data))
                 kind, data = "", ""
+    # The client left: the server's poller for it ends (no stream outlives its test).
+    for _ in range(100):
+        if not _stream_tasks():
+            break
+        await asyncio.sleep(0.05)
     return patches
 
 

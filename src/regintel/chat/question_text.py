@@ -3,15 +3,14 @@ relationship?", "what about for PEPs?") says little on its own: it is read with 
 earlier questions before it, so it stays on their subject. Abbreviations are spelled out
 beside the words the user wrote ("DPIA" with "data protection impact assessment"), since the
 regulation rarely uses the practitioner's shorthand. Both readings are general: they look at
-the shape of the question, not at any regulation's words."""
+the shape of the question, not at any regulation's words. (The abbreviations are spelled out where
+the search and the answer are made: ``chat.prefetch``, ``chat.nodes.actions``.)"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
-
-from regintel.retrieval import abbreviations
 
 # A question that leans on the one before: it opens as a continuation, or it points back
 # ("it", "they", "that") without naming its subject again.
@@ -53,8 +52,3 @@ def in_context(question: str, earlier: Sequence[str]) -> str:
         if len(chain) >= EARLIER_QUESTIONS or not is_follow_up(previous):
             break
     return " ".join([*chain, question]) if chain else question
-
-
-def for_search(question: str, memory: Mapping[str, Any] | None = None) -> str:
-    """What the library is searched (and the answer ranked) with."""
-    return abbreviations.expand(in_context(question, earlier_questions(memory)))

@@ -104,23 +104,26 @@ class TenantGraphStore:
 
     async def get_nodes(self, label: str, keys: Sequence[str]) -> list[GraphNode]:
         shared = await self.shared.get_nodes(label, keys)
-        own = await self._own_read(self.own.get_nodes(label, keys), [])
-        # A tenant's partial copy of a shared node may lack the label asked for.
-        return _union(shared, own + await self._copies(shared, own))
+        # Every write here gives the tenant's copy of a node the node's label.
+        return _union(shared, await self._own_read(self.own.get_nodes(label, keys), []))
 
-    async def _copies(self, shared: Sequence[GraphNode],
+    async def _copies(self, label: str, shared: Sequence[GraphNode],
                       own: Sequence[GraphNode]) -> list[GraphNode]:
-        have = {n.key for n in own}
-        missing = [n.key for n in shared if n.key not in have]
-        if not missing:
+        """The tenant's copies of shared nodes that a filtered read of its graph missed (a
+        copy holds only what the tenant added, so a filter on other properties passes it
+        by): one read of the tenant's nodes of the label (its graph is small), never the
+        shared result's keys as a parameter."""
+        wanted = {n.key for n in shared} - {n.key for n in own}
+        if not wanted:
             return []
-        return await self._own_read(self.own.get_nodes_by_keys(missing), [])
+        mine = await self._own_read(self.own.find_nodes(label, {}, limit=100_000), [])
+        return [n for n in mine if n.key in wanted]
 
     async def find_nodes(self, label: str, equals: Mapping[str, GraphScalar], *,
                          limit: int = 100) -> list[GraphNode]:
         shared = await self.shared.find_nodes(label, equals, limit=limit)
         own = await self._own_read(self.own.find_nodes(label, equals, limit=limit), [])
-        found = _union(shared, own + await self._copies(shared, own))
+        found = _union(shared, own + await self._copies(label, shared, own))
         return sorted(found, key=lambda n: n.key)[:limit]
 
     async def find_nodes_with_any(self, label: str, prop: str, values: Sequence[str], *,
@@ -131,7 +134,7 @@ class TenantGraphStore:
         # A tenant's alias may match where the shared node's labels do not: read it whole.
         only_own = [n.key for n in own if n.key not in {s.key for s in shared}]
         shared += await self.shared.get_nodes(label, only_own) if only_own else []
-        found = _union(shared, own + await self._copies(shared, own))
+        found = _union(shared, own + await self._copies(label, shared, own))
         return sorted(found, key=lambda n: n.key)[:limit]
 
     async def neighbours_of(self, keys: Sequence[str], *,

@@ -3,7 +3,7 @@ practitioners' abbreviations spelled out beside them."""
 
 from __future__ import annotations
 
-from regintel.chat.question_text import earlier_questions, for_search, in_context, is_follow_up
+from regintel.chat.question_text import earlier_questions, in_context, is_follow_up
 from regintel.retrieval.abbreviations import expand, expansions
 
 PEPS = "What enhanced due diligence is needed for politically exposed persons?"
@@ -26,7 +26,7 @@ def test_earlier_questions_are_the_users_own_messages() -> None:
                          {"role": "assistant", "content": "Under Rule 8.4.1 …"}]}
     assert earlier_questions(memory) == [PEPS]
     assert earlier_questions(None) == []
-    assert for_search("and who approves it?", memory).startswith(PEPS)
+    assert in_context("and who approves it?", earlier_questions(memory)).startswith(PEPS)
 
 
 def test_abbreviations_are_spelled_out_beside_the_users_words() -> None:
