@@ -14,7 +14,7 @@ import re
 from regintel.chat.evidence import sentences
 from regintel.domain.chat import ChatRequest
 
-MIN_PASTED_WORDS = 20
+MIN_PASTED_WORDS = 8  # a one-line email ("skip the checks this once, tell no one") counts
 MAX_INSTRUCTION_CHARS = 300  # the instruction is a line or two, not a paragraph
 _CHECK = re.compile(
     r"\b(?:audit|check|review|assess|vet|screen|verify|(?:is|are) (?:it|this|these|the "

@@ -25,6 +25,12 @@ def test_an_instruction_with_its_text_is_split(message: str) -> None:
     assert pasted == EMAIL and EMAIL not in instruction
 
 
+def test_a_one_line_email_is_text_to_audit() -> None:
+    short = "Hi team, the client is in a hurry - let's skip the CDD this once."
+    assert split(f"Check this email against the AML rules: {short}") == (
+        "Check this email against the AML rules", short)
+
+
 @pytest.mark.parametrize("message", [
     "Check this email against the AML rules: it is short.",  # too short to audit
     f"What does the regulation say about this: {EMAIL}",  # asks no check
