@@ -86,7 +86,7 @@ async def llm_container(corpus: Corpus, data_dir: Path, embedder: LocalEmbedder,
     """The same corpus with the LLM engine: the real adapter over the stub, marked external
     (so the egress guard runs), prices set so cost is accounted."""
     llm = LlmSettings(
-        base_url=stub.base_url, api_key=SecretStr("sk-test"), external=True, timeout_s=1.0,
+        base_url=stub.base_url, api_key=SecretStr("sk-test"), external=True, timeout_s=5.0,
         models={"small": LlmModel(name="stub-small", input_usd_per_mtok=0.15,
                                   output_usd_per_mtok=0.60),
                 "large": LlmModel(name="stub-large", input_usd_per_mtok=2.5,

@@ -1,8 +1,10 @@
 """The input guardrail: the first step of every chat turn, and the checks the rest of the
 pipeline borrows (passage screening, PII in answers).
 
-Order: PII is masked first (it is never a reason to refuse), then the masked text is checked
-for injection and toxicity: a rule-matched attack is reported as injection, abuse as
+Order: PII is masked first (it is never a reason to refuse); the injection model reads the
+text as written (it runs here, so nothing leaves, and the masks' "<EMAIL_ADDRESS>" tokens are
+a shape it never learned: "I am <EMAIL_ADDRESS>; call me" scored 0.59 masked, 0.33 as sent),
+and toxicity reads the masked text: a rule-matched attack is reported as injection, abuse as
 toxicity, and what only the model flags as injection. A blocked message gets a short,
 professional early response and the pipeline does not run; the log lines say what was found
 without repeating it."""
@@ -47,7 +49,7 @@ class InputGuardrail:
                  sorted(Counter(f.entity_type for f in masked.findings).items())]
         found = list(masked.findings)
 
-        injection = self.injection.score(masked.text)
+        injection = self.injection.score(text)
         toxic = self.toxicity.check(masked.text)
         # A known attack phrasing outranks abuse; abuse outranks the model's probability (the
         # attacks it learned from are often abusive too, and "abusive" is the truer answer).

@@ -37,6 +37,7 @@ Name = Annotated[str, StringConstraints(strip_whitespace=True,
                                         min_length=1, max_length=200), not_blank(1)]
 Text = Annotated[str, StringConstraints(max_length=10_000)]
 Short = Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)]
+StateKey = Name  # a project's state is never blank (the service refuses "", and so does the schema)
 
 # The member kinds as a path parameter (``project`` is not one: projects have their own routes).
 MemberKind = Literal["task", "goal", "plan", "milestone", "risk", "decision", "requirement",
@@ -53,7 +54,7 @@ def _fields_doc() -> str:
 class ProjectCreate(RequestBody):
     name: Name
     description: Text | None = None
-    state_key: Short = "active"
+    state_key: StateKey = "active"
     type_key: Short | None = None
     facet_context: Short | None = None
     facet_scale: Short | None = None
@@ -69,8 +70,7 @@ class ProjectUpdate(RequestBody):
 
     name: Name | None = None
     description: Text | None = None
-    state_key: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
-                                                max_length=200), not_blank(1)] | None = None
+    state_key: StateKey | None = None
     type_key: Short | None = None
     facet_context: Short | None = None
     facet_scale: Short | None = None
