@@ -30,6 +30,7 @@ from regintel.adapters.postgres.conversations_repo import PostgresConversationSt
 from regintel.adapters.postgres.database import Database
 from regintel.adapters.postgres.documents_repo import PostgresDocumentStore
 from regintel.adapters.postgres.faq_repo import PostgresFaqStore
+from regintel.adapters.postgres.obligations_repo import PostgresObligationStore
 from regintel.adapters.postgres.ontology_repo import PostgresOntologyStore
 from regintel.adapters.postgres.unit_vector_repo import PostgresUnitVectorStore
 from regintel.adapters.queue.procrastinate_queue import ProcrastinateQueue
@@ -53,6 +54,7 @@ from regintel.ingestion.service import (
     FOLLOW_UP_QUEUE,
     IngestionService,
 )
+from regintel.obligations.registers import REGISTER_JOB, Registers
 from regintel.ontology.service import OntologyService
 from regintel.ports.conversations import ConversationStore
 from regintel.ports.embedder import Embedder
@@ -134,11 +136,20 @@ class Container:
                 documents=self.documents, files=LocalFileStore(self.settings.files_dir),
                 parser=AutoParser(), embedder=self.embedder, queue=self.queue,
                 max_bytes=self.settings.upload.max_bytes,
-                follow_ups=(PREPARE_JOB,) if self.settings.upload.prepare_audits else ())
+                follow_ups=((PREPARE_JOB,) if self.settings.upload.prepare_audits else ())
+                + (REGISTER_JOB,))
             self._ingestion.register_jobs()
             self.queue.register(PREPARE_JOB, self._prepare_for_audit,
                                 queue=FOLLOW_UP_QUEUE, priority=FOLLOW_UP_PRIORITY, retries=1)
+            self.queue.register(REGISTER_JOB, self.registers.run_job,
+                                queue=FOLLOW_UP_QUEUE, priority=FOLLOW_UP_PRIORITY, retries=1)
         return self._ingestion
+
+    @property
+    def registers(self) -> Registers:
+        """Documents' obligation registers: built after ingestion, or on first use."""
+        return Registers(documents=self.documents, index=self.chunk_index,
+                         store=PostgresObligationStore(self.database))
 
     @property
     def audit_preparation(self) -> AuditPreparation:

@@ -1,7 +1,15 @@
 """The ``regintel`` command."""
 
 # Importing each module registers its commands.
-from regintel.cli import bench, chat, graph, library, platform, projects  # noqa: F401
+from regintel.cli import (  # noqa: F401
+    bench,
+    chat,
+    graph,
+    library,
+    obligations,
+    platform,
+    projects,
+)
 from regintel.cli.app import app
 
 
