@@ -54,6 +54,7 @@ from regintel.ingestion.service import (
     FOLLOW_UP_QUEUE,
     IngestionService,
 )
+from regintel.obligations.auditor import MatrixAuditor
 from regintel.obligations.registers import REGISTER_JOB, Registers
 from regintel.ontology.service import OntologyService
 from regintel.ports.conversations import ConversationStore
@@ -150,6 +151,11 @@ class Container:
         """Documents' obligation registers: built after ingestion, or on first use."""
         return Registers(documents=self.documents, index=self.chunk_index,
                          store=PostgresObligationStore(self.database))
+
+    def matrix_auditor(self, embedder: Embedder | None = None) -> MatrixAuditor:
+        """The coverage-matrix audit over the documents' obligation registers."""
+        return MatrixAuditor(registers=self.registers, index=self.chunk_index,
+                             embedder=embedder or self.embedder, memo=self.unit_vectors)
 
     @property
     def audit_preparation(self) -> AuditPreparation:
@@ -299,7 +305,10 @@ class Container:
                         projects=self.projects,
                         concepts=None if self._concepts is None
                         else self.tenant_concepts(tenant_id),
-                        auditor=OfflineAuditor(retriever, index, embedder, self.unit_vectors),
+                        auditor=OfflineAuditor(
+                            retriever, index, embedder, self.unit_vectors,
+                            matrix=self.matrix_auditor(embedder)
+                            if self.settings.audit.engine == "matrix" else None),
                         faq=self.faq,
                         limits=limits)
 
