@@ -46,6 +46,7 @@ from regintel.chat.offline.engine import OfflineEngine
 from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.chat.service import ChatService
 from regintel.concepts.services import ConceptServices
+from regintel.domain.documents import DocType
 from regintel.errors import RegintelError
 from regintel.guardrails.pipeline import build_guard
 from regintel.ingestion.reindex import Reindexer
@@ -142,7 +143,7 @@ class Container:
             self._ingestion.register_jobs()
             self.queue.register(PREPARE_JOB, self._prepare_for_audit,
                                 queue=FOLLOW_UP_QUEUE, priority=FOLLOW_UP_PRIORITY, retries=1)
-            self.queue.register(REGISTER_JOB, self.registers.run_job,
+            self.queue.register(REGISTER_JOB, self._build_register,
                                 queue=FOLLOW_UP_QUEUE, priority=FOLLOW_UP_PRIORITY, retries=1)
         return self._ingestion
 
@@ -151,6 +152,14 @@ class Container:
         """Documents' obligation registers: built after ingestion, or on first use."""
         return Registers(documents=self.documents, index=self.chunk_index,
                          store=PostgresObligationStore(self.database))
+
+    async def _build_register(self, tenant_id: str, document_id: str) -> None:
+        """The ingestion follow-up: a document's obligation register, and (with the matrix
+        audit on) its obligations embedded, so its first audit embeds only the policy."""
+        await self.registers.run_job(tenant_id, document_id)
+        document = await self.documents.get(UUID(tenant_id), UUID(document_id))
+        if self.settings.audit.engine == "matrix" and document.doc_type is DocType.REGULATION:
+            await self.matrix_auditor().regulation(UUID(tenant_id), document)
 
     def matrix_auditor(self, embedder: Embedder | None = None) -> MatrixAuditor:
         """The coverage-matrix audit over the documents' obligation registers."""

@@ -24,13 +24,15 @@ from regintel.chat.evidence import CitationBook
 from regintel.container import Container
 from regintel.domain.coverage import CoverageMatrix
 from regintel.obligations.auditor import MatrixAuditor
+from regintel.obligations.matrix import SHIPPED, Thresholds
 
 TENANT = "bench-matrix-dev"
 
 
-def auditor(container: Container) -> MatrixAuditor:
+def auditor(container: Container, thresholds: Thresholds = SHIPPED) -> MatrixAuditor:
     return MatrixAuditor(registers=container.registers, index=container.chunk_index,
-                         embedder=container.embedder, memo=container.unit_vectors)
+                         embedder=container.embedder, memo=container.unit_vectors,
+                         thresholds=thresholds)
 
 
 def gap_rows(matrix: CoverageMatrix, gaps: Sequence[PlantedGap]) -> dict[str, str]:
@@ -50,10 +52,10 @@ def gap_rows(matrix: CoverageMatrix, gaps: Sequence[PlantedGap]) -> dict[str, st
     return out
 
 
-async def measure(container: Container, rulebooks: Path, names: Sequence[str]
-                  ) -> list[dict[str, Any]]:
+async def measure(container: Container, rulebooks: Path, names: Sequence[str],
+                  thresholds: Thresholds = SHIPPED) -> list[dict[str, Any]]:
     results = []
-    engine = auditor(container)
+    engine = auditor(container, thresholds)
     for name in names:
         policy = DEV_POLICIES[name]
         corpus = await adgm_corpus.ingest(container, TENANT, rulebooks, policy.pdf,
@@ -72,7 +74,13 @@ async def measure(container: Container, rulebooks: Path, names: Sequence[str]
             "seconds": round(seconds, 2),
             "rows": {s: m.count(s) for s in ("covered", "partial", "missing", "conflicting")},
             "parts_checked": sum(p.checked for p in m.scope),
-            "parts": len(m.scope), "gap_rows": gap_rows(m, gaps)})
+            "parts": len(m.scope), "gap_rows": gap_rows(m, gaps),
+            "finding_list": [
+                f"{'HIT ' if i in {x for v in scores['by_gap'].values() for x in v} else '    '}"
+                f"{f.kind} {f.severity} {f.target_clause} {f.confidence_score}: "
+                f"{f.consequence[:90]} | {f.target_quote[:60]}"
+                for i, f in enumerate(x for x in audit.result.findings
+                                      if x.target_doc_id == corpus.aml.id)]})
     return results
 
 
@@ -82,7 +90,11 @@ async def _run(args: argparse.Namespace) -> list[dict[str, Any]]:
 
     settings = get_settings().model_copy(update={"data_dir": args.data_dir})
     async with open_container(settings) as container:
-        return await measure(container, args.rulebooks, args.policy or sorted(DEV_POLICIES))
+        thresholds = Thresholds(**{k: v for k, v in (
+            ("scope", args.scope), ("covered", args.covered), ("item_covered", args.item),
+            ("related", args.related)) if v is not None})
+        return await measure(container, args.rulebooks, args.policy or sorted(DEV_POLICIES),
+                             thresholds)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -93,6 +105,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--data-dir", type=Path, required=True)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--rows", action="store_true", help="Show each gap's matrix row.")
+    for name in ("scope", "covered", "item", "related"):
+        parser.add_argument(f"--{name}", type=float, default=None,
+                            help=f"The {name} threshold (default: the shipped one).")
     args = parser.parse_args(argv)
     results = asyncio.run(_run(args))
     if args.json:
@@ -107,6 +122,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         if args.rows:
             for gid, row in r["gap_rows"].items():
                 print(f"    {gid}: {row}")
+            for line in r["finding_list"]:
+                print(f"      {line}")
         total_found += r["found"]
         total_gaps += r["gaps"]
         total_findings += r["findings"]

@@ -148,6 +148,8 @@ class CoverageRow(BaseModel):
     severity: Severity | None = None
     fix: str = ""
     score: float = Field(0.0, ge=0.0, le=1.0, description="The best policy match's score.")
+    confidence: float = Field(0.0, ge=0.0, le=1.0, description="How sure the status is "
+                              "(ranks the findings).")
     uncertain: bool = False
 
 

@@ -24,8 +24,11 @@ def _contradicts(rule: TypedFact, policy: TypedFact) -> bool:
                 return p > r * _TOLERANCE
             return p * _TOLERANCE < r
         case "deadline":
-            if r is None or p is None:
+            if r is None or p is None or (rule.unit == "day of year") != (
+                    policy.unit == "day of year"):
                 return False
+            if rule.unit == "day of year":
+                return p > r + 1
             return p > max(r, 1.0) * _TOLERANCE if r > 0 else p > 1.0
         case "frequency":
             return r is not None and p is not None and p > r * _TOLERANCE

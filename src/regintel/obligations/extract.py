@@ -25,7 +25,7 @@ _MODAL = re.compile(
     r"|(?:is|are|be)\s+(?:not\s+)?(?:required|obliged|obligated)\s+to"
     r"|(?:is|are)\s+(?:not\s+)?(?:permitted|allowed)\s+(?:to|only)"
     r"|(?:is|are)\s+(?:strictly\s+)?prohibited"
-    r"|may\s+(?:only|not)"
+    r"|may\s+only"
     r"|(?:has|have)\s+to"
     r"|should(?:\s+not)?)\b", re.IGNORECASE)
 # "shall mean", "shall apply", "shall enter into force": definitions and scope, not duties.
@@ -50,6 +50,9 @@ _OPENING = re.compile(r"^\s*(?:if|unless|where|when|whenever|except|provided|sub
                       r"after|before|once|without|notwithstanding|as|on|upon|by way of)\b",
                       re.IGNORECASE)
 MAX_ACTOR_WORDS = 12
+# A line at least this long that ends mid-sentence is wrapped (PDF text), not a heading.
+MIN_WRAPPED = 50
+_ENDED = re.compile(r"[.:;!?]['\"”’)]*$")
 MAX_ITEMS = 40
 
 
@@ -83,12 +86,21 @@ class Found:
 
 
 def lines_of(text: str) -> list[Line]:
+    """The text's paragraphs: its lines, a line that only wraps the one before (PDF text: the
+    previous line is long and ends mid-sentence, this one has no label) joined to it."""
     lines: list[Line] = []
     offset = 0
+    joinable = False
     for raw in text.splitlines(keepends=True):
         body = raw.rstrip("\r\n")
         if body.strip() and not _HEADING.match(body):
             m = _LINE_LABEL.match(body)
+            stripped = body.rstrip()
+            if joinable and m is None and lines:
+                lines[-1].end = offset + len(stripped)
+                joinable = len(stripped) >= MIN_WRAPPED and not _ENDED.search(stripped)
+                offset += len(raw)
+                continue
             label = None
             bracketed = False
             start = offset
@@ -98,9 +110,12 @@ def lines_of(text: str) -> list[Line]:
                 start = offset + m.end()
             elif m:  # a label alone on its line ("4.1.1\t"): a heading, no body
                 offset += len(raw)
+                joinable = False
                 continue
-            stripped = body.rstrip()
             lines.append(Line(start, offset + len(stripped), label, bracketed))
+            joinable = len(stripped) >= MIN_WRAPPED and not _ENDED.search(stripped)
+        else:
+            joinable = False
         offset += len(raw)
     return lines
 

@@ -42,6 +42,13 @@ _FREQ_DAYS = {"annually": 365.0, "yearly": 365.0, "every year": 365.0, "each yea
               "every quarter": 91.0, "each quarter": 91.0, "monthly": 30.0, "every month": 30.0,
               "each month": 30.0, "weekly": 7.0, "every week": 7.0, "daily": 1.0,
               "every day": 1.0, "each day": 1.0}
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+           "september", "october", "november", "december")
+_MONTH = "(?:" + "|".join(m.capitalize() for m in _MONTHS) + ")"
+# A date in the year something is due by: "by the end of April", "by 30 June", "before 31 March".
+_DATE = re.compile(rf"\b(?:by|before|no later than|not later than)\s+(?:the\s+end\s+of\s+"
+                   rf"(?P<end>{_MONTH})|(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<month>{_MONTH})"
+                   rf"|(?P<month2>{_MONTH})\s+(?P<day2>\d{{1,2}})\b)")
 _CURRENCY = r"(?:[A-Z]{3}|US\$|\$|€|£)"
 _AMOUNT = re.compile(
     rf"(?:(?P<cmp>{_AT_LEAST}|{_AT_MOST}|exceeding|above|below|over|under|more than|less than)"
@@ -146,6 +153,11 @@ def durations(sentence: str) -> list[TypedFact]:
                                value=n * _unit_days(m["u"]), unit="day",
                                comparator="within" if deadline and comparator == "none"
                                else comparator))
+    for m in _DATE.finditer(sentence):
+        month = _MONTHS.index((m["end"] or m["month"] or m["month2"]).lower())
+        day = 30.0 if m["end"] else float(m["day"] or m["day2"])
+        found.append(TypedFact(kind="deadline", text=m[0], value=month * 30.4 + day,
+                               unit="day of year", comparator="within"))
     for m in _PROMPT.finditer(sentence):
         value = 0.0 if m[0].lower() in ("immediately", "forthwith") else None
         found.append(TypedFact(kind="deadline", text=m[0], value=value, unit="day",

@@ -15,6 +15,7 @@ from regintel.chat.evidence import CitationBook, verify
 from regintel.domain.chat import MAX_QUOTE_CHARS, SEVERITY_ORDER, AuditFinding, Severity
 from regintel.domain.coverage import CoverageMatrix, CoverageRow, ObligationRow
 from regintel.domain.documents import ChunkHit, Document, StoredChunk
+from regintel.obligations.matrix import part_of
 
 MAX_ITEM_FINDINGS = 3  # a row missing more items is one finding naming them all
 
@@ -44,11 +45,23 @@ def item_clause(rule: str | None, label: str) -> str | None:
     return rule if rule.endswith(label) else f"{rule}{label}"
 
 
-def drafts_of(row: CoverageRow) -> list[Draft]:
+def part_coverage(matrix: CoverageMatrix) -> dict[str, float]:
+    """Per part, the share of its rows the policy meets at least in part."""
+    totals: dict[str, list[int]] = {}
+    for row in matrix.rows:
+        counts = totals.setdefault(part_of(row.obligation), [0, 0])
+        counts[0] += row.status != "missing"
+        counts[1] += 1
+    return {part: met / total for part, (met, total) in totals.items()}
+
+
+def drafts_of(row: CoverageRow, met: float = 0.5) -> list[Draft]:
+    """``met``: the share of the row's part the policy meets - an omission among rules the
+    policy otherwise follows is surer than one in a part it barely touches."""
     o = row.obligation
     severity: Severity = row.severity or "Low"
-    confidence = round(max(0.0, min(1.0, 1.0 - row.score if row.status == "missing"
-                                     else 0.5 + row.score / 2)), 3)
+    confidence = round(max(0.0, min(1.0, (met + 1.0 - row.score) / 2 if row.status == "missing"
+                                     else row.confidence)), 3)
     if row.status == "conflicting":
         said = "; ".join(d.statement for d in row.differing_facts)
         item = next((i for i in o.items if any(d.rule in i.text for d in row.differing_facts)),
@@ -91,8 +104,9 @@ def findings_of(matrix: CoverageMatrix, *, documents: Mapping[UUID, Document],
     out: list[AuditFinding] = []
     held_back = 0
     for regulation_id in matrix.regulation_ids:
+        met = part_coverage(matrix)
         drafts = [d for r in matrix.rows if r.obligation.document_id == regulation_id
-                  for d in drafts_of(r) if r.status != "covered"]
+                  and r.status != "covered" for d in drafts_of(r, met[part_of(r.obligation)])]
         drafts.sort(key=lambda d: ({"conflicting": 0, "partial": 1, "missing": 2}[d.row.status],
                                    SEVERITY_ORDER.index(d.severity), -d.confidence))
         kept = gaps = 0

@@ -42,10 +42,12 @@ LEXICAL_WEIGHT = 0.3
 
 @dataclass(frozen=True)
 class Thresholds:
-    scope: float = 0.55
-    covered: float = 0.55
+    scope: float = 0.45
+    covered: float = 0.5
     item_covered: float = 0.5
-    related: float = 0.5
+    related: float = 0.4
+    item_gap: float = 0.12  # an item this far below its siblings' median is left out…
+    item_high: float = 0.6  # …unless a policy sentence is this close to it
 
 
 SHIPPED = Thresholds()
@@ -129,7 +131,7 @@ def _facts_conflict(rule_facts: Sequence[TypedFact], scores: npt.NDArray[np.floa
     """The contradictions of the closest related unit that states a conflicting fact."""
     if not rule_facts:
         return [], None
-    for index in np.argsort(-scores)[:TOP * 2]:
+    for index in np.argsort(-scores)[:TOP]:
         if scores[index] < related:
             break
         found = differences(rule_facts, units[int(index)].facts)
@@ -139,9 +141,9 @@ def _facts_conflict(rule_facts: Sequence[TypedFact], scores: npt.NDArray[np.floa
 
 
 def _comparable(facts: Sequence[TypedFact]) -> list[TypedFact]:
-    # The rule's own force ("must") is compared only with a policy's permission when both
-    # are about the same act, which closeness alone cannot tell: left out.
-    return [f for f in facts if f.kind != "permission" or f.unit == "prohibited"]
+    # Permitted vs prohibited is left out: whether a policy's "may" is about the act the rule
+    # forbids is more than closeness tells (on the development policies it mostly was not).
+    return [f for f in facts if f.kind != "permission"]
 
 
 def rows_for(regulation: Regulation, units: Sequence[PolicyUnit],
@@ -193,24 +195,32 @@ def _row(row: ObligationRow, scores: npt.NDArray[np.float32], units: Sequence[Po
     order = [int(i) for i in np.argsort(-scores)[:TOP]] if scores.size else []
     diffs, at = _facts_conflict(_comparable(row.facts), scores, units, thresholds.related)
     missing_items: list[str] = []
+    margin = 0.0
     if row.items and len(units):
         item_scores = closeness(item_vectors, [i.text for i in row.items], unit_vectors,
                                 unit_words)
-        for item, s in zip(row.items, item_scores, strict=True):
+        item_best = item_scores.max(axis=1)
+        # Items are judged against their siblings: the scale of closeness varies with the
+        # drafting, while an item the policy leaves out stands out of its list.
+        median = float(np.median(item_best))
+        for item, s, top in zip(row.items, item_scores, item_best, strict=True):
             item_diffs, item_at = _facts_conflict(_comparable(_item_facts(item.text)), s, units,
                                                   thresholds.related)
             if item_diffs and not diffs:
                 diffs, at = item_diffs, item_at
-            if float(s.max()) < thresholds.item_covered:
+            if top < thresholds.item_covered or (
+                    len(row.items) >= 3 and top < min(thresholds.item_high,
+                                                      median - thresholds.item_gap)):
                 missing_items.append(f"{item.label} {item.text}".strip())
+                margin = max(margin, median - float(top))
     status: CoverageStatus
     if diffs:
         status = "conflicting"
-    elif best < thresholds.covered:
-        status = "missing"
-    elif missing_items and len(missing_items) < len(row.items):
-        status = "partial"
-    elif missing_items:
+    elif row.items and len(missing_items) < len(row.items) and (
+            missing_items or best >= thresholds.covered):
+        # A list is judged by its items: some met, some not is partial, whatever the lead-in.
+        status = "partial" if missing_items else "covered"
+    elif best < thresholds.covered or missing_items:
         status = "missing"
     else:
         status = "covered"
@@ -223,6 +233,9 @@ def _row(row: ObligationRow, scores: npt.NDArray[np.float32], units: Sequence[Po
         missing_items=tuple(missing_items), differing_facts=tuple(diffs),
         severity=None if status == "covered" else _severity(row, status, uncertain),
         fix=_fix(row, status, missing_items, diffs), score=round(min(1.0, max(0.0, best)), 4),
+        confidence=round(min(1.0, max(0.0, 0.5 + (best / 2 if status == "conflicting"
+                                                  else margin if status == "partial"
+                                                  else 0.0))), 4),
         uncertain=uncertain)
 
 
