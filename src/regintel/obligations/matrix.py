@@ -32,7 +32,7 @@ from regintel.domain.coverage import (
     TypedFact,
 )
 from regintel.obligations.compare import differences
-from regintel.obligations.lexical import content_words, overlap
+from regintel.obligations.lexical import content_words
 from regintel.obligations.policy_text import PolicyUnit
 from regintel.obligations.quotes import policy_quote
 
@@ -90,11 +90,26 @@ def closeness(rule_vectors: npt.NDArray[np.float32], rule_texts: Sequence[str],
     if not len(rule_texts) or not len(unit_words):
         return np.zeros((len(rule_texts), len(unit_words)), dtype=np.float32)
     cosine = _normalised(rule_vectors) @ _normalised(unit_vectors).T
-    lexical = np.array([[overlap(content_words(t), w) for w in unit_words] for t in rule_texts],
-                       dtype=np.float32)
     blended: npt.NDArray[np.float32] = ((1 - LEXICAL_WEIGHT) * np.clip(cosine, 0, 1)
-                                        + LEXICAL_WEIGHT * lexical).astype(np.float32)
+                                        + LEXICAL_WEIGHT * _overlaps(rule_texts, unit_words)
+                                        ).astype(np.float32)
     return blended
+
+
+def _overlaps(rule_texts: Sequence[str],
+              unit_words: Sequence[frozenset[str]]) -> npt.NDArray[np.float32]:
+    """lexical.overlap for every pair, as one product of word-incidence matrices."""
+    rule_words = [content_words(t) for t in rule_texts]
+    vocabulary = {w: i for i, w in enumerate(sorted(set().union(*rule_words)))}
+    rules = np.zeros((len(rule_words), len(vocabulary)), dtype=np.float32)
+    for row, words in enumerate(rule_words):
+        rules[row, [vocabulary[w] for w in words]] = 1
+    units = np.zeros((len(unit_words), len(vocabulary)), dtype=np.float32)
+    for row, words in enumerate(unit_words):
+        units[row, [vocabulary[w] for w in words if w in vocabulary]] = 1
+    sizes = np.maximum(rules.sum(axis=1, keepdims=True), 1)
+    shared: npt.NDArray[np.float32] = (rules @ units.T / sizes).astype(np.float32)
+    return shared
 
 
 def _severity(row: ObligationRow, status: CoverageStatus, uncertain: bool) -> Severity:
