@@ -52,6 +52,7 @@ _OPENING = re.compile(r"^\s*(?:if|unless|where|when|whenever|except|provided|sub
 MAX_ACTOR_WORDS = 12
 # A line at least this long that ends mid-sentence is wrapped (PDF text), not a heading.
 MIN_WRAPPED = 50
+_ITEM_END = re.compile(r"(?:[;,]|;\s*(?:and|or)|\b(?:and|or))\s*$")
 _ENDED = re.compile(r"[.:;!?]['\"”’)]*$")
 MAX_ITEMS = 40
 
@@ -201,13 +202,30 @@ def _item_label(line: Line, lead: str | None) -> str | None:
     return None
 
 
-def _list_after(lines: Sequence[Line], index: int) -> list[tuple[str, Line]]:
+def _unlabelled_list(lines: Sequence[Line], text: str) -> list[tuple[str, Line]]:
+    """A list whose items carry no label (one paragraph each, as some renderings of a
+    regulation have): paragraphs while each before ended as a list item does (";", ",", "; and",
+    "; or"), labelled "•" - no number is made up that the text does not print."""
+    items: list[tuple[str, Line]] = []
+    for line in lines:
+        if line.label is not None:
+            break
+        items.append(("•", line))
+        if not _ITEM_END.search(text[line.start:line.end]) or len(items) >= MAX_ITEMS:
+            break
+    return items if len(items) >= 2 else []
+
+
+def _list_after(lines: Sequence[Line], index: int, text: str) -> list[tuple[str, Line]]:
     """The items of the list that opens after line ``index``: the following labelled lines of
     the first item's kind, nested ones skipped, up to a line of another kind at its level."""
     items: list[tuple[str, Line]] = []
     kind = None
     lead = lines[index].label
-    for line in lines[index + 1:]:
+    following = lines[index + 1:]
+    if following and following[0].label is None:
+        return _unlabelled_list(following, text)
+    for line in following:
         label = _item_label(line, lead)
         if label is None:
             break
@@ -258,7 +276,7 @@ def obligations_in(text: str) -> Iterator[Found]:
             opens_list = sentence.rstrip().endswith((":", "—", "-")) or bool(
                 re.search(r"\bfollowing\s*[:;]?\s*$", sentence))
             if opens_list and position == len(spans) - 1:
-                items = _list_after(lines, index)
+                items = _list_after(lines, index, text)
                 found.items = [(label, item.start, item.end) for label, item in items]
             elif ":" in sentence or position + 1 < len(spans):
                 colon = sentence.rfind(":")

@@ -100,6 +100,10 @@ def test_gdpr_articles(gdpr: tuple[list[ObligationRow], list[StoredChunk]]) -> N
     assert breach.actor == "the controller"
     deadline = [f for f in breach.facts if f.kind == "deadline" and f.value is not None]
     assert deadline and deadline[0].value == 3.0 and deadline[0].comparator == "within"
+    # The items of an unlabelled list are its paragraphs, labelled "•" (no number made up).
+    principles = _one(rows, "Article 5", "Personal data shall be:")
+    assert len(principles.items) == 6 and {i.label for i in principles.items} == {"•"}
+    assert principles.items[0].text.startswith("processed lawfully, fairly")
     # "shall mean" defines, it does not oblige.
     assert not any("shall mean" in r.text for r in rows)
 
