@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -82,12 +83,18 @@ async def measure(container: Container, rulebooks: Path, names: Sequence[str],
             "rows": {s: m.count(s) for s in ("covered", "partial", "missing", "conflicting")},
             "parts_checked": sum(p.checked for p in m.scope),
             "parts": len(m.scope), "gap_rows": gap_rows(m, gaps),
+            "confidences": {gid: [round(f.confidence_score, 3) for i, f in enumerate(
+                x for x in audit.result.findings if x.target_doc_id == corpus.aml.id)
+                if i in hits] for gid, hits in scores["by_gap"].items()},
             "finding_list": [
                 f"{'HIT ' if i in {x for v in scores['by_gap'].values() for x in v} else '    '}"
                 f"{f.kind} {f.severity} {f.target_clause} {f.confidence_score}: "
                 f"{f.consequence[:90]} | {f.target_quote[:60]}"
                 for i, f in enumerate(x for x in audit.result.findings
                                       if x.target_doc_id == corpus.aml.id)]})
+        print(f"{name}: found {scores['found']}/{scores['gaps']} precision "
+              f"{scores['precision']} findings {scores['findings']} {seconds:.1f}s",
+              file=sys.stderr, flush=True)
     return results
 
 

@@ -71,7 +71,7 @@ _APPROVER = re.compile(
     r"|\b(?:(?:prior|written)\s+)?(?:approval|consent|sign-off|authori[sz]ation)\s+of\s+"
     r"(?:the\s+|its\s+)?(?P<who2>[A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*){0,3}?)"
     r"(?=\s*(?:[,.;:)]|$|\s(?:and|or|before|prior|within|for|if|where|to)\b))")
-_ALL = re.compile(r"\b(?:all|every|each|any)\b(?!\s+(?:\w+\s+)?(?:years?|months?|weeks?|days?|"
+_ALL = re.compile(r"\b(?:all|every|each)\b(?!\s+(?:\w+\s+)?(?:years?|months?|weeks?|days?|"
                   r"quarters?|hours?)\b)", re.IGNORECASE)
 _OR_MORE = re.compile(r"^\s*(?:or (?:more|above|over|greater)|and above)\b", re.IGNORECASE)
 _OR_LESS = re.compile(r"^\s*(?:or (?:less|below|fewer)|and below)\b", re.IGNORECASE)

@@ -107,8 +107,9 @@ def findings_of(matrix: CoverageMatrix, *, documents: Mapping[UUID, Document],
         met = part_coverage(matrix)
         drafts = [d for r in matrix.rows if r.obligation.document_id == regulation_id
                   and r.status != "covered" for d in drafts_of(r, met[part_of(r.obligation)])]
-        drafts.sort(key=lambda d: ({"conflicting": 0, "partial": 1, "missing": 2}[d.row.status],
-                                   SEVERITY_ORDER.index(d.severity), -d.confidence))
+        # Contradictions first (a fact read against a fact is surer), then omissions - of a
+        # rule or of an item - by confidence.
+        drafts.sort(key=lambda d: (d.kind != "conflict", -d.confidence))
         kept = gaps = 0
         for draft in drafts:
             if kept >= max_findings or (draft.kind == "gap" and gaps >= max_gaps):
