@@ -46,6 +46,8 @@ _CONDITION = re.compile(
     r"other than|provided\s+that|providing\s+that|subject\s+to|in\s+the\s+event\s+(?:that|of))"
     r"\b(?P<rest>[^,;:]*)", re.IGNORECASE)
 _HEADING = re.compile(r"^[ \t]*#")
+_DETERMINER = re.compile(r"(?:the|a|an|each|every|any|such|that|this|those|these|its|their)\s",
+                         re.IGNORECASE)
 _OPENING = re.compile(r"^\s*(?:if|unless|where|when|whenever|except|provided|subject to|in|for|"
                       r"after|before|once|without|notwithstanding|as|on|upon|by way of)\b",
                       re.IGNORECASE)
@@ -134,7 +136,9 @@ def strength_of(modal: str) -> Strength:
 
 def find_modal(sentence: str) -> re.Match[str] | None:
     for m in _MODAL.finditer(sentence):
-        if not _NOT_A_DUTY.match(sentence[m.end():]):
+        # "may be required to" is a possibility, not a duty.
+        if not _NOT_A_DUTY.match(sentence[m.end():]) and \
+                sentence[max(0, m.start() - 4):m.start()].lower() != "may ":
             return m
     return None
 
@@ -144,9 +148,11 @@ def actor_of(sentence: str, modal_at: int) -> str | None:
     …, the controller shall"), at most MAX_ACTOR_WORDS words."""
     before = sentence[:modal_at].rstrip()
     subject = before
+    cut = before.rfind(", ")
     if _OPENING.match(before):  # an opening clause ends at its last comma
-        cut = before.rfind(", ")
         subject = before[cut + 2:] if cut >= 0 else ""
+    elif cut >= 0 and _DETERMINER.match(before[cut + 2:]):  # "Having regard…, the Commission"
+        subject = before[cut + 2:]
     subject = re.sub(r"^\s*(?:and|or|but|then|that|which|who)\s+", "", subject).strip()
     words = subject.split()
     if not words or len(words) > MAX_ACTOR_WORDS:
