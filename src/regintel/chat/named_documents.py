@@ -68,8 +68,10 @@ def named_documents(message: str, library: Sequence[Document]) -> list[Document]
         if len(fits) == 1:
             found.append((start, fits[0]))
     for m in _ACRONYM.finditer(text):
-        # An acronym inside a phrase is read with its noun ("our AML policy" is a policy).
-        if any(start <= m.start() < end for _, _, (start, end) in phrases):
+        # An acronym before a document noun is read with it: "our AML policy" is a policy, and
+        # "the AML policies of a firm" are anyone's (``document_phrases`` tells them apart).
+        if any(start <= m.start() < end for _, _, (start, end) in phrases) or \
+                references.before_document_noun(text, m.end()):
             continue
         doc = _by_acronym(m.group(0), ready)
         if doc is not None:

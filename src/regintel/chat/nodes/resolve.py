@@ -103,11 +103,11 @@ async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
             # "for how long?" after a question about the AML rules stays in the AML rules.
             latest = max(r["turn"] for r in registry)
             named = [by_id[r["id"]] for r in registry if r["turn"] == latest and r["id"] in by_id]
-            why = "a follow-up: continuing with the last turn's"
+            why, how = "a follow-up: continuing with the last turn's", "inferred"
         else:
-            why = "named in the question:"
+            why, how = "named in the question, found in the library:", "search"
         if named:
-            chosen += [(d, "inferred") for d in named]
+            chosen += [(d, how) for d in named]
             titles = "; ".join(d.title for d in named)
             inference = Inference(confidence="high", reasoning=f"{why} {titles}")
             update["inference"] = inference.model_dump(mode="json")

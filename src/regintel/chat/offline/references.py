@@ -72,6 +72,10 @@ def _names(message: str) -> list[tuple[str, bool]]:
     return found
 
 
+def before_document_noun(message: str, at: int) -> bool:
+    return bool(re.match(rf"\s+(?i:{_NOUN})\b", message[at:]))
+
+
 def document_phrases(message: str) -> list[tuple[str, str | None, tuple[int, int]]]:
     """Each capitalised name used as a document ("the General Rulebook"), with the kind its
     noun implies and the span of the name."""
