@@ -89,7 +89,7 @@ async def test_xlsx_holds_summary_findings_and_matrix(alice: User,
     # Every quote in the sheet is the finding's own, verbatim.
     quotes = {f["target_quote"] for f in audited["audit"]["findings"]}
     assert {row[5] for row in findings[1:]} == quotes
-    severities = [row[1] for row in findings[1:]]
+    severities = [str(row[1]) for row in findings[1:]]
     order = ["Critical", "High", "Medium", "Low"]
     assert severities == sorted(severities, key=order.index)
     matrix = list(book["Matrix"].iter_rows(values_only=True))
@@ -118,7 +118,8 @@ async def test_docx_has_summary_findings_by_severity_and_matrix(
                                       params={"format": "docx"})
     assert response.status_code == 200, response.text
     document = Document(io.BytesIO(response.content))
-    headings = [p.text for p in document.paragraphs if p.style.name.startswith("Heading")]
+    headings = [p.text for p in document.paragraphs
+                if p.style is not None and str(p.style.name).startswith("Heading")]
     assert "Summary" in headings and "Findings by severity" in headings
     assert "Full matrix" in headings
     severities = {f["severity"] for f in audited["audit"]["findings"]}
