@@ -128,9 +128,33 @@ async def ingest(container: Container, tenant_id: UUID, upload: Upload,
     [document] = await container.ingestion.run_until_done(
         tenant_id, [submission.document.id], timeout_s=INGEST_TIMEOUT_S)
     if document.status is not DocStatus.READY:
-        raise RuntimeError(f"ingestion of {upload.filename} did not finish: "
-                           f"{document.status_reason}")
+        raise InvalidRequest(f"{upload.filename} could not be ingested: "
+                             f"{document.status_reason or document.status.value}")
     return document
+
+
+GAP_KEYS = frozenset(PlantedGap.__annotations__)
+
+
+def read_gaps(path: Path) -> list[PlantedGap]:
+    """A gap file, checked: a clear error names the file and what is wrong with it."""
+    try:
+        gaps = load_gaps(path)
+    except (OSError, ValueError) as exc:
+        raise InvalidRequest(f"{path.name} is not a readable gap file: {exc}") from exc
+    if not isinstance(gaps, list) or not gaps:
+        raise InvalidRequest(f"{path.name} holds no planted gaps",
+                             hint="a JSON list of gaps, as tests/data/aml_policy_gaps.json")
+    for gap in gaps:
+        missing = GAP_KEYS - set(gap) if isinstance(gap, dict) else GAP_KEYS
+        if missing or gap["kind"] not in ("missing", "contradiction"):
+            name = gap.get("id", "?") if isinstance(gap, dict) else repr(gap)
+            raise InvalidRequest(
+                f"{path.name}: gap {name} "
+                f"lacks {', '.join(sorted(missing)) or 'a kind of missing or contradiction'}",
+                hint="each gap has id, kind, rule, obligation, policy_clause, policy_text "
+                     "and match_terms")
+    return gaps
 
 
 async def run(container: Container, cases: Sequence[PolicyCase],
@@ -146,7 +170,7 @@ async def run(container: Container, cases: Sequence[PolicyCase],
 
 async def audit_case(container: Container, tenant_id: UUID, case: PolicyCase,
                      targets: Sequence[Document]) -> dict[str, Any]:
-    gaps = load_gaps(case.gaps)
+    gaps = read_gaps(case.gaps)
     policy = await ingest(container, tenant_id, await asyncio.to_thread(policy_upload,
                                                                          case.policy),
                           DocType.POLICY)

@@ -279,6 +279,8 @@ def _bench_policies(policy: Path | None, policies: Path | None, regulations: lis
         else:
             assert policies is not None
             cases = audit_policies.cases_in(policies, include_held_out=include_held_out)
+        for case in cases:  # a bad gap file fails now, not after the regulations are ingested
+            audit_policies.read_gaps(case.gaps)
     except RegintelError as exc:
         fail(exc)
 

@@ -9,7 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from regintel.bench.audit_policies import cases_in, policy_upload, pooled, regulation_upload
+from regintel.bench.audit_policies import (
+    cases_in,
+    policy_upload,
+    pooled,
+    read_gaps,
+    regulation_upload,
+)
 from regintel.errors import InvalidRequest
 from regintel.ingestion import find_clauses
 
@@ -74,3 +80,23 @@ def test_pooled_counts_gaps_and_findings_together() -> None:
     figures = pooled(rows)
     assert (figures["recall"], figures["precision"]) == (0.6, 0.3)
     assert figures["quotes_fabricated"] == 1
+
+
+@pytest.mark.parametrize(("content", "error"), [
+    ("not json", "not a readable gap file"),
+    ("[]", "holds no planted gaps"),
+    ('[{"id": "X1", "kind": "missing", "rule": "1.1"}]', "X1 lacks match_terms"),
+    ('[{"id": "X2", "kind": "typo", "rule": "1", "obligation": "", "policy_clause": null, '
+     '"policy_text": null, "match_terms": []}]', "X2 lacks a kind"),
+])
+def test_a_bad_gap_file_is_a_clear_error(tmp_path: Path, content: str, error: str) -> None:
+    path = tmp_path / "bad_gaps.json"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(InvalidRequest, match=error):
+        read_gaps(path)
+
+
+def test_the_development_gap_files_read() -> None:
+    directory = Path(__file__).resolve().parents[2] / "data" / "dev_policies" / "aml"
+    for case in cases_in(directory, include_held_out=True):
+        assert read_gaps(case.gaps)
