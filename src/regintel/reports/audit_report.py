@@ -91,7 +91,9 @@ def build_report(audit: AuditResult, citations: Sequence[Citation], *, title: st
     ordered = sorted(audit.findings, key=lambda f: (SEVERITIES.index(f.severity),
                                                     -f.confidence_score))
     findings = [_finding(i, f, cited) for i, f in enumerate(ordered, start=1)]
+    named = list(regulations) + [f.target_doc_title for f in audit.findings]
     if matrix is not None:
+        named += [r.obligation.document_title for r in matrix.rows]
         lines = [_matrix_line(row) for row in matrix.rows]
         source: MatrixSource = "coverage_matrix"
         checked = [f"{p.document_title}: {p.section} ({p.reason})" for p in matrix.scope
@@ -101,16 +103,10 @@ def build_report(audit: AuditResult, citations: Sequence[Citation], *, title: st
         policy = policy or matrix.policy_title
     else:
         lines = [_finding_line(f, n) for f, n in zip(ordered, findings, strict=True)]
-        lines += [MatrixLine(regulation=rule, obligation="", status=NO_FINDING)
-                  for rule in audit.rules_checked
+        lines += [_checked_line(rule, named) for rule in audit.rules_checked
                   if not any(_names(rule, f) for f in audit.findings)]
         source = "findings_and_rules_checked"
-        not_checked = []
-    named = list(regulations) + [f.target_doc_title for f in audit.findings]
-    if matrix is None:
-        checked = _rules_by_document(audit.rules_checked, named)
-    if matrix is not None:
-        named += [r.obligation.document_title for r in matrix.rows]
+        checked, not_checked = _rules_by_document(audit.rules_checked, named), []
     return AuditReport(
         title=title, conversation_title=conversation_title, created_at=created_at,
         engine=engine, mode=audit.mode,
@@ -174,12 +170,24 @@ def _matrix_line(row: CoverageRow) -> MatrixLine:
         detail="; ".join(details), fix=row.fix, citation=where)
 
 
+def _title_of(rule: str, titles: Sequence[str]) -> str:
+    """The document a checked rule ("<title> <clause>") belongs to: the longest title it
+    starts with, or "" when none is known."""
+    return max((t for t in titles if t and rule.startswith(t)), key=len, default="")
+
+
+def _checked_line(rule: str, titles: Sequence[str]) -> MatrixLine:
+    title = _title_of(rule, titles)
+    clause = rule[len(title):].strip() if title else ""
+    return MatrixLine(regulation=title or rule, rule=clause, obligation="", status=NO_FINDING)
+
+
 def _rules_by_document(rules: Sequence[str], titles: Sequence[str]) -> list[str]:
     """The rules checked, counted a document ("AML — 314 rules, each a row of the matrix"):
     the list itself is the matrix's, where hundreds of numbers are read in context."""
     by_title: dict[str, int] = {}
     for rule in rules:
-        title = max((t for t in titles if t and rule.startswith(t)), key=len, default="")
+        title = _title_of(rule, titles)
         by_title[title] = by_title.get(title, 0) + 1
     return [f"{title or 'Other'} — {count} rule{'s' if count != 1 else ''} checked, each a row "
             "of the matrix" for title, count in by_title.items()]

@@ -84,14 +84,15 @@ def _matrix() -> CoverageMatrix:
 
 
 def test_without_a_matrix_the_rows_are_the_findings_then_the_rules_checked() -> None:
-    report = build_report(_audit(), CITATIONS, title="T", created_at=WHEN, policy="Kite Policy")
+    report = build_report(_audit(), CITATIONS, title="T", created_at=WHEN, policy="Kite Policy",
+                          regulations=["Rules"])
     assert [f.severity for f in report.findings] == ["High", "Medium"]  # most severe first
     assert report.findings[0].rule_location == "page 4 · clause 1.1"
     assert report.findings[0].policy_location.startswith("page 2")
     # 1.1 and 2.1 have findings; 3.1 and its item (a) were checked without one.
-    assert [(m.rule or m.regulation, m.status) for m in report.matrix] == [
-        ("1.1", "conflict"), ("2.1", "gap"), ("Rules 3.1", NO_FINDING),
-        ("Rules 3.1(a)", NO_FINDING)]
+    assert [(m.regulation, m.rule, m.status) for m in report.matrix] == [
+        ("Rules", "1.1", "conflict"), ("Rules", "2.1", "gap"), ("Rules", "3.1", NO_FINDING),
+        ("Rules", "3.1(a)", NO_FINDING)]
     assert report.scope_checked == ["Rules — 4 rules checked, each a row of the matrix"]
 
 
