@@ -60,6 +60,9 @@ def test_bench_audit_scores_any_policy(run_cli: RunCli, tmp_path: Path) -> None:
     assert 0 <= row["matching_findings"] <= row["findings"]
     assert row["quotes_fabricated"] == 0
     assert figures["pooled"]["gaps"] == 2
+    assert len(row["findings_list"]) == row["findings"]
+    found = {gap for f in row["findings_list"] for gap in f["finds"]}
+    assert found == {g["id"] for g in row["by_gap"] if g["found"]}
 
 
 def test_bench_audit_refuses_incomplete_arguments(run_cli: RunCli, tmp_path: Path) -> None:

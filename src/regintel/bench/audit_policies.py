@@ -31,7 +31,7 @@ from regintel.bench.audit import PlantedGap, evaluate_audit, load_gaps
 from regintel.bench.audit_recall import audit_of, fabricated_quotes
 from regintel.container import Container
 from regintel.demo.corpus import GDPR_ARTICLES, articles_markdown, gdpr_markdown
-from regintel.domain.chat import Action, ChatRequest
+from regintel.domain.chat import Action, AuditFinding, ChatRequest
 from regintel.domain.documents import DocStatus, DocType, Document
 from regintel.errors import InvalidRequest
 
@@ -193,13 +193,24 @@ async def audit_case(container: Container, tenant_id: UUID, case: PolicyCase,
         "quotes_fabricated": fabricated, "seconds": round(seconds, 2),
         "by_gap": [_gap_row(gap, scores["by_gap"][gap["id"]], audit.findings)
                    for gap in gaps],
+        # Each finding, shortened, with the gaps it finds: what to read when a figure moves
+        # (JSON only; the table stays one line a gap).
+        "findings_list": [_finding_row(i, f, scores["by_gap"])
+                          for i, f in enumerate(audit.findings)],
     }
 
 
-def _gap_row(gap: PlantedGap, hits: list[int], findings: Sequence[Any]) -> dict[str, Any]:
+def _gap_row(gap: PlantedGap, hits: list[int], findings: Sequence[AuditFinding]) -> dict[str, Any]:
     return {"id": gap["id"], "kind": gap["kind"], "rule": gap["rule"], "found": bool(hits),
             "findings": hits,
             "finding_clauses": sorted({findings[i].target_clause or "" for i in hits})}
+
+
+def _finding_row(index: int, finding: AuditFinding, by_gap: dict[str, list[int]]) -> dict[str, Any]:
+    return {"index": index, "kind": finding.kind, "severity": finding.severity,
+            "clause": finding.target_clause, "rule_quote": finding.target_quote[:160],
+            "policy_quote": (finding.source_quote or "")[:160],
+            "finds": [gap for gap, hits in by_gap.items() if index in hits]}
 
 
 def pooled(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
