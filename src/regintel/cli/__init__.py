@@ -2,6 +2,7 @@
 
 # Importing each module registers its commands.
 from regintel.cli import (  # noqa: F401
+    audit,
     bench,
     chat,
     graph,

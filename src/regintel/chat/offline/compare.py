@@ -13,7 +13,8 @@ from uuid import UUID
 import numpy as np
 
 from regintel.chat.engine import Composed
-from regintel.chat.evidence import CitationBook, markers
+from regintel.chat.evidence import CitationBook
+from regintel.chat.offline import compare_focused
 from regintel.chat.offline.compose import HEADING_PENALTY, bullet, cite
 from regintel.chat.offline.ranking import (
     Matrix,
@@ -24,7 +25,7 @@ from regintel.chat.offline.ranking import (
     pointers,
     sentences_of,
 )
-from regintel.domain.chat import ComparisonCell, ComparisonResult, ComparisonRow, Statement
+from regintel.domain.chat import ComparisonResult, Statement
 from regintel.domain.documents import ChunkHit, Document
 from regintel.ports.embedder import Embedder
 
@@ -126,34 +127,10 @@ def _side_by_side(per_doc: list[list[Sentence]], matrix: Matrix, query: Matrix,
 
 def _focused(documents: Sequence[Document], per_doc: dict[UUID, list[Sentence]], matrix: Matrix,
              query: Matrix, index: dict[int, int], topic: str, book: CitationBook) -> Composed:
-    cells: list[ComparisonCell] = []
-    chosen: dict[UUID, Sentence] = {}
-    chosen_each = _side_by_side([per_doc[d.id] for d in documents], matrix, query, index)
-    for document, best in zip(documents, chosen_each, strict=True):
-        if best is None:
-            cells.append(ComparisonCell(document_id=document.id, text="Not addressed."))
-            continue
-        statement = cite(book, best)
-        chosen[document.id] = best
-        cells.append(ComparisonCell(document_id=document.id, text=best.shown,
-                                    citation=statement.citations[0] if statement else None))
-    found = list(chosen.values())
-    differs = len(found) < len(documents) or any(
-        _disagree(a, b) for i, a in enumerate(found) for b in found[i + 1:])
-    row = ComparisonRow(aspect=topic, cells=cells, differs=differs)
-    titles = {d.id: d.title for d in documents}
-    lines = [f"Comparison of {topic} across {len(documents)} documents:", ""]
-    for cell in cells:
-        figs = ", ".join(figures(cell.text))
-        lead = f"{titles[cell.document_id]}" + (f" ({figs})" if figs else "")
-        lines.append(f"- {lead}: {cell.text} {markers([cell.citation])}".rstrip())
-    lines += ["", _verdict(found, differs)]
-    differences = [Statement(text=f"{titles[c.document_id]}: {c.text}",
-                             citations=[c.citation] if c.citation else []) for c in cells] \
-        if differs else []
-    result = ComparisonResult(mode="focused", topic=topic, table=[row], differences=differences,
-                              overview=lines[0])
-    return Composed(answer="\n".join(lines), comparison=result)
+    on_topic = {d.id: list(zip(per_doc[d.id], _fit(per_doc[d.id], matrix, query, index),
+                               strict=True)) for d in documents}
+    vector_of = {id(s): matrix[index[id(s)]] for items in per_doc.values() for s in items}
+    return compare_focused.compare(documents, on_topic, vector_of, topic, book)
 
 
 def _holistic(documents: Sequence[Document], per_doc: dict[UUID, list[Sentence]], matrix: Matrix,

@@ -187,6 +187,21 @@ function severityBadge(severity) {
   return h('span', { class: `badge sev sev-${String(severity).toLowerCase()}` }, severity);
 }
 
+const EXPORTS = [['xlsx', 'Excel'], ['docx', 'Word'], ['csv', 'CSV']];
+
+/** Download links for the thread's latest audit (GET …/audit/export: the session cookie
+ * authorises a plain link, and the server names the file). */
+function auditExport(threadId) {
+  if (!threadId) return null;
+  const base = `/api/conversations/${encodeURIComponent(threadId)}/audit/export?format=`;
+  return h('div', { class: 'audit-export', role: 'group', 'aria-label': 'Export the audit report' },
+    h('span', { class: 'muted' }, 'Export report:'),
+    EXPORTS.map(([format, label]) => h('a', {
+      class: 'btn small ghost', href: base + format, download: true,
+      title: `Summary, findings by severity and the full matrix with citations (${label})`,
+    }, label)));
+}
+
 function auditView(audit, meta, ctx) {
   const groups = new Map();
   for (const f of audit.findings || []) {
@@ -198,7 +213,8 @@ function auditView(audit, meta, ctx) {
   return h('section', { class: 'audit', 'aria-label': 'Audit results' },
     h('header', { class: 'audit-head' },
       h('span', { class: `badge status ${statusClass}` }, audit.overall_status),
-      h('span', { class: 'muted' }, `${audit.targets_checked} target(s) checked · ${(audit.findings || []).length} finding(s)`)),
+      h('span', { class: 'muted' }, `${audit.targets_checked} target(s) checked · ${(audit.findings || []).length} finding(s)`),
+      auditExport(meta.thread_id)),
     audit.summary ? h('p', {}, citedText(audit.summary, meta.citations, ctx)) : null,
     [...groups.values()].map((group) => h('div', { class: 'audit-group' },
       h('h3', {}, group.title),
