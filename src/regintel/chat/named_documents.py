@@ -21,7 +21,7 @@ _MIN_TITLE_ACRONYM = 3
 
 
 def _top_level_groups(title: str) -> Iterable[str]:
-    """The text of each top-level parenthesised group: "(COBS)" but not the "(EU)" inside
+    """The text of each top-level parenthesised group: "(MCR)" but not the "(EU)" inside
     "(Regulation (EU) 2016/679)", which qualifies a citation rather than naming the title."""
     depth, start = 0, 0
     for i, ch in enumerate(title):
