@@ -1,7 +1,7 @@
 """Documents a message names, found in the tenant's library the way an @mention would be: by
-the short name a title gives in parentheses ("… Conduct of Business Rulebook (COBS)" is
-"COBS"), by an acronym the title carries ("GDPR (Regulation (EU) 2016/679)" is "the GDPR"),
-or by title words before a document noun ("the General Rulebook", "the AML rules").
+the short name a title gives in parentheses ("… Market Conduct Rulebook (MCR)" is "MCR"),
+by an acronym the title carries ("FSMA (Act 2000 c. 8)" is "the FSMA"), or by title words
+before a document noun ("the General Rulebook", "the MCR rules").
 
 Users name documents as practitioners do, rarely by the exact title; a name that fits more
 than one document names none of them (the resolver then asks, as for any other ambiguity)."""
@@ -21,7 +21,7 @@ _MIN_TITLE_ACRONYM = 3
 
 
 def _top_level_groups(title: str) -> Iterable[str]:
-    """The text of each top-level parenthesised group: "(COBS)" but not the "(EU)" inside
+    """The text of each top-level parenthesised group: "(MCR)" but not the "(EU)" inside
     "(Regulation (EU) 2016/679)", which qualifies a citation rather than naming the title."""
     depth, start = 0, 0
     for i, ch in enumerate(title):
@@ -68,8 +68,8 @@ def named_documents(message: str, library: Sequence[Document]) -> list[Document]
         if len(fits) == 1:
             found.append((start, fits[0]))
     for m in _ACRONYM.finditer(text):
-        # An acronym before a document noun is read with it: "our AML policy" is a policy, and
-        # "the AML policies of a firm" are anyone's (``document_phrases`` tells them apart).
+        # An acronym before a document noun is read with it: "our XYZ policy" is a policy, and
+        # "the XYZ policies of a firm" are anyone's (``document_phrases`` tells them apart).
         if any(start <= m.start() < end for _, _, (start, end) in phrases) or \
                 references.before_document_noun(text, m.end()):
             continue
@@ -83,8 +83,8 @@ def named_documents(message: str, library: Sequence[Document]) -> list[Document]
 
 
 def _by_acronym(acronym: str, ready: Sequence[Document]) -> Document | None:
-    # A title's own short name outranks an acronym another title merely contains ("AML" is
-    # the rulebook's "(AML)", not the firm's "AML/CFT Policy").
+    # A title's own short name outranks an acronym another title merely contains ("MCR" is
+    # the rulebook's "(MCR)", not the firm's "MCR/KPI Policy").
     for names_of in (short_names, title_acronyms):
         fits = [d for d in ready if acronym in names_of(d.title)]
         if len(fits) == 1:
@@ -95,8 +95,8 @@ def _by_acronym(acronym: str, ready: Sequence[Document]) -> Document | None:
 
 
 def without_document_names(message: str, documents: Sequence[Document]) -> str:
-    """``message`` with the names it gives ``documents`` taken out ("Compare the AML Rulebook
-    and COBS on record keeping" leaves "Compare the and on record keeping"), so what is left
+    """``message`` with the names it gives ``documents`` taken out ("Compare the MCR Rulebook
+    and the FSMA on record keeping" leaves "Compare the and on record keeping"), so what is left
     is what the message is about."""
     text = message
     for d in documents:

@@ -100,7 +100,7 @@ async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
             if d.id not in {e.id for e in explicit}]
         if not named and not explicit and action is Action.INQUIRE and registry and \
                 found.inference_confidence == "none" and is_follow_up(state.get("message", "")):
-            # "for how long?" after a question about the AML rules stays in the AML rules.
+            # "for how long?" after a question about one rulebook stays in that rulebook.
             latest = max(r["turn"] for r in registry)
             named = [by_id[r["id"]] for r in registry if r["turn"] == latest and r["id"] in by_id]
             why, how = "a follow-up: continuing with the last turn's", "inferred"

@@ -46,7 +46,7 @@ _STATES: dict[Kind, re.Pattern[str]] = {
         r"USD|EUR|GBP|AED|euros?|dollars?|million|billion)\b", re.I),
     "person": re.compile(
         r"\b(?:approv\w*|sign(?:ed)?[- ]off|authoris\w*|authoriz\w*|appoint\w*|responsib\w*|"
-        r"senior management|governing body|board|officer|director|committee|designat\w*|"
+        r"senior management|board|officer|director|committee|designat\w*|"
         r"report(?:s|ed)? to|notif\w* the)\b", re.I),
 }
 

@@ -1,4 +1,4 @@
-"""A focused comparison ("the AML rules and COBS on how long records must be kept"): the aspects
+"""A focused comparison ("the two rulebooks on how long records must be kept"): the aspects
 of the topic the documents address, each document's provision on it side by side, then the
 differences, stated ("six years vs five years", "must vs should"), the common ground, and what
 only one document covers.
@@ -169,7 +169,7 @@ def _agreement(cells: dict[UUID, Sentence | None]) -> str:
 
 
 def _short(title: str) -> str:
-    """A title's short name when it gives one in parentheses ("… Rulebook (COBS)")."""
+    """A title's short name when it gives one in parentheses ("… Rulebook (MCR)")."""
     found = re.search(r"\(([A-Z][A-Z0-9]{1,9})\)\s*$", title)
     return found.group(1) if found else title
 

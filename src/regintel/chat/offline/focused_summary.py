@@ -1,4 +1,4 @@
-"""A summary with a focus ("the GDPR's rules on breach notification"): per document, the
+"""A summary with a focus ("the regulation's rules on breach notification"): per document, the
 provision that answers the focus best opens it, then the other provisions on the focus in the
 document's own order, and a line saying which provisions were read and on what.
 
