@@ -22,8 +22,12 @@ FOCUS_POINTS = 6
 # A sentence on the focus is shown when within this much of the best (the inquiry's margin,
 # a little wider: a summary gathers more than an answer does).
 FOCUS_MARGIN = 0.25
-CHUNK_WEIGHT = 0.5  # as an inquiry's (compose.CHUNK_WEIGHT)
-BINDING_BONUS = 0.05  # a rule states the duty a summary is about; its guidance explains it
+# Unlike an inquiry's, a sentence's relevance is its closeness to the focus alone: a summary's
+# passages come from a fixed depth per document and the passages they cite, whose retrieval
+# scores say little about their sentences (the CDD rule cited by a reporting chapter's
+# guidance outranked the reporting rules themselves).
+BINDING_BONUS = 0.03  # a rule states the duty a summary is about; its guidance explains it
+OPENING_MARGIN = 0.05  # the opening is the closest rule unless guidance is clearly closer
 
 
 async def summary(embedder: Embedder, focus: str, documents: Sequence[Document],
@@ -43,13 +47,14 @@ async def summary(embedder: Embedder, focus: str, documents: Sequence[Document],
             continue
         vectors = await embed(embedder, [focus] + [s.in_context for s in candidates])
         similarity = vectors[1:] @ vectors[0]
-        relevance = [(1 - CHUNK_WEIGHT) * float(similarity[i]) + CHUNK_WEIGHT * s.hit.score
-                     + BINDING_BONUS * s.binds for i, s in enumerate(candidates)]
+        relevance = [float(similarity[i]) + BINDING_BONUS * s.binds
+                     for i, s in enumerate(candidates)]
         best = max(relevance)
         chosen = [i for i in mmr(relevance, vectors[1:], FOCUS_POINTS + 1, diversity=0.4)
                   if relevance[i] >= best - FOCUS_MARGIN]
         # The opening states a duty when one is on the focus: the rule before its guidance.
-        opening = next((i for i in chosen if candidates[i].binds), chosen[0])
+        opening = next((i for i in chosen if candidates[i].binds
+                        and relevance[i] >= relevance[chosen[0]] - OPENING_MARGIN), chosen[0])
         rest = sorted((i for i in chosen if i != opening), key=lambda i: _place(candidates[i]))
         statements = [_cite(book, candidates[i]) for i in [opening, *rest]]
         overview, *points = statements
