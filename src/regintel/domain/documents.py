@@ -35,6 +35,15 @@ PAGED_MIME_TYPES = frozenset({"application/pdf"})
 SECTION_SEPARATOR = " › "
 
 
+def titled(title: str, version: str | None) -> str:
+    """A document's title with its version after it ("AML Rules (2025)"), unless the title
+    already says it ("GDPR (Regulation (EU) 2016/679)" with version "2016/679")."""
+    version = (version or "").strip()
+    if not version or version.lower() in title.lower():
+        return title
+    return f"{title} ({version})"
+
+
 def has_pages(mime_type: str) -> bool:
     """True for formats with real pages (PDF); False for text, Markdown, HTML, DOCX."""
     return mime_type in PAGED_MIME_TYPES

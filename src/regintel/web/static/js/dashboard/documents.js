@@ -1,7 +1,7 @@
 // The document library (grouped by set, set colour and doc-type accents, status until ready)
 // and the upload dialog with the spec's metadata.
 import { del, get, post } from '../api.js';
-import { clear, h, newId } from '../dom.js';
+import { clear, h, newId, titled } from '../dom.js';
 import { icon } from '../icons.js';
 import { field, problemText } from '../screens/common.js';
 
@@ -10,7 +10,7 @@ const STATUS_LABELS = { queued: 'Queued', processing: 'Processing…', ready: 'R
 const POLL_MS = 1500;
 
 export function displayTitle(d) {
-  return d.version ? `${d.title} (${d.version})` : d.title;
+  return titled(d.title, d.version);
 }
 
 /**
