@@ -182,6 +182,11 @@ class DocumentPublic(BaseModel):
     supersedes_id: UUID | None = None
     created_at: datetime
     ready_at: datetime | None = None
+    chunks_embedded: int = Field(0, description="While processing: chunks embedded so far.")
+    chunks_total: int = Field(0, description="While processing: chunks to embed (0 until "
+                              "the file is parsed).")
+    processing_started_at: datetime | None = Field(
+        None, description="When its processing started (with the counts, a time left).")
 
 
 class Document(DocumentPublic):
