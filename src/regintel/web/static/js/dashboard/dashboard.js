@@ -45,7 +45,10 @@ function storedAnswer(m) {
 }
 
 export function dashboardScreen(me) {
-  const state = { conversations: [], threadId: null, title: '', busy: false, tab: 'chats', abort: null };
+  // "Ask about this project" on a project page opens the dashboard with ?project=<id>: the
+  // next new chat is scoped to that project (its snapshot grounds the answers).
+  const projectParam = new URLSearchParams(window.location.search).get('project');
+  const state = { conversations: [], threadId: null, title: '', busy: false, tab: 'chats', abort: null, project: null };
 
   // -- centre: chat -----------------------------------------------------------------------
   const titleEl = h('h1', { class: 'chat-title' }, 'New chat');
@@ -249,8 +252,20 @@ export function dashboardScreen(me) {
     titleEl.textContent = state.title || 'New chat';
   }
 
+  function projectBanner() {
+    if (!state.project) return null;
+    const leave = h('button', { type: 'button', class: 'btn ghost small' }, 'Chat without the project');
+    leave.addEventListener('click', () => {
+      state.project = null;
+      window.history.replaceState(null, '', '/dashboard');
+      newChat();
+    });
+    return h('p', { class: 'project-banner', role: 'note' }, icon('folder'),
+      ` This chat is about the project “${state.project.name}”: its goals, requirements, risks and tasks ground the answers. `, leave);
+  }
+
   function welcome() {
-    messages.append(h('div', { class: 'welcome' },
+    messages.append(h('div', { class: 'welcome' }, projectBanner(),
       h('h2', {}, `Hello${me.display_name ? `, ${me.display_name}` : ''}.`),
       h('p', {}, `Ask about your regulations and policies. Type @ to tag documents or sets${me.web_search ? ', pick an action (Summarize, Inquire, Compare, Audit) or turn on web search' : ' or pick an action (Summarize, Inquire, Compare, Audit)'}. To check an email or a draft, write "Check this email against @AML:" and paste it after the colon.`),
       library.documents().length ? null : h('button', { type: 'button', class: 'btn primary', onclick: () => { setTab('docs'); library.openUpload(); } }, 'Upload your first document')));
@@ -328,7 +343,7 @@ export function dashboardScreen(me) {
     let out = null;
     try {
       if (!state.threadId) {
-        const created = await post('/api/conversations', {});
+        const created = await post('/api/conversations', state.project ? { project_id: state.project.id } : {});
         state.threadId = created.id;
         createdId = created.id;
       }
@@ -423,7 +438,14 @@ export function dashboardScreen(me) {
   });
   setTab('chats');
   sources.setOpen(false); // opens with the first citations (sources.addAll)
-  library.refresh().then(() => { if (!state.threadId && !messages.childNodes.length) welcome(); });
+  const projectLoaded = projectParam
+    ? get(`/api/projects/${encodeURIComponent(projectParam)}`).then((p) => { state.project = { id: p.id, name: p.name }; }).catch(() => {})
+    : Promise.resolve();
+  Promise.all([library.refresh(), projectLoaded]).then(() => {
+    if (state.threadId) return;
+    messages.querySelectorAll('.welcome').forEach((el) => el.remove());
+    if (!messages.querySelector('.msg')) welcome();
+  });
   loadConversations();
 
   return {
