@@ -132,6 +132,9 @@ async def _walk(tab: Tab, writer: GraphWriteService, screenshots: Path) -> None:
     await box.press("Enter")
     await expect(page.locator(".msg.assistant").last).not_to_have_class(
         re.compile("streaming"), timeout=90_000)
+    # Entities by their titles, without their "[project:<uuid>]" reference markers.
+    await expect(page.locator(".msg.assistant").last).to_contain_text("AI Act readiness")
+    await expect(page.locator(".msg.assistant").last).not_to_contain_text("[project:")
     await tab.shot(screenshots, "38-11-project-chat")
     chats = (await (await page.request.get("/api/conversations")).json())["data"]
     assert chats[0]["project_id"] == project_url.rsplit("=", 1)[1]

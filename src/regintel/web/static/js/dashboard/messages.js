@@ -80,8 +80,13 @@ export function citationMarker(c, ctx) {
   return button;
 }
 
+// A project answer's entity references ("[task:<uuid>] Title"): the title is what a reader
+// needs; the id is for machines (the API keeps it).
+const ENTITY_REF = /\[[a-z_]+:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\]\s?/g;
+
 /** Text with its [n] markers turned into citation buttons (everything else literal). */
-export function citedText(text, citations, ctx) {
+export function citedText(raw, citations, ctx) {
+  const text = String(raw || '').replace(ENTITY_REF, '');
   const byN = new Map((citations || []).map((c) => [Number(c.n), c]));
   const nodes = [];
   let last = 0;
