@@ -172,7 +172,7 @@ export function dashboardScreen(me) {
     for (const c of state.conversations) {
       const current = c.id === state.threadId;
       const open = h('button', { type: 'button', class: 'chat-open', 'aria-current': current ? 'true' : null },
-        h('span', { class: 'chat-item-title' }, plainTitle(c.title) || 'Untitled chat'),
+        h('span', { class: 'chat-item-title', title: plainTitle(c.title) || null }, plainTitle(c.title) || 'Untitled chat'),
         h('span', { class: 'chat-item-time' }, formatDate(c.last_message_at || c.created_at)));
       open.addEventListener('click', () => { openConversation(c.id); setLeftOpen(false); });
       const shown = plainTitle(c.title) || 'Untitled chat';
