@@ -31,8 +31,10 @@ def test_demo_prints_its_address_only_when_it_answers(server_dir: Path) -> None:
                             env=cli_env(server_dir))
     out: queue.Queue[tuple[float, str]] = queue.Queue()
     err: queue.Queue[tuple[float, str]] = queue.Queue()
-    for stream, into in ((proc.stdout, out), (proc.stderr, err)):
-        threading.Thread(target=_lines, args=(stream, into), daemon=True).start()
+    readers = [threading.Thread(target=_lines, args=(stream, into), daemon=True)
+               for stream, into in ((proc.stdout, out), (proc.stderr, err))]
+    for reader in readers:
+        reader.start()
     try:
         printed: list[str] = []
         url = ""
@@ -57,3 +59,8 @@ def test_demo_prints_its_address_only_when_it_answers(server_dir: Path) -> None:
         # Stopped mid-ingestion: the worker finishes its current batch of chunks first.
         proc.terminate()
         proc.wait(timeout=300)
+        for reader in readers:
+            reader.join(timeout=30)
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()

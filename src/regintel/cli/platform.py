@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from contextlib import ExitStack
 from typing import Annotated
 
 import typer
@@ -58,19 +57,19 @@ def _serve(settings: Settings, host: str | None, port: int | None,
     except RegintelError as exc:
         fail(exc)
     try:
-        with ExitStack() as stack:
-            if settings.database_url is None:
-                # The embedded database belongs to this product: keep its schema current. It
-                # stays up for the app (which attaches to it) rather than stopping and starting
-                # again, which cost seconds and logged "stopped" just before the start.
-                endpoints = stack.enter_context(
-                    EmbeddedStores(settings.data_dir, postgres=True, graph=False))
+        if settings.database_url is None:
+            # The embedded database belongs to this product: keep its schema current. (The
+            # app then owns the stores: uvicorn re-raises SIGTERM once it has shut down, so
+            # only the app's own shutdown stops them; this stop is quiet, not a "stopped" line
+            # just before the start.)
+            with EmbeddedStores(settings.data_dir, postgres=True, graph=False,
+                                quiet_stop=True) as endpoints:
                 assert endpoints.postgres is not None
                 migrate(endpoints.postgres.url(), **migrate_settings(settings))
-            if on_ready is not None:
-                announce_when_answering(bind_host, bind_port, on_ready)
-            uvicorn.run(create_app(settings), host=bind_host, port=bind_port,
-                        log_level="info", lifespan="on")
+        if on_ready is not None:
+            announce_when_answering(bind_host, bind_port, on_ready)
+        uvicorn.run(create_app(settings), host=bind_host, port=bind_port,
+                    log_level="info", lifespan="on")
     except RegintelError as exc:
         fail(exc)
     finally:
