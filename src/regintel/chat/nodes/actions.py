@@ -341,7 +341,9 @@ async def check_confidence(state: ChatState, runtime: Rt) -> Update:
         return {"proceed_low": True, "context": note(state, "notices", [DISCLAIMER])}
     ask = NeedsInput(kind="low_confidence", message=LOW_CONFIDENCE, options=[
         InputOption(id=TAG, label="Tag specific documents"),
-        InputOption(id=WEB, label="Search the web"),
+        # Offered only where it works (a web search is configured).
+        *([InputOption(id=WEB, label="Search the web")] if runtime.context.web is not None
+          else []),
         InputOption(id=CONTINUE, label="Continue anyway")])
     answer = str(interrupt(ask.model_dump(mode="json"))).strip().lower()
     if answer in (CONTINUE, "3", "continue", "continue anyway", "yes", "proceed"):

@@ -118,7 +118,9 @@ async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
                 kind="choose_docs",
                 message=f"I do not have {subject} in this conversation. Would you like to:",
                 options=[InputOption(id=SEARCH, label="Search uploaded documents"),
-                         InputOption(id=WEB, label="Search the web"),
+                         # Offered only where it works (a web search is configured).
+                         *([InputOption(id=WEB, label="Search the web")]
+                           if runtime.context.web is not None else []),
                          InputOption(id=TAG, label="Tag specific documents")],
             ).model_dump(mode="json")
     unique = list({d.id: (d, how) for d, how in reversed(chosen)}.values())[::-1]

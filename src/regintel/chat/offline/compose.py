@@ -17,7 +17,7 @@ from regintel.chat.offline import answer_kind, guided_rule, whole_list
 from regintel.chat.offline import obligations as obligation_rules
 from regintel.chat.offline.ranking import Sentence, embed, mmr, pointers, sentences_of
 from regintel.domain.chat import MAX_QUOTE_CHARS, Statement, SummaryResult, SummarySection
-from regintel.domain.documents import ChunkHit, DocType, Document
+from regintel.domain.documents import ChunkHit, DocType, Document, titled
 from regintel.ports.embedder import Embedder
 from regintel.retrieval.list_context import EVIDENCE_CHUNKS, retrieved
 
@@ -357,7 +357,7 @@ async def summary(embedder: Embedder, documents: Sequence[Document],
             document_id=document.id, title=document.title,
             overview=overview.text if overview else "", key_obligations=key)
         sections.append(section)
-        heading = f"{document.title}" + (f" ({document.version})" if document.version else "")
+        heading = titled(document.title, document.version)
         lines += [f"## {heading}", ""]
         if overview:
             lines += [f"Overview: {overview.text} {markers(overview.citations)}", ""]
