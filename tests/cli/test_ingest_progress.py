@@ -29,8 +29,9 @@ def test_ingest_shows_chunks_embedded_and_documents_done(run_cli: RunCli,
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert len(lines) == 2 and all(" ready " in line for line in lines), lines
-    chunks = sum(int(re.search(r"ready\s+(\d+) chunks", line).group(1))  # type: ignore[union-attr]
-                 for line in lines)
+    counts = [re.search(r"ready\s+(\d+) chunks", line) for line in lines]
+    assert all(counts), lines
+    chunks = sum(int(m.group(1)) for m in counts if m is not None)
     assert chunks > 32  # more than one batch of the ingestion's: the bar moved in steps
     assert re.search(rf"Chunks embedded .*{chunks}/{chunks}", result.stderr), result.stderr
     assert re.search(r"Documents ready .*2/2", result.stderr), result.stderr
