@@ -24,7 +24,7 @@ FOCUS_POINTS = 6
 FOCUS_MARGIN = 0.25
 # Unlike an inquiry's, a sentence's relevance is its closeness to the focus alone: a summary's
 # passages come from a fixed depth per document and the passages they cite, whose retrieval
-# scores say little about their sentences (the CDD rule cited by a reporting chapter's
+# scores say little about their sentences (the due-diligence rule cited by a reporting chapter's
 # guidance outranked the reporting rules themselves).
 BINDING_BONUS = 0.03  # a rule states the duty a summary is about; its guidance explains it
 OPENING_MARGIN = 0.05  # the opening is the closest rule unless guidance is clearly closer
