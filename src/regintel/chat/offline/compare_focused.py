@@ -133,7 +133,7 @@ def _aspect(sentence: Sentence) -> str:
         _short(sentence.hit.document_title)
 
 
-def _modal(text: str) -> str | None:
+def modal(text: str) -> str | None:
     found = _MODAL.search(text)
     return found.group(1).lower() if found else None
 
@@ -145,7 +145,7 @@ def _differs(cells: dict[UUID, Sentence | None]) -> bool:
     figs = [set(figures(s.text)) for s in found]
     if all(figs) and len({frozenset(f) for f in figs}) > 1:
         return True
-    modals = [_modal(s.text) for s in found]
+    modals = [modal(s.text) for s in found]
     return all(modals) and len(set(modals)) > 1
 
 
@@ -155,7 +155,7 @@ def _difference(cells: dict[UUID, Sentence | None], titles: dict[UUID, str]) -> 
     figs = {doc: ", ".join(figures(s.text)) for doc, s in found.items()}
     if all(figs.values()) and len(set(figs.values())) > 1:
         return " vs ".join(f"{figs[d]} ({_short(titles[d])})" for d in found)
-    modals = {doc: _modal(s.text) or "states" for doc, s in found.items()}
+    modals = {doc: modal(s.text) or "states" for doc, s in found.items()}
     return " vs ".join(f"{modals[d]} ({_short(titles[d])})" for d in found)
 
 
@@ -164,8 +164,8 @@ def _agreement(cells: dict[UUID, Sentence | None]) -> str:
     figs = figures(found[0].text) if found else []
     if figs:
         return f"both state {', '.join(figs)}"
-    modal = _modal(found[0].text) if found else None
-    return f"both say the firm {modal} act on it" if modal else "both address it"
+    verb = modal(found[0].text) if found else None
+    return f"both say the firm {verb} act on it" if verb else "both address it"
 
 
 def _short(title: str) -> str:
