@@ -43,6 +43,7 @@ from regintel.chat.llm.engine import LlmEngine
 from regintel.chat.llm.routing import LlmRouter
 from regintel.chat.offline.audit_units import PREPARE_JOB, AuditPreparation
 from regintel.chat.offline.engine import OfflineEngine
+from regintel.chat.offline.ranking import Kept
 from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.chat.service import ChatService
 from regintel.concepts.services import ConceptServices
@@ -301,7 +302,7 @@ class Container:
                             adaptive_threshold=r.adaptive_threshold,
                             max_documents=r.max_scope_documents)
         retriever, index, embedder = self.retriever, self.chunk_index, self.embedder
-        engine: ChatEngine = OfflineEngine(embedder)
+        engine: ChatEngine = OfflineEngine(embedder, Kept(self.unit_vectors, tenant_id))
         if self._llm is not None:  # a fresh engine per turn: it records the turn's spending
             routes = self._llm.for_tenant(str(tenant_id),
                                           self._tenant_keys.get(str(tenant_id), ""))

@@ -15,7 +15,15 @@ from regintel.chat.engine import Composed
 from regintel.chat.evidence import CitationBook, clause_of, markers, normalise
 from regintel.chat.offline import answer_kind, guided_rule, whole_list
 from regintel.chat.offline import obligations as obligation_rules
-from regintel.chat.offline.ranking import Sentence, embed, mmr, pointers, sentences_of
+from regintel.chat.offline.ranking import (
+    Kept,
+    Sentence,
+    mmr,
+    pointers,
+    query_and_sentences,
+    sentence_vectors,
+    sentences_of,
+)
 from regintel.domain.chat import MAX_QUOTE_CHARS, Statement, SummaryResult, SummarySection
 from regintel.domain.documents import ChunkHit, DocType, Document, titled
 from regintel.ports.embedder import Embedder
@@ -266,14 +274,13 @@ def bullet(statement: Statement) -> str:
 
 
 async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
-                  book: CitationBook, *, caution: bool) -> Composed:
+                  book: CitationBook, *, caution: bool, kept: Kept | None = None) -> Composed:
     top = sorted(retrieved(hits), key=lambda h: -h.score)[:EVIDENCE_CHUNKS]
     candidates = sentences_of(top)
     if not candidates:
         return Composed(answer="No passage in the selected documents addresses this question. "
                         "Please rephrase it or tag the documents to search.")
-    vectors = await embed(embedder, [question] + [s.in_context for s in candidates])
-    query, matrix = vectors[0], vectors[1:]
+    query, matrix = await query_and_sentences(embedder, question, candidates, kept)
     similarity = under_headings(candidates, matrix @ query)
     # How well the sentence matches the question, and how relevant retrieval found its chunk.
     pointing = pointers(candidates)
@@ -328,7 +335,8 @@ def _lead(lines: list[str]) -> list[str]:
 
 
 async def summary(embedder: Embedder, documents: Sequence[Document],
-                  samples: dict[UUID, list[ChunkHit]], book: CitationBook) -> Composed:
+                  samples: dict[UUID, list[ChunkHit]], book: CitationBook, *,
+                  kept: Kept | None = None) -> Composed:
     sections: list[SummarySection] = []
     lines: list[str] = []
     for document in documents:
@@ -339,7 +347,7 @@ async def summary(embedder: Embedder, documents: Sequence[Document],
             sections.append(SummarySection(document_id=document.id, title=document.title,
                                            overview="The document has no summarisable text."))
             continue
-        matrix = await embed(embedder, [s.in_context for s in candidates])
+        matrix = await sentence_vectors(embedder, candidates, kept)
         centroid = matrix.mean(axis=0)
         centroid /= max(float(np.linalg.norm(centroid)), 1e-9)
         centrality = [float(v) for v in matrix @ centroid]
