@@ -305,6 +305,15 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
         return (not own and sentence.hit.doc_type != DocType.REGULATION,
                 requirements and not sentence.binds)
 
+    if requirements:
+        # What is required is led by the binding rule closest to the question, among those
+        # close enough to be shown: a chunk retrieval ranked higher (a list of guidance) must
+        # not push the rule itself out of the answer.
+        binding = [i for i, s in enumerate(candidates) if s.binds and (
+            own or s.hit.doc_type == DocType.REGULATION) and relevance[i] >= best - POINT_MARGIN]
+        if binding:
+            lead = max(binding, key=lambda i: float(similarity[i]))
+            picked = [lead, *(i for i in picked if i != lead)][:INQUIRY_POINTS]
     picked.sort(key=order)
     if requirements and not any(candidates[i].binds for i in picked):
         rule = _guided_rule_lines([candidates[i] for i in picked], hits, book)

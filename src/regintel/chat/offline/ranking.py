@@ -151,6 +151,14 @@ def _with_lists(text: str) -> list[tuple[int, int, bool]]:
                     break
                 end = spans[i][1]
                 i += 1
+            # A sentence that closes after its list ("whenever an Employee either: (a) knows;
+            # (b) suspects, … that Employee promptly notifies …") holds its duty in the words
+            # after the items: they are joined too.
+            if (not more and end > start and i < len(spans) and text[end - 1] in ",;"
+                    and text[spans[i][0]:spans[i][0] + 1].islower()
+                    and spans[i][1] - start <= MAX_SENTENCE_CHARS):
+                end = spans[i][1]
+                i += 1
         joined.append((start, end, more))
     return joined
 
