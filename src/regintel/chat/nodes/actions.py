@@ -213,8 +213,8 @@ async def summarize(state: ChatState, runtime: Rt) -> Update:
                                                  per_doc=FOCUSED_SUMMARY_PASSAGES)
         else:
             for document in documents:
-                sample = await strategies.stratified_sample(deps.index, deps.tenant_id,
-                                                            document.id)
+                sample = await strategies.outline_sample(deps.index, deps.tenant_id,
+                                                         document.id)
                 hits += [ChunkHit.of(c, document, 1.0) for c in sample]
         hits = await preceding.attach(deps.index, deps.tenant_id, hits)
         if focus:

@@ -24,9 +24,16 @@ from regintel.chat.offline.ranking import (
     sentence_vectors,
     sentences_of,
 )
-from regintel.domain.chat import MAX_QUOTE_CHARS, Statement, SummaryResult, SummarySection
+from regintel.domain.chat import (
+    MAX_QUOTE_CHARS,
+    Statement,
+    SummaryPart,
+    SummaryResult,
+    SummarySection,
+)
 from regintel.domain.documents import ChunkHit, DocType, Document, titled
 from regintel.ports.embedder import Embedder
+from regintel.retrieval import outline
 from regintel.retrieval.list_context import EVIDENCE_CHUNKS, retrieved
 
 CAUTION = ("Medium confidence: the retrieved provisions only partly match the question. "
@@ -72,6 +79,7 @@ _ASKS_REQUIREMENTS = re.compile(
     r"mandatory|need to|needs to|have to|has to)\b", re.I)
 SUMMARY_OBLIGATIONS = 6
 MAX_SUMMARY_SENTENCES = 160
+MAX_OUTLINE_SENTENCES = 240  # 60 chunks of four
 
 
 def cite(book: CitationBook, sentence: Sentence, *, located: bool = False) -> Statement | None:
@@ -350,8 +358,12 @@ async def summary(embedder: Embedder, documents: Sequence[Document],
     lines: list[str] = []
     for document in documents:
         hits = samples.get(document.id, [])
-        candidates = [s for s in sentences_of(hits, per_chunk=8)
-                      if s.is_statement][:MAX_SUMMARY_SENTENCES]
+        # Fewer sentences of each chunk when the sample follows the document's parts: every
+        # part keeps its own (the cap would leave the last parts without any).
+        walked = outline.level_of(hits) is not None
+        candidates = [s for s in sentences_of(hits, per_chunk=4 if walked else 8)
+                      if s.is_statement][:MAX_OUTLINE_SENTENCES if walked
+                                         else MAX_SUMMARY_SENTENCES]
         if not candidates:
             sections.append(SummarySection(document_id=document.id, title=document.title,
                                            overview="The document has no summarisable text."))
@@ -364,20 +376,76 @@ async def summary(embedder: Embedder, documents: Sequence[Document],
         if overview_at is None:
             overview_at = int(np.argmax(centrality))
         overview = cite(book, candidates[overview_at])
-        obligations = key_duties(candidates, exclude=overview_at)
-        chosen = mmr([centrality[i] for i in obligations], matrix[obligations],
-                     SUMMARY_OBLIGATIONS, diversity=0.5)
-        ordered = sorted((obligations[j] for j in chosen),
-                         key=lambda i: (candidates[i].hit.ordinal, candidates[i].position))
-        key = [st for i in ordered if (st := cite(book, candidates[i])) is not None]
-        section = SummarySection(
-            document_id=document.id, title=document.title,
-            overview=overview.text if overview else "", key_obligations=key)
-        sections.append(section)
+        level = outline.level_of(hits) if walked else None
+        parts: list[SummaryPart] = []
+        coverage: str | None = None
+        key: list[Statement] = []
+        if level is not None:
+            walked = outline.parts_of(hits, level)
+            parts = _walk(book, candidates, matrix, walked, level, skip=overview_at)
+            coverage = (f"{len(parts)} of {len(walked)} {outline.noun(walked)} summarised, "
+                        "in the document's order")
+        else:
+            obligations = key_duties(candidates, exclude=overview_at)
+            chosen = mmr([centrality[i] for i in obligations], matrix[obligations],
+                         SUMMARY_OBLIGATIONS, diversity=0.5)
+            ordered = sorted((obligations[j] for j in chosen),
+                             key=lambda i: (candidates[i].hit.ordinal, candidates[i].position))
+            key = [st for i in ordered if (st := cite(book, candidates[i])) is not None]
+        shown = f"{overview.text} {markers(overview.citations)}" if overview else ""
+        sections.append(SummarySection(
+            document_id=document.id, title=document.title, overview=shown,
+            key_obligations=key, parts=parts, coverage=coverage))
         heading = titled(document.title, document.version)
         lines += [f"## {heading}", ""]
-        if overview:
-            lines += [f"Overview: {overview.text} {markers(overview.citations)}", ""]
+        if shown:
+            lines += [f"Overview: {shown}", ""]
+        if coverage:
+            lines += [f"Coverage: {coverage}.", ""]
+        if parts:
+            lines += [f"- {p.heading}: {p.statement.text} {markers(p.statement.citations)}"
+                      for p in parts] + [""]
         if key:
             lines += ["Key obligations:"] + [bullet(s) for s in key] + [""]
     return Composed(answer="\n".join(lines).strip(), summary=SummaryResult(sections=sections))
+
+
+PART_BINDING_BONUS = 0.05  # a part is summarised by a duty it states, when one is about as central
+
+
+def _walk(book: CitationBook, candidates: Sequence[Sentence], matrix: npt.NDArray[np.float32],
+          walked: Sequence[outline.Part], level: int, *, skip: int) -> list[SummaryPart]:
+    """Each part of the document in order with its most central statement (closest to what
+    the part's sampled sentences share); a part with nothing to state (a heading alone, a
+    glossary) is left out, and the coverage says so."""
+    by_part: dict[str, list[int]] = {}
+    for i, sentence in enumerate(candidates):
+        if i == skip or sentence.is_heading or _DEFINITION_LINE.search(sentence.clean):
+            continue
+        heading = outline.heading_at(sentence.hit, sentence.position, level)
+        if heading:
+            by_part.setdefault(heading, []).append(i)
+    parts: list[SummaryPart] = []
+    for part in walked:
+        members = by_part.get(part.heading, [])
+        if not members:
+            continue
+        centre = matrix[members].mean(axis=0)
+        scores = matrix[members] @ centre
+        best = max(range(len(members)), key=lambda j: float(scores[j])
+                   + PART_BINDING_BONUS * candidates[members[j]].binds
+                   - PART_BINDING_BONUS * bool(_LEANS_ON.match(candidates[members[j]].clean)))
+        statement = cite(book, candidates[members[best]])
+        if statement is not None:
+            parts.append(SummaryPart(heading=part.heading, statement=statement))
+    return parts
+
+
+# A sentence that leans on the one before ("However, …", "For the avoidance of doubt, …",
+# "Such a report …") does not stand alone as a part's summary.
+_LEANS_ON = re.compile(r"^(?:However|For the avoidance of doubt|Accordingly|Therefore|Thus|"
+                       r"Furthermore|Moreover|In addition|Additionally|Nevertheless|Similarly|"
+                       r"Also|This|These|That|Those|Such|It|They|"
+                       r"In (?:the above|that|this|such|those|these)\b)\b")
+# A glossary entry ("'Employee' means …") says what a word means, not what a part requires.
+_DEFINITION_LINE = re.compile(r"^\S.{0,80}?\s(?:[Mm]eans|has the meaning)\b")

@@ -61,7 +61,8 @@ async def summary(embedder: Embedder, focus: str, documents: Sequence[Document],
         overview, *points = statements
         key = [st for st in points if st is not None]
         sections.append(SummarySection(document_id=document.id, title=document.title,
-                                       overview=overview.text if overview else "",
+                                       overview=f"{overview.text} "
+                                       f"{markers(overview.citations)}" if overview else "",
                                        key_obligations=key))
         if overview:
             lines += [f"Overview: {overview.text} {markers(overview.citations)}", ""]
