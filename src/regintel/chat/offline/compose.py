@@ -360,9 +360,9 @@ async def summary(embedder: Embedder, documents: Sequence[Document],
         hits = samples.get(document.id, [])
         # Fewer sentences of each chunk when the sample follows the document's parts: every
         # part keeps its own (the cap would leave the last parts without any).
-        walked = outline.level_of(hits) is not None
-        candidates = [s for s in sentences_of(hits, per_chunk=4 if walked else 8)
-                      if s.is_statement][:MAX_OUTLINE_SENTENCES if walked
+        structured = outline.level_of(hits) is not None
+        candidates = [s for s in sentences_of(hits, per_chunk=4 if structured else 8)
+                      if s.is_statement][:MAX_OUTLINE_SENTENCES if structured
                                          else MAX_SUMMARY_SENTENCES]
         if not candidates:
             sections.append(SummarySection(document_id=document.id, title=document.title,
@@ -376,7 +376,7 @@ async def summary(embedder: Embedder, documents: Sequence[Document],
         if overview_at is None:
             overview_at = int(np.argmax(centrality))
         overview = cite(book, candidates[overview_at])
-        level = outline.level_of(hits) if walked else None
+        level = outline.level_of(hits) if structured else None
         parts: list[SummaryPart] = []
         coverage: str | None = None
         key: list[Statement] = []
