@@ -46,6 +46,8 @@ class AnswerPreparation:
         chunks = await self._index.document_chunks(tenant, doc_id)
         hits = await preceding.attach(self._index, tenant,
                                       [ChunkHit.of(c, document, 1.0) for c in chunks])
-        texts = list(dict.fromkeys(s.in_context for s in sentences_of(hits)))
+        # Chunk by chunk: neighbours overlap, and an answer may read a sentence of the overlap
+        # from either of them (sentences_of keeps only the first of a batch).
+        texts = list(dict.fromkeys(s.in_context for hit in hits for s in sentences_of([hit])))
         await self._memo.embed(self._embedder, tenant, [(doc_id, text) for text in texts])
         log.info("document %s prepared for answers: %d sentences", doc_id, len(texts))
