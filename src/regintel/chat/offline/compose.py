@@ -361,7 +361,9 @@ async def summary(embedder: Embedder, documents: Sequence[Document],
         # Fewer sentences of each chunk when the sample follows the document's parts: every
         # part keeps its own (the cap would leave the last parts without any).
         structured = outline.level_of(hits) is not None
-        candidates = [s for s in sentences_of(hits, per_chunk=4 if structured else 8)
+        per_chunk = (8 if not structured else 4 if len(hits) <= MAX_OUTLINE_SENTENCES // 4
+                     else 2)  # a document of many parts: two sentences of each chunk
+        candidates = [s for s in sentences_of(hits, per_chunk=per_chunk)
                       if s.is_statement][:MAX_OUTLINE_SENTENCES if structured
                                          else MAX_SUMMARY_SENTENCES]
         if not candidates:
