@@ -23,6 +23,7 @@ from regintel.retrieval import preceding
 log = logging.getLogger(__name__)
 
 PREPARE_ANSWERS_JOB = "answers.prepare_sentences"
+BATCH = 32  # sentences embedded at a time
 
 
 class AnswerPreparation:
@@ -49,5 +50,9 @@ class AnswerPreparation:
         # Chunk by chunk: neighbours overlap, and an answer may read a sentence of the overlap
         # from either of them (sentences_of keeps only the first of a batch).
         texts = list(dict.fromkeys(s.in_context for hit in hits for s in sentences_of([hit])))
-        await self._memo.embed(self._embedder, tenant, [(doc_id, text) for text in texts])
+        # In small batches: an answer that needs a sentence being embedded waits for its
+        # batch (unit_vectors), not for the whole document.
+        for start in range(0, len(texts), BATCH):
+            await self._memo.embed(self._embedder, tenant,
+                                   [(doc_id, text) for text in texts[start:start + BATCH]])
         log.info("document %s prepared for answers: %d sentences", doc_id, len(texts))
