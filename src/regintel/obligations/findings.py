@@ -111,7 +111,13 @@ def findings_of(matrix: CoverageMatrix, *, documents: Mapping[UUID, Document],
         # rule or of an item - by confidence.
         drafts.sort(key=lambda d: (d.kind != "conflict", -d.confidence))
         kept = gaps = 0
+        ruled: set[str] = set()
         for draft in drafts:
+            # One finding per rule: its sentences and items are one obligation to the reader
+            # (an article with unnumbered paragraphs is one clause however many sentences).
+            rule = draft.row.obligation.rule or draft.row.obligation.text
+            if rule in ruled:
+                continue
             if kept >= max_findings or (draft.kind == "gap" and gaps >= max_gaps):
                 held_back += 1
                 continue
@@ -120,6 +126,7 @@ def findings_of(matrix: CoverageMatrix, *, documents: Mapping[UUID, Document],
                 continue
             kept += 1
             gaps += draft.kind == "gap"
+            ruled.add(rule)
             out.append(finding)
     out.sort(key=lambda f: SEVERITY_ORDER.index(f.severity))
     return out, held_back
@@ -145,6 +152,9 @@ def _finding(draft: Draft, documents: Mapping[UUID, Document],
             return None
         numbers.append(book.cite(ChunkHit.of(chunk, policy, shown.score), shown.quote))
         source_quote = shown.quote
+    elif draft.kind == "conflict":  # a contradiction is shown with the words it contradicts
+        book.rollback(mark)
+        return None
     if None in numbers:
         book.rollback(mark)
         return None

@@ -28,6 +28,7 @@ from regintel.domain.coverage import (
     CoverageStatus,
     FactDifference,
     ObligationRow,
+    PolicyQuote,
     ScopePart,
     TypedFact,
 )
@@ -140,19 +141,40 @@ def _fix(row: ObligationRow, status: CoverageStatus, missing_items: Sequence[str
     return ""
 
 
+@dataclass(frozen=True)
+class Conflict:
+    """A policy unit that states a fact the rule (or one of its items) contradicts."""
+
+    diffs: list[FactDifference]
+    unit: int
+    score: float  # how close the unit is to the rule (or to the item)
+
+
 def _facts_conflict(rule_facts: Sequence[TypedFact], scores: npt.NDArray[np.float32],
-                    units: Sequence[PolicyUnit], related: float
-                    ) -> tuple[list[FactDifference], int | None]:
+                    units: Sequence[PolicyUnit], related: float) -> Conflict | None:
     """The contradictions of the closest related unit that states a conflicting fact."""
     if not rule_facts:
-        return [], None
+        return None
     for index in np.argsort(-scores)[:TOP]:
         if scores[index] < related:
             break
         found = differences(rule_facts, units[int(index)].facts)
         if found:
-            return found, int(index)
-    return [], None
+            return Conflict(found, int(index), float(scores[index]))
+    return None
+
+
+def conflict_of(row: ObligationRow, scores: npt.NDArray[np.float32],
+                item_scores: npt.NDArray[np.float32] | None, units: Sequence[PolicyUnit],
+                related: float) -> Conflict | None:
+    """The row's contradiction: of the rule's own facts, else of the first item's."""
+    found = _facts_conflict(_comparable(row.facts), scores, units, related)
+    if found is None and item_scores is not None:
+        for item, s in zip(row.items, item_scores, strict=True):
+            found = _facts_conflict(_comparable(_item_facts(item.text)), s, units, related)
+            if found is not None:
+                break
+    return found
 
 
 def _comparable(facts: Sequence[TypedFact]) -> list[TypedFact]:
@@ -192,37 +214,45 @@ def rows_for(regulation: Regulation, units: Sequence[PolicyUnit],
                                document_title=regulation.title, section=part,
                                checked=part in checked, reason=reason,
                                obligations=len(positions)))
-    rows: list[CoverageRow] = []
+    prepared = []
     for position, index in enumerate(binding):
         row = regulation.rows[index]
         if part_of(row) not in checked:
             continue
-        rows.append(_row(row, scores[position], units, unit_vectors, unit_words,
-                         regulation.item_vectors[item_offsets[index]:item_offsets[index + 1]],
-                         thresholds))
+        item_scores = closeness(
+            regulation.item_vectors[item_offsets[index]:item_offsets[index + 1]],
+            [i.text for i in row.items], unit_vectors, unit_words) if row.items and len(
+                units) else None
+        prepared.append((row, scores[position], item_scores,
+                         conflict_of(row, scores[position], item_scores, units,
+                                     thresholds.related)))
+    # A policy sentence that states one fact against several rules (one retention period
+    # against every record-keeping rule) contradicts the rule it is closest to, not each.
+    owner: dict[int, tuple[float, int]] = {}
+    for n, (_, _, _, conflict) in enumerate(prepared):
+        if conflict is not None and conflict.score > owner.get(conflict.unit, (-1.0, -1))[0]:
+            owner[conflict.unit] = (conflict.score, n)
+    rows = [_row(row, s, units, item_scores,
+                 conflict if conflict is not None and owner[conflict.unit][1] == n else None,
+                 thresholds)
+            for n, (row, s, item_scores, conflict) in enumerate(prepared)]
     return rows, scope
 
 
 def _row(row: ObligationRow, scores: npt.NDArray[np.float32], units: Sequence[PolicyUnit],
-         unit_vectors: npt.NDArray[np.float32], unit_words: Sequence[frozenset[str]],
-         item_vectors: npt.NDArray[np.float32], thresholds: Thresholds) -> CoverageRow:
+         item_scores: npt.NDArray[np.float32] | None, conflict: Conflict | None,
+         thresholds: Thresholds) -> CoverageRow:
     best = float(scores.max()) if scores.size else 0.0
     order = [int(i) for i in np.argsort(-scores)[:TOP]] if scores.size else []
-    diffs, at = _facts_conflict(_comparable(row.facts), scores, units, thresholds.related)
+    diffs = conflict.diffs if conflict is not None else []
     missing_items: list[str] = []
     margin = 0.0
-    if row.items and len(units):
-        item_scores = closeness(item_vectors, [i.text for i in row.items], unit_vectors,
-                                unit_words)
+    if item_scores is not None:
         item_best = item_scores.max(axis=1)
         # Items are judged against their siblings: the scale of closeness varies with the
         # drafting, while an item the policy leaves out stands out of its list.
         median = float(np.median(item_best))
-        for item, s, top in zip(row.items, item_scores, item_best, strict=True):
-            item_diffs, item_at = _facts_conflict(_comparable(_item_facts(item.text)), s, units,
-                                                  thresholds.related)
-            if item_diffs and not diffs:
-                diffs, at = item_diffs, item_at
+        for item, top in zip(row.items, item_best, strict=True):
             if top < thresholds.item_covered or (
                     len(row.items) >= 3 and top < min(thresholds.item_high,
                                                       median - thresholds.item_gap)):
@@ -239,12 +269,16 @@ def _row(row: ObligationRow, scores: npt.NDArray[np.float32], units: Sequence[Po
         status = "missing"
     else:
         status = "covered"
-    shown = ([at] if at is not None else []) + [i for i in order if i != at]
-    quotes = tuple(q for q in (policy_quote(units[i], float(scores[i])) for i in shown[:TOP]
-                               if scores[i] >= thresholds.related) if q is not None)
+    quotes: list[PolicyQuote] = []
+    if conflict is not None:  # the contradicting sentence first, however close it is
+        shown = policy_quote(units[conflict.unit], conflict.score)
+        quotes += [shown] if shown is not None else []
+    quotes += [q for q in (policy_quote(units[i], float(scores[i])) for i in order
+                           if scores[i] >= thresholds.related
+                           and (conflict is None or i != conflict.unit)) if q is not None]
     uncertain = abs(best - thresholds.covered) < 0.05
     return CoverageRow(
-        obligation=row, status=status, policy_quotes=quotes,
+        obligation=row, status=status, policy_quotes=tuple(quotes[:TOP]),
         missing_items=tuple(missing_items), differing_facts=tuple(diffs),
         severity=None if status == "covered" else _severity(row, status, uncertain),
         fix=_fix(row, status, missing_items, diffs), score=round(min(1.0, max(0.0, best)), 4),
