@@ -28,6 +28,9 @@ _DURATION = re.compile(
     rf"\b(?:(?P<cmp>{_AT_LEAST}|{_AT_MOST}|{_WITHIN}|for|of|after|every)\s+)?"
     rf"(?:(?:a )?period of\s+)?(?:the\s+)?(?P<n>{_NUMBER})(?:\s*\(\d+\))?[\s-]+(?P<u>{_UNIT})\b",
     re.IGNORECASE)
+# An age limit is a duration too ("at least 16 years old" against "aged 12 or older").
+_AGE = re.compile(rf"\b(?:aged|age of)\s+(?P<n>{_NUMBER})(?:\s+years?)?"
+                  r"(?P<up>\s+(?:or|and)\s+(?:older|over|above))?\b", re.IGNORECASE)
 _PROMPT = re.compile(r"\b(?:immediately|forthwith|without (?:undue )?delay|promptly|"
                      r"as soon as (?:reasonably )?(?:practicable|possible))\b", re.IGNORECASE)
 _FREQUENCY = re.compile(
@@ -153,6 +156,12 @@ def durations(sentence: str) -> list[TypedFact]:
                                value=n * _unit_days(m["u"]), unit="day",
                                comparator="within" if deadline and comparator == "none"
                                else comparator))
+    for m in _AGE.finditer(sentence):
+        age = number(m["n"])
+        if age is not None and m["n"].lower() not in ("a", "an") and not any(
+                s <= m.start("n") < e for s, e in taken):
+            found.append(TypedFact(kind="period", text=m[0], value=age * _DAYS["year"],
+                                   unit="day", comparator="at_least" if m["up"] else "none"))
     for m in _DATE.finditer(sentence):
         month = _MONTHS.index((m["end"] or m["month"] or m["month2"]).lower())
         day = 30.0 if m["end"] else float(m["day"] or m["day2"])

@@ -7,7 +7,10 @@ clauses that address it, with a status.
   binding obligations is at least SCOPE close to some policy sentence, or the user's focus
   names it; the other parts are listed as not checked, with their closest match.
 - Status: ``conflicting`` when a policy sentence at least RELATED close states a fact the rule
-  contradicts (compare.differences), for the rule or for one of its list items; ``missing``
+  contradicts (compare.differences), for the rule or for one of its list items, or when the
+  rule's mutually closest sentence (each the other's best match) leaves the duty to someone's
+  choice or adds a condition the rule lacks; a policy sentence contradicts only the rule it is
+  closest to, and rules outside the checked parts are read for contradictions too; ``missing``
   when no policy sentence is COVERED close; ``partial`` when the rule is met but some of its
   items are not (each item's closest sentence below ITEM_COVERED); else ``covered``.
 - Severity from the rule's strength (a prohibition is graver than a duty) and the kind of gap
@@ -15,6 +18,7 @@ clauses that address it, with a status.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from uuid import UUID
@@ -164,16 +168,46 @@ def _facts_conflict(rule_facts: Sequence[TypedFact], scores: npt.NDArray[np.floa
     return None
 
 
+# A policy sentence that leaves to someone's choice what the rule requires: "may be accepted
+# at the discretion of", "may allow the business to proceed"; or that makes it conditional
+# where the rule is not: "are informed only if the authority instructs us".
+_DISCRETION = re.compile(r"\bmay\s+(?:be\s+[a-z]+(?:ed|en|de)|allow|decide|choose|waive|"
+                         r"permit|approve|accept|proceed|defer)\b|"
+                         r"\bat\s+(?:the|its|their|his|her)\s+(?:sole\s+)?discretion\b",
+                         re.IGNORECASE)
+_ONLY_IF = re.compile(r"\bonly\s+(?:if|where|when|once|after)\b", re.IGNORECASE)
+
+
+def _weakened(row: ObligationRow, unit: PolicyUnit) -> list[FactDifference]:
+    """The policy's closest sentence (mutually closest) turns the rule's duty into a choice or
+    adds a condition the rule does not have."""
+    if row.strength != "mandatory" or _DISCRETION.search(row.text):
+        return []
+    choice = _DISCRETION.search(unit.text)
+    if choice is not None:
+        return [FactDifference(kind="permission", policy=choice[0], rule=row.modal)]
+    only = _ONLY_IF.search(unit.text)
+    if only is not None and not _ONLY_IF.search(row_text(row)):
+        return [FactDifference(kind="permission", policy=unit.text[only.start():][:80].strip(),
+                               rule=row.modal)]
+    return []
+
+
 def conflict_of(row: ObligationRow, scores: npt.NDArray[np.float32],
                 item_scores: npt.NDArray[np.float32] | None, units: Sequence[PolicyUnit],
-                related: float) -> Conflict | None:
-    """The row's contradiction: of the rule's own facts, else of the first item's."""
+                related: float, mutual: int | None = None) -> Conflict | None:
+    """The row's contradiction: of the rule's own facts, else of the first item's, else a
+    duty the mutually closest policy sentence weakens."""
     found = _facts_conflict(_comparable(row.facts), scores, units, related)
     if found is None and item_scores is not None:
         for item, s in zip(row.items, item_scores, strict=True):
             found = _facts_conflict(_comparable(_item_facts(item.text)), s, units, related)
             if found is not None:
                 break
+    if found is None and mutual is not None and scores[mutual] >= related:
+        weakened = _weakened(row, units[mutual])
+        if weakened:
+            found = Conflict(weakened, mutual, float(scores[mutual]))
     return found
 
 
@@ -217,25 +251,33 @@ def rows_for(regulation: Regulation, units: Sequence[PolicyUnit],
     prepared = []
     for position, index in enumerate(binding):
         row = regulation.rows[index]
-        if part_of(row) not in checked:
+        # A contradiction is the policy's own statement, wherever the rule stands; an
+        # omission counts only in a part the policy takes up.
+        in_scope = part_of(row) in checked
+        top_unit = int(np.argmax(scores[position])) if scores.shape[1] else None
+        mutual = top_unit if top_unit is not None and int(
+            np.argmax(scores[:, top_unit])) == position else None
+        if not in_scope and mutual is None and not _states_facts(row):
             continue
         item_scores = closeness(
             regulation.item_vectors[item_offsets[index]:item_offsets[index + 1]],
             [i.text for i in row.items], unit_vectors, unit_words) if row.items and len(
                 units) else None
-        prepared.append((row, scores[position], item_scores,
-                         conflict_of(row, scores[position], item_scores, units,
-                                     thresholds.related)))
+        conflict = conflict_of(row, scores[position], item_scores, units, thresholds.related,
+                               mutual)
+        if in_scope or conflict is not None:
+            prepared.append((row, scores[position], item_scores, conflict, in_scope))
     # A policy sentence that states one fact against several rules (one retention period
     # against every record-keeping rule) contradicts the rule it is closest to, not each.
     owner: dict[int, tuple[float, int]] = {}
-    for n, (_, _, _, conflict) in enumerate(prepared):
+    for n, (_, _, _, conflict, _) in enumerate(prepared):
         if conflict is not None and conflict.score > owner.get(conflict.unit, (-1.0, -1))[0]:
             owner[conflict.unit] = (conflict.score, n)
-    rows = [_row(row, s, units, item_scores,
-                 conflict if conflict is not None and owner[conflict.unit][1] == n else None,
-                 thresholds)
-            for n, (row, s, item_scores, conflict) in enumerate(prepared)]
+    rows = []
+    for n, (row, s, item_scores, conflict, in_scope) in enumerate(prepared):
+        kept = conflict if conflict is not None and owner[conflict.unit][1] == n else None
+        if in_scope or kept is not None:
+            rows.append(_row(row, s, units, item_scores, kept, thresholds))
     return rows, scope
 
 
@@ -286,6 +328,11 @@ def _row(row: ObligationRow, scores: npt.NDArray[np.float32], units: Sequence[Po
                                                   else margin if status == "partial"
                                                   else 0.0))), 4),
         uncertain=uncertain)
+
+
+def _states_facts(row: ObligationRow) -> bool:
+    return bool(_comparable(row.facts)) or any(_comparable(_item_facts(i.text))
+                                               for i in row.items)
 
 
 def _item_facts(text: str) -> tuple[TypedFact, ...]:

@@ -34,3 +34,8 @@ def test_amounts_percentages_approvers_and_extent() -> None:
     assert _facts("an analysis of all reports filed")["extent"][2] == "all"
     assert _facts("The firm may decide to skip it.")["permission"][2] == "permitted"
     assert _facts("Staff must not disclose it.")["permission"][2] == "prohibited"
+
+
+def test_an_age_limit_is_a_period() -> None:
+    assert _facts("Users aged 12 or older may give their own consent")["period"] == (
+        "aged 12 or older", 4380.0, "day", "at_least")
