@@ -43,6 +43,7 @@ from regintel.obligations.quotes import policy_quote
 
 SECTION_DEPTH = 2
 LEXICAL_WEIGHT = 0.3
+CONTAINED = 0.66  # two thirds of an item's content words: "date of birth" in "…, date of birth, …"
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,19 @@ def _overlaps(rule_texts: Sequence[str],
     sizes = np.maximum(rules.sum(axis=1, keepdims=True), 1)
     shared: npt.NDArray[np.float32] = (rules @ units.T / sizes).astype(np.float32)
     return shared
+
+
+def _item_closeness(item_vectors: npt.NDArray[np.float32], item_texts: Sequence[str],
+                    unit_vectors: npt.NDArray[np.float32],
+                    unit_words: Sequence[frozenset[str]]) -> npt.NDArray[np.float32]:
+    """Closeness of a list's items: a policy sentence that uses most of a short item's words
+    restates it ("full name, date of birth, nationality…" meets "(b) date of birth"), however
+    little the embedding of a long sentence resembles a three-word item's."""
+    blended = closeness(item_vectors, item_texts, unit_vectors, unit_words)
+    used = _overlaps(item_texts, unit_words)
+    out: npt.NDArray[np.float32] = np.where(used >= CONTAINED, np.maximum(blended, used),
+                                            blended).astype(np.float32)
+    return out
 
 
 def _severity(row: ObligationRow, status: CoverageStatus, uncertain: bool) -> Severity:
@@ -259,7 +273,7 @@ def rows_for(regulation: Regulation, units: Sequence[PolicyUnit],
             np.argmax(scores[:, top_unit])) == position else None
         if not in_scope and mutual is None and not _states_facts(row):
             continue
-        item_scores = closeness(
+        item_scores = _item_closeness(
             regulation.item_vectors[item_offsets[index]:item_offsets[index + 1]],
             [i.text for i in row.items], unit_vectors, unit_words) if row.items and len(
                 units) else None
