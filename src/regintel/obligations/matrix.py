@@ -43,6 +43,7 @@ from regintel.obligations.quotes import policy_quote
 
 SECTION_DEPTH = 2
 LEXICAL_WEIGHT = 0.3
+NEAR_TIE = 0.03
 CONTAINED = 0.66  # two thirds of an item's content words: "date of birth" in "…, date of birth, …"
 
 
@@ -269,8 +270,10 @@ def rows_for(regulation: Regulation, units: Sequence[PolicyUnit],
         # omission counts only in a part the policy takes up.
         in_scope = part_of(row) in checked
         top_unit = int(np.argmax(scores[position])) if scores.shape[1] else None
-        mutual = top_unit if top_unit is not None and int(
-            np.argmax(scores[:, top_unit])) == position else None
+        # Mutually closest: the rule's best sentence, and no rule much closer to that sentence
+        # (a rule restated in a sub-rule ties with it).
+        mutual = top_unit if top_unit is not None and scores[position, top_unit] >= float(
+            scores[:, top_unit].max()) - NEAR_TIE else None
         if not in_scope and mutual is None and not _states_facts(row):
             continue
         item_scores = _item_closeness(
