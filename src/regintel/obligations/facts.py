@@ -31,10 +31,8 @@ _DURATION = re.compile(
 # An age limit is a duration too ("at least 16 years old" against "aged 12 or older").
 _AGE = re.compile(rf"\b(?:aged|age of)\s+(?P<n>{_NUMBER})(?:\s+years?)?"
                   r"(?P<up>\s+(?:or|and)\s+(?:older|over|above))?\b", re.IGNORECASE)
-# A verb of acting; after a determiner the word is a thing kept ("every notification").
-_ACT = re.compile(r"(?<!\bthe )(?<!\bevery )(?<!\beach )(?<!\bany )(?<!\ball )(?<!\bits )"
-                  r"(?<!\ba )(?<!\ban )\b(?:notif|report|submit|inform|respond|file|provide|"
-                  r"deliver)\w*\b", re.IGNORECASE)
+_ACT = re.compile(r"\b(?:notif|report|submit|inform|respond|file|provide|deliver)\w*\b",
+                  re.IGNORECASE)
 _KEPT = re.compile(r"\b(?:kept|keeps?|retain\w*|stored?|stores|held|holds?|maintain\w*|"
                    r"preserv\w*|archiv\w*)\b", re.IGNORECASE)
 _PROMPT = re.compile(r"\b(?:immediately|forthwith|without (?:undue )?delay|promptly|"
@@ -152,13 +150,12 @@ def durations(sentence: str) -> list[TypedFact]:
             continue
         cmp_word = (m["cmp"] or "").lower()
         comparator = _comparator(cmp_word)
-        # The verb nearest before the duration decides: "keeps … every notification … for
-        # three years" is how long something is kept, "notify … within" a time to act.
-        acts = [a.end() for a in _ACT.finditer(sentence[max(0, m.start() - 80):m.start()])]
-        kept = [k.end() for k in _KEPT.finditer(sentence[:m.start()])]
+        # "keeps … reports … for five years" is how long something is kept; "notify …" with
+        # no keeping before it, a time to act.
+        kept = _KEPT.search(sentence[:m.start()]) is not None
         deadline = comparator == "within" or cmp_word == "after" or bool(
-            acts and comparator != "at_least"
-            and (not kept or kept[-1] < acts[-1] + max(0, m.start() - 80)))
+            _ACT.search(sentence[max(0, m.start() - 80):m.start()])
+            and comparator != "at_least" and not kept)
         text = m[0] if m["cmp"] and cmp_word not in ("for", "of") else \
             m[0][len(m["cmp"] or ""):].strip()
         found.append(TypedFact(kind="deadline" if deadline else "period", text=text,
