@@ -21,6 +21,7 @@ from regintel.obligations.matrix import part_of
 MAX_ITEM_FINDINGS = 3  # a row missing more items is one finding naming them all
 MIN_LIST = 3
 MAX_CLEAR_MISSING = 1
+STANDS_OUT = 0.15  # an item this much further from the policy than the next one stands out
 
 
 @dataclass(frozen=True)
@@ -60,12 +61,13 @@ def part_coverage(matrix: CoverageMatrix) -> dict[str, float]:
 
 def clear_omission(row: CoverageRow) -> bool:
     """An omission clear enough to report: one item left out of a list (of at least
-    MIN_LIST items) whose other items the policy restates. A rule the policy says nothing
-    close to is only listed in the matrix: on the development policies of three regulations
-    such findings were right about one time in ten (closeness alone cannot tell a rule the
-    policy omits from one it words differently)."""
-    return row.status == "partial" and len(row.obligation.items) >= MIN_LIST and \
-        len(row.missing_items) <= MAX_CLEAR_MISSING
+    MIN_LIST items) whose other items the policy restates, or an item that stands out below
+    all its siblings (row.confidence carries how far, see matrix._row). A rule the policy
+    says nothing close to is only listed in the matrix: on the development policies of three
+    regulations such findings were right about one time in ten (closeness alone cannot tell
+    a rule the policy omits from one it words differently)."""
+    return row.status == "partial" and len(row.obligation.items) >= MIN_LIST and (
+        len(row.missing_items) <= MAX_CLEAR_MISSING or row.confidence - 0.5 >= STANDS_OUT)
 
 
 def drafts_of(row: CoverageRow, met: float = 0.5) -> list[Draft]:
@@ -82,7 +84,8 @@ def drafts_of(row: CoverageRow, met: float = 0.5) -> list[Draft]:
         return [Draft(row, "conflict", item_clause(o.rule, item.label) if item else o.rule,
                       item.text if item else o.text,
                       f"The policy contradicts the rule: {said}.", severity, confidence)]
-    if row.status == "partial" and len(row.missing_items) <= MAX_ITEM_FINDINGS:
+    if row.status == "partial" and (len(row.missing_items) <= MAX_ITEM_FINDINGS
+                                    or row.confidence - 0.5 >= STANDS_OUT):
         out = []
         for missing in row.missing_items:
             item = next(i for i in o.items if f"{i.label} {i.text}".strip() == missing)

@@ -12,7 +12,8 @@ clauses that address it, with a status.
   choice or adds a condition the rule lacks; a policy sentence contradicts only the rule it is
   closest to, and rules outside the checked parts are read for contradictions too; ``missing``
   when no policy sentence is COVERED close; ``partial`` when the rule is met but some of its
-  items are not (each item's closest sentence below ITEM_COVERED); else ``covered``.
+  items are not (each item's closest sentence below ITEM_COVERED), the furthest first, its
+  confidence 0.5 plus how far it stands below the next item; else ``covered``.
 - Severity from the rule's strength (a prohibition is graver than a duty) and the kind of gap
   (a contradiction is graver than an omission, a missing item than a missing rule)."""
 
@@ -311,12 +312,17 @@ def _row(row: ObligationRow, scores: npt.NDArray[np.float32], units: Sequence[Po
         # Items are judged against their siblings: the scale of closeness varies with the
         # drafting, while an item the policy leaves out stands out of its list.
         median = float(np.median(item_best))
-        for item, top in zip(row.items, item_best, strict=True):
+        for at in np.argsort(item_best):  # the item furthest from the policy first
+            item, top = row.items[int(at)], float(item_best[at])
             if top < thresholds.item_covered or (
                     len(row.items) >= 3 and top < min(thresholds.item_high,
                                                       median - thresholds.item_gap)):
                 missing_items.append(f"{item.label} {item.text}".strip())
-                margin = max(margin, median - float(top))
+        if missing_items and len(row.items) >= 3:
+            # How far the worst item stands below the next: one item left out of a list the
+            # policy otherwise restates stands out of it.
+            low = np.sort(item_best)
+            margin = float(low[1] - low[0])
     status: CoverageStatus
     if diffs:
         status = "conflicting"
