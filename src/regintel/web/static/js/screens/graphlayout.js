@@ -1,0 +1,107 @@
+// Node positions for the graph views, computed here rather than by a force-directed layout:
+// they take a few milliseconds for 500 nodes on a slow machine, come out the same for the same
+// graph (a reload does not reshuffle the picture), and leave room for the labels.
+//   clusters: one disc per group (a concept's domain), hubs in the middle of their disc;
+//   rings:    the focused node in the centre, each hop further out on rings of its own.
+
+const GOLDEN_ANGLE = Math.PI * (3 - Math.sqrt(5));
+
+/** Degree of each node id, counting only edges whose two ends are drawn. */
+export function degrees(nodes, edges) {
+  const ids = new Set(nodes.map((n) => n.id));
+  const degree = new Map(nodes.map((n) => [n.id, 0]));
+  for (const e of edges) {
+    if (!ids.has(e.source) || !ids.has(e.target)) continue;
+    degree.set(e.source, degree.get(e.source) + 1);
+    degree.set(e.target, degree.get(e.target) + 1);
+  }
+  return degree;
+}
+
+/**
+ * Clusters by `groupOf(node)`: each group a sunflower disc (the most connected nodes at its
+ * centre, so the hubs and their links sit together), the discs packed in rows about as wide
+ * as `aspect` times their height. Returns {positions: Map(id → {x, y}), groups: [{key, count,
+ * x, y, radius}]}.
+ */
+export function clusterLayout(nodes, edges, groupOf, { spacing = 52, aspect = 1.5 } = {}) {
+  const degree = degrees(nodes, edges);
+  const groups = new Map();
+  for (const node of nodes) {
+    const key = groupOf(node);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(node);
+  }
+  // In Vogel's spiral (r = c·√i) each point has about π·c² of room: c from the spacing wanted.
+  const c = spacing / Math.sqrt(Math.PI);
+  const discs = [...groups].map(([key, members]) => {
+    members.sort((a, b) => (degree.get(b.id) - degree.get(a.id)) || String(a.label).localeCompare(String(b.label)));
+    return { key, members, count: members.length, radius: c * Math.sqrt(members.length) + spacing / 2 };
+  }).sort((a, b) => b.count - a.count || String(a.key).localeCompare(String(b.key)));
+
+  // Shelf packing: discs left to right, a new row when the row is as wide as wanted.
+  const gap = spacing * 1.5;
+  const area = discs.reduce((sum, d) => sum + (2 * d.radius + gap) ** 2, 0);
+  // (a little wider than the exact fit: a row that just misses one more disc looks empty)
+  const rowWidth = Math.max(1.2 * Math.sqrt(area * aspect), discs.length ? 2 * discs[0].radius : 0);
+  const positions = new Map();
+  let x = 0;
+  let y = 0;
+  let rowHeight = 0;
+  for (const disc of discs) {
+    const size = 2 * disc.radius;
+    if (x > 0 && x + size > rowWidth) {
+      x = 0;
+      y += rowHeight + gap;
+      rowHeight = 0;
+    }
+    disc.x = x + disc.radius;
+    disc.y = y + disc.radius;
+    disc.members.forEach((node, i) => {
+      const r = c * Math.sqrt(i + (i ? 0.5 : 0));
+      positions.set(node.id, { x: disc.x + r * Math.cos(i * GOLDEN_ANGLE), y: disc.y + r * Math.sin(i * GOLDEN_ANGLE) });
+    });
+    x += size + gap;
+    rowHeight = Math.max(rowHeight, size);
+  }
+  return { positions, groups: discs.map(({ key, count, x: gx, y: gy, radius }) => ({ key, count, x: gx, y: gy, radius })) };
+}
+
+/**
+ * Rings by hop distance (`node.depth`; none counts as one hop): the focus in the centre; the
+ * nodes of one depth fill as many rings as they need with at least `arc` between two nodes on a
+ * ring, so the labels under them do not run into each other.
+ */
+export function ringLayout(nodes, { gap = 120, arc = 110 } = {}) {
+  const positions = new Map();
+  const byDepth = new Map();
+  for (const node of nodes) {
+    const depth = Number.isInteger(node.depth) ? node.depth : 1;
+    if (!byDepth.has(depth)) byDepth.set(depth, []);
+    byDepth.get(depth).push(node);
+  }
+  let ring = 0;
+  for (const depth of [...byDepth.keys()].sort((a, b) => a - b)) {
+    const members = byDepth.get(depth).sort((a, b) => String(a.kind).localeCompare(String(b.kind))
+      || String(a.label).localeCompare(String(b.label)));
+    if (depth === 0 && members.length === 1) {
+      positions.set(members[0].id, { x: 0, y: 0 });
+      continue;
+    }
+    let placed = 0;
+    while (placed < members.length) {
+      ring += 1;
+      const radius = ring * gap;
+      const capacity = Math.max(6, Math.floor((2 * Math.PI * radius) / arc));
+      const onRing = members.slice(placed, placed + capacity);
+      // Alternate rings are turned by half a step, so their nodes do not line up in spokes.
+      const offset = ring % 2 ? 0 : Math.PI / onRing.length;
+      onRing.forEach((node, i) => {
+        const angle = offset + (2 * Math.PI * i) / onRing.length - Math.PI / 2;
+        positions.set(node.id, { x: radius * Math.cos(angle), y: radius * Math.sin(angle) });
+      });
+      placed += onRing.length;
+    }
+  }
+  return positions;
+}
