@@ -25,7 +25,7 @@ from regintel.runtime.stores import EmbeddedEndpoints
 from regintel.settings import GraphSettings
 from tests.e2e.conftest import needs_chromium
 from tests.e2e.documents import AML_RULES, POLICY, make_pdf
-from tests.e2e.graphview import drawn_edges, drawn_nodes, node_ids
+from tests.e2e.graphview import drawn_edges, drawn_nodes, node_ids, overlapping_labels
 from tests.e2e.helpers import ANSWER_TIMEOUT_MS, Tab, new_email, open_tab, sign_up, upload
 from tests.e2e.test_journey import AML_TITLE, POLICY_TITLE, ask, mention
 
@@ -277,6 +277,7 @@ async def test_a_busy_project_page_stays_short_and_readable(
         nodes = await drawn_nodes(page, PROJECT_GRAPH)
         assert all(n["painted"] and n["inside"] and n["px"] >= 10 for n in nodes), \
             [n for n in nodes if not (n["painted"] and n["inside"] and n["px"] >= 10)]
+        assert not overlapping_labels(nodes), overlapping_labels(nodes)
         assert "GM Anti-Money Laundering and Sanctions programme 2026" in {
             n["label"] for n in nodes}
         edges = await drawn_edges(page, PROJECT_GRAPH)

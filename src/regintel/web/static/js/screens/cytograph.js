@@ -9,7 +9,7 @@
 // data-count and data-layout ("done" once positions are set and the view fitted).
 import cytoscape from '../../vendor/cytoscape/cytoscape.esm.min.js';
 import { clear, h } from '../dom.js';
-import { clusterLayout, degrees, ringLayout } from './graphlayout.js';
+import { clusterLayout, degrees, ringLayout, rowLayout } from './graphlayout.js';
 
 // Kind colours as app.css has them (.kind-*), for the canvas, which cannot read CSS variables.
 export const KIND_COLOURS = {
@@ -25,6 +25,8 @@ const CHAR_PX = 6.2; // about how wide a character of an 11 px label is
 const MAX_LABEL_PX = 150; // longer labels end in an ellipsis
 const MAX_PLACED = 160; // labels placed at once in the overview, beyond those of the chosen node
 const MAX_READABLE_ZOOM = 1.6;
+const MAX_HEIGHT_PX = 1400;
+const RING_MAX = 12; // rings have room for about this many labels; more go in rows
 const HUB_SHARE = 0.06; // the most connected nodes of the overview are drawn bigger
 
 /** A stable colour per domain key: the same domain has the same colour on every page load. */
@@ -128,7 +130,17 @@ export function graphView(container, opts = {}) {
     let positions;
     let groups = [];
     if (relayout) {
-      if (mode === 'rings') positions = ringLayout(nodes);
+      container.style.removeProperty('height');
+      cy.resize();
+      if (mode === 'rings' && nodes.length > RING_MAX) {
+        // Rows at zoom 1, the picture as tall as they need (CSSOM: the CSP allows it).
+        let height;
+        ({ positions, height } = rowLayout(nodes, cy.width()));
+        if (height + 48 > cy.height()) {
+          container.style.height = `${Math.min(height + 48, MAX_HEIGHT_PX)}px`;
+          cy.resize();
+        }
+      } else if (mode === 'rings') positions = ringLayout(nodes);
       else ({ positions, groups } = clusterLayout(nodes, kept, groupKey, { aspect: cy.width() / Math.max(cy.height(), 1) || 1.5 }));
     }
     const clustered = mode === 'clusters';
@@ -174,7 +186,6 @@ export function graphView(container, opts = {}) {
         if (p) n.position(p);
       }
     });
-    if (relayout) fitAll();
     container.dataset.mode = mode;
     container.dataset.count = String(nodes.length);
     container.dataset.focus = current.focus || '';
@@ -182,10 +193,14 @@ export function graphView(container, opts = {}) {
     container.setAttribute('aria-label', `${opts.name || 'Graph'}: ${nodes.length} node(s) and ${kept.length} link(s)`
       + (current.focus ? `, around ${(byId.get(current.focus) || {}).label || current.focus}` : '')
       + (clustered && domainKeys.size > 1 ? `, in ${domainKeys.size} groups` : ''));
-    if (current.selected && clustered) highlight(current.selected, { animate: false, keepView: !relayout });
-    else placeLabels();
     fillList(nodes);
-    container.dataset.layout = 'done';
+    const finish = () => {
+      if (relayout) fitAll();
+      if (current.selected && clustered) highlight(current.selected, { animate: false, keepView: !relayout });
+      else placeLabels();
+      container.dataset.layout = 'done';
+    };
+    finish();
   }
 
   /** The whole picture in view with its labels: the labels' size depends on the zoom and the
@@ -196,8 +211,9 @@ export function graphView(container, opts = {}) {
       cy.fit(undefined, 24);
       placeLabels();
     }
-    if (cy.zoom() > MAX_READABLE_ZOOM) {
-      cy.zoom(MAX_READABLE_ZOOM);
+    const most = current.mode === 'rings' && current.nodes.length > RING_MAX ? 1 : MAX_READABLE_ZOOM;
+    if (cy.zoom() > most) {
+      cy.zoom(most);
       cy.center();
       placeLabels();
     }

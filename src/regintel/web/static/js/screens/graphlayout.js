@@ -105,3 +105,33 @@ export function ringLayout(nodes, { gap = 120, arc = 110 } = {}) {
   }
   return positions;
 }
+
+/**
+ * Rows by hop distance, for a neighbourhood too large for rings: the focus alone on the first
+ * row, then each depth's nodes by kind and label, wrapped to rows of `width`. Each node has a
+ * cell as large as its (wrapped) label, so at zoom 1 no label covers another; returns
+ * {positions, height} (the height the picture needs at zoom 1).
+ */
+export function rowLayout(nodes, width, { cellWidth = 160, cellHeight = 74 } = {}) {
+  const columns = Math.max(2, Math.floor(width / cellWidth));
+  const positions = new Map();
+  const byDepth = new Map();
+  for (const node of nodes) {
+    const depth = Number.isInteger(node.depth) ? node.depth : 1;
+    if (!byDepth.has(depth)) byDepth.set(depth, []);
+    byDepth.get(depth).push(node);
+  }
+  let row = 0;
+  for (const depth of [...byDepth.keys()].sort((a, b) => a - b)) {
+    const members = byDepth.get(depth).sort((a, b) => String(a.kind).localeCompare(String(b.kind))
+      || String(a.label).localeCompare(String(b.label)));
+    for (let start = 0; start < members.length; start += columns) {
+      const line = members.slice(start, start + columns);
+      // each row centred, so a short row does not hang to the left
+      const left = (width - line.length * cellWidth) / 2 + cellWidth / 2;
+      line.forEach((node, i) => positions.set(node.id, { x: left + i * cellWidth, y: row * cellHeight + cellHeight / 3 }));
+      row += 1;
+    }
+  }
+  return { positions, height: row * cellHeight };
+}
