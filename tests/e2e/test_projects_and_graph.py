@@ -158,7 +158,9 @@ async def _walk(tab: Tab, writer: GraphWriteService, screenshots: Path) -> None:
     details = page.get_by_role("region", name="Node details")
     await expect(details.get_by_role("heading", level=2)).to_have_text("personal data")
     await expect(details.locator(".definition")).to_contain_text("identified or identifiable")
-    await expect(details.locator(".neighbour-list")).to_contain_text("DEFINED_IN")
+    # Relations read as words, not raw names ("DEFINED_IN").
+    await expect(details.locator(".neighbour-list")).to_contain_text("defined in")
+    await expect(details.locator(".neighbour-list")).not_to_contain_text("DEFINED_IN")
     await expect(details.locator(".sources-list a").first).to_have_attribute(
         "href", re.compile(r"^https://"))
     await expect(page.locator(CONCEPT_GRAPH)).to_have_attribute("data-focus", PERSONAL_DATA)
@@ -193,6 +195,14 @@ async def _walk(tab: Tab, writer: GraphWriteService, screenshots: Path) -> None:
     await page.set_viewport_size({"width": 390, "height": 844})
     await expect(page.locator(".graph-canvas")).to_be_visible()
     assert await page.evaluate(FITS)
+    # The picture is laid out again for the narrow screen: every label whole and inside.
+    await expect(page.locator(CONCEPT_GRAPH)).to_have_attribute("data-layout", "done")
+    await page.wait_for_function(
+        "(s) => document.querySelector(s).cy.width() < 400", arg=CONCEPT_GRAPH)
+    await page.wait_for_timeout(300)  # the new layout runs in the next animation frame
+    narrow = await drawn_nodes(page, CONCEPT_GRAPH)
+    assert all(n["painted"] and n["inside"] for n in narrow), \
+        [n["label"] for n in narrow if not (n["painted"] and n["inside"])]
     await tab.shot(screenshots, "25-narrow-graph")
     await page.goto(project_url)
     await expect(page.locator(".coverage-table")).to_be_visible()

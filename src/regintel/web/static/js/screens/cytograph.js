@@ -87,6 +87,18 @@ export function graphView(container, opts = {}) {
   container.cy = cy;
   container.setAttribute('role', 'img');
   let current = { mode: 'clusters', nodes: [], focus: null, selected: null };
+  let last = null; // the last draw's arguments, to lay the picture out again for a new width
+  let drawnWidth = 0;
+  let resizeFrame = 0;
+  // A narrower screen (a phone turned, a window resized) gets the picture laid out for it.
+  const resized = new ResizeObserver(() => {
+    if (resizeFrame || !last || Math.abs(container.clientWidth - drawnWidth) < 40) return;
+    resizeFrame = requestAnimationFrame(() => {
+      resizeFrame = 0;
+      draw(last.nodes, last.edges, { ...last.view, relayout: true });
+    });
+  });
+  resized.observe(container);
 
   cy.on('tap', 'node', (event) => {
     const node = event.target;
@@ -118,7 +130,11 @@ export function graphView(container, opts = {}) {
   function draw(nodes, edges, view = {}) {
     cy.resize(); // the container was not in the page (no size) when the view was made
     const mode = view.mode || 'clusters';
-    const relayout = view.relayout !== false || mode !== current.mode || !cy.nodes().length;
+    // Rings and rows are laid out again on every change (a few dozen nodes, the same places
+    // for the same nodes); the overview keeps its nodes where they are.
+    const relayout = view.relayout !== false || mode !== current.mode || mode === 'rings' || !cy.nodes().length;
+    last = { nodes, edges, view: { ...view, relayout: false } };
+    drawnWidth = container.clientWidth;
     current = { mode, nodes, focus: view.focus || null, selected: view.selected || null };
     container.dataset.layout = 'running';
     const domainKeys = new Set(nodes.map(groupKey));
@@ -329,6 +345,8 @@ export function graphView(container, opts = {}) {
     fit: fitAll,
     destroy: () => {
       if (labelFrame) cancelAnimationFrame(labelFrame);
+      if (resizeFrame) cancelAnimationFrame(resizeFrame);
+      resized.disconnect();
       cy.destroy();
     },
   };

@@ -21,6 +21,11 @@ function humanise(key) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** "DEFINED_IN" → "defined in": a relation read as words (its name stays in the tooltip). */
+function relationWords(rel) {
+  return String(rel || '').replace(/_/g, ' ').toLowerCase();
+}
+
 function kindOf(labels) {
   if (labels.includes('Concept')) return 'concept';
   if (labels.includes('Section')) return 'section';
@@ -218,7 +223,7 @@ export function graphScreen(me) {
       return h('li', {}, href ? h('a', { href, target: '_blank', rel: 'noopener noreferrer' }, u) : u);
     });
     const neighbours = detail.neighbours.map((nb) => h('li', {},
-      h('span', { class: 'rel' }, nb.direction === 'out' ? `${nb.edge.rel} →` : `← ${nb.edge.rel}`), ' ',
+      h('span', { class: 'rel', title: nb.edge.rel }, nb.direction === 'out' ? `${relationWords(nb.edge.rel)} →` : `← ${relationWords(nb.edge.rel)}`), ' ',
       h('button', { type: 'button', class: 'link-btn', onclick: () => focusOn(nb.node.id) }, nb.node.label)));
     append(clear(details), [
       h('h2', { class: 'node-title' }, n.prefLabel || n.label),

@@ -1,10 +1,8 @@
 // Node positions for the graph views, computed here rather than by a force-directed layout:
 // they take a few milliseconds for 500 nodes on a slow machine, come out the same for the same
 // graph (a reload does not reshuffle the picture), and leave room for the labels.
-//   clusters: one disc per group (a concept's domain), hubs in the middle of their disc;
+//   clusters: one disc per group (a concept's domain), hubs in the middle, linked nodes together;
 //   rings:    the focused node in the centre, each hop further out on rings of its own.
-
-const GOLDEN_ANGLE = Math.PI * (3 - Math.sqrt(5));
 
 /** Degree of each node id, counting only edges whose two ends are drawn. */
 export function degrees(nodes, edges) {
@@ -19,8 +17,9 @@ export function degrees(nodes, edges) {
 }
 
 /**
- * Clusters by `groupOf(node)`: each group a sunflower disc (the most connected nodes at its
- * centre, so the hubs and their links sit together), the discs packed in rows about as wide
+ * Clusters by `groupOf(node)`: each group a disc of concentric rings filled in breadth-first
+ * order from its most connected node (so the hubs sit in the middle with their neighbours
+ * around them), the discs packed in rows about as wide
  * as `aspect` times their height. Returns {positions: Map(id → {x, y}), groups: [{key, count,
  * x, y, radius}]}.
  */
@@ -32,11 +31,16 @@ export function clusterLayout(nodes, edges, groupOf, { spacing = 52, aspect = 1.
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push(node);
   }
-  // In Vogel's spiral (r = c·√i) each point has about π·c² of room: c from the spacing wanted.
-  const c = spacing / Math.sqrt(Math.PI);
+  const adjacent = new Map(nodes.map((n) => [n.id, []]));
+  for (const e of edges) {
+    if (adjacent.has(e.source) && adjacent.has(e.target)) {
+      adjacent.get(e.source).push(e.target);
+      adjacent.get(e.target).push(e.source);
+    }
+  }
   const discs = [...groups].map(([key, members]) => {
-    members.sort((a, b) => (degree.get(b.id) - degree.get(a.id)) || String(a.label).localeCompare(String(b.label)));
-    return { key, members, count: members.length, radius: c * Math.sqrt(members.length) + spacing / 2 };
+    const ordered = breadthFirst(members, adjacent, degree);
+    return { key, members: ordered, count: members.length, radius: ringsRadius(members.length, spacing) + spacing / 2 };
   }).sort((a, b) => b.count - a.count || String(a.key).localeCompare(String(b.key)));
 
   // Shelf packing: discs left to right, a new row when the row is as wide as wanted.
@@ -57,14 +61,70 @@ export function clusterLayout(nodes, edges, groupOf, { spacing = 52, aspect = 1.
     }
     disc.x = x + disc.radius;
     disc.y = y + disc.radius;
-    disc.members.forEach((node, i) => {
-      const r = c * Math.sqrt(i + (i ? 0.5 : 0));
-      positions.set(node.id, { x: disc.x + r * Math.cos(i * GOLDEN_ANGLE), y: disc.y + r * Math.sin(i * GOLDEN_ANGLE) });
+    ringSlots(disc.members.length, spacing).forEach((slot, i) => {
+      positions.set(disc.members[i].id, { x: disc.x + slot.x, y: disc.y + slot.y });
     });
     x += size + gap;
     rowHeight = Math.max(rowHeight, size);
   }
   return { positions, groups: discs.map(({ key, count, x: gx, y: gy, radius }) => ({ key, count, x: gx, y: gy, radius })) };
+}
+
+/**
+ * A disc's members in breadth-first order from its most connected node (the next most
+ * connected starts the next component), neighbours by degree: linked nodes come one after
+ * another, so on the disc's rings, filled in turn, they sit side by side.
+ */
+function breadthFirst(members, adjacent, degree) {
+  const inGroup = new Set(members.map((n) => n.id));
+  const byId = new Map(members.map((n) => [n.id, n]));
+  const rank = (a, b) => (degree.get(b) - degree.get(a)) || String(byId.get(a).label).localeCompare(String(byId.get(b).label));
+  const starts = [...inGroup].sort(rank);
+  const seen = new Set();
+  const order = [];
+  for (const start of starts) {
+    if (seen.has(start)) continue;
+    seen.add(start);
+    const queue = [start];
+    while (queue.length) {
+      const id = queue.shift();
+      order.push(byId.get(id));
+      const next = adjacent.get(id).filter((o) => inGroup.has(o) && !seen.has(o)).sort(rank);
+      for (const o of next) {
+        if (!seen.has(o)) {
+          seen.add(o);
+          queue.push(o);
+        }
+      }
+    }
+  }
+  return order;
+}
+
+/** Places on concentric rings `spacing` apart, each ring as full as its length allows. */
+function ringSlots(count, spacing) {
+  const slots = [{ x: 0, y: 0 }];
+  for (let ring = 1; slots.length < count; ring += 1) {
+    const radius = ring * spacing;
+    const capacity = Math.floor((2 * Math.PI * radius) / spacing);
+    const here = Math.min(capacity, count - slots.length);
+    // a ring that is not full spreads its nodes over the whole circle
+    for (let i = 0; i < here; i += 1) {
+      const angle = (2 * Math.PI * i) / here - Math.PI / 2 + ring * 0.5;
+      slots.push({ x: radius * Math.cos(angle), y: radius * Math.sin(angle) });
+    }
+  }
+  return slots.slice(0, count);
+}
+
+function ringsRadius(count, spacing) {
+  let placed = 1;
+  let ring = 0;
+  while (placed < count) {
+    ring += 1;
+    placed += Math.floor((2 * Math.PI * ring * spacing) / spacing);
+  }
+  return ring * spacing;
 }
 
 /**
@@ -114,6 +174,8 @@ export function ringLayout(nodes, { gap = 120, arc = 110 } = {}) {
  */
 export function rowLayout(nodes, width, { cellWidth = 160, cellHeight = 74 } = {}) {
   const columns = Math.max(2, Math.floor(width / cellWidth));
+  // the columns share the whole width: spare room goes between the labels
+  cellWidth = Math.max(cellWidth, width / columns); // eslint-disable-line no-param-reassign
   const positions = new Map();
   const byDepth = new Map();
   for (const node of nodes) {
