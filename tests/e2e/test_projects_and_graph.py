@@ -153,6 +153,10 @@ async def _walk(tab: Tab, writer: GraphWriteService, screenshots: Path) -> None:
     await expect(page.locator(CONCEPT_GRAPH)).to_have_attribute("data-layout", "done")
     assert PERSONAL_DATA in await node_ids(page, CONCEPT_GRAPH)
     await expect(page.locator(".graph-legend")).to_contain_text("Data protection")
+    await tab.shot(screenshots, "38-24-graph-overview", full_page=True)
+    overview = await drawn_nodes(page, CONCEPT_GRAPH)
+    assert [n for n in overview if n["painted"]] and not overlapping_labels(overview), \
+        overlapping_labels(overview)
     await page.get_by_label("Search concepts").fill("personal data")
     await page.get_by_label("Search concepts").press("Enter")
     details = page.get_by_role("region", name="Node details")

@@ -21,7 +21,7 @@ const DOMAIN_PALETTE = ['#2563eb', '#15803d', '#c2410c', '#7c3aed', '#0891b2', '
 const SHAPES = { concept: 'ellipse', section: 'round-rectangle', rule: 'diamond' };
 export const SHAPE_NAMES = { concept: 'circle', section: 'rounded square', rule: 'diamond' };
 const LABEL_PX = 11; // labels are drawn this big on screen however far the view is zoomed out
-const CHAR_PX = 6.2; // about how wide a character of an 11 px label is
+const CHAR_PX = 6.4; // about how wide a character of an 11 px label is (bold for a hub)
 const MAX_LABEL_PX = 150; // longer labels end in an ellipsis
 const MAX_PLACED = 160; // labels placed at once in the overview, beyond those of the chosen node
 const MAX_READABLE_ZOOM = 1.6;
@@ -269,11 +269,13 @@ export function graphView(container, opts = {}) {
     const rest = inView.not('.hood').not('.faded').sort((a, b) => b.degree() - a.degree());
     const boxes = [];
     const placed = [];
+    const grow = Math.max(zoom, 1); // zoomed in, the labels are drawn larger than LABEL_PX
     const boxOf = (n) => {
       const p = n.renderedPosition();
       // a little larger than the painted text (its background, the node above it): room
-      const w = Math.min(String(n.data('label')).length * CHAR_PX, MAX_LABEL_PX) / 2 + 3;
-      return { x1: p.x - w, x2: p.x + w, y1: p.y + 2, y2: p.y + 8 + LABEL_PX * 1.6 };
+      const w = (Math.min(String(n.data('label')).length * CHAR_PX, MAX_LABEL_PX) / 2) * grow + 3;
+      // below the node (up to 12 px at zoom 1, a hub's bigger) come the label's lines
+      return { x1: p.x - w, x2: p.x + w, y1: p.y + 2, y2: p.y + (12 + LABEL_PX * 1.6) * grow };
     };
     const width = cy.width();
     const height = cy.height();
