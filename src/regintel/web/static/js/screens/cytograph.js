@@ -29,6 +29,11 @@ const MAX_HEIGHT_PX = 1400;
 const RING_MAX = 12; // rings have room for about this many labels; more go in rows
 const HUB_SHARE = 0.06; // the most connected nodes of the overview are drawn bigger
 
+/** The group a node is clustered in: its domain, else its kind. */
+export function groupKey(node) {
+  return node.domain || (node.kind === 'concept' ? 'OTHER' : String(node.kind).toUpperCase());
+}
+
 /** A stable colour per domain key: the same domain has the same colour on every page load. */
 export function domainColour(key, keys) {
   const index = [...keys].sort().indexOf(key);
@@ -52,9 +57,12 @@ const STYLE = [
     label: 'data(label)', 'font-size': 'data(fontSize)', 'font-weight': 700, color: 'data(colour)',
     'text-valign': 'top', 'text-halign': 'center', 'text-margin-y': -6, 'text-wrap': 'none',
     'min-zoomed-font-size': 0, 'text-background-opacity': 0, padding: 16, events: 'no',
+    // the discs are packed by their nodes; a label at a disc's edge may reach into the gap,
+    // but must not push the box over the next disc
+    'compound-sizing-wrt-labels': 'exclude',
   } },
   { selector: 'node.wrap', style: { 'text-wrap': 'wrap' } },
-  { selector: 'node.focus', style: { width: 24, height: 24, 'border-width': 3, 'border-color': '#0f172a', 'font-weight': 700 } },
+  { selector: 'node.focus', style: { width: 24, height: 24, 'border-width': 3, 'border-color': '#0f172a', 'font-weight': 700, 'text-wrap': 'wrap' } },
   { selector: 'node.selected', style: { 'border-width': 4, 'border-color': '#f59e0b', 'z-index': 20 } },
   { selector: 'node.fresh', style: { 'border-width': 4, 'border-color': '#16a34a' } },
   { selector: 'node.hood', style: { 'text-background-opacity': 0.9, 'z-index': 10 } },
@@ -118,9 +126,6 @@ export function graphView(container, opts = {}) {
     return KIND_COLOURS[node.kind] || KIND_COLOURS.other;
   }
 
-  function groupKey(node) {
-    return node.domain || (node.kind === 'concept' ? 'OTHER' : node.kind.toUpperCase());
-  }
 
   /**
    * Show `nodes` ({id, label, kind, domain?, depth?, fresh?}) and `edges` ({id, source, target,
@@ -137,7 +142,10 @@ export function graphView(container, opts = {}) {
     drawnWidth = container.clientWidth;
     current = { mode, nodes, focus: view.focus || null, selected: view.selected || null };
     container.dataset.layout = 'running';
-    const domainKeys = new Set(nodes.map(groupKey));
+    // Colours by the domains the page knows (opts.domains), not only those drawn now, so a
+    // domain keeps its colour from the overview to a focused neighbourhood.
+    const domainKeys = new Set([...nodes.filter((n) => n.kind === 'concept').map(groupKey),
+      ...(opts.domains ? opts.domains() : [])]);
     const degree = degrees(nodes, edges);
     const hubCut = [...degree.values()].sort((a, b) => b - a)[Math.floor(nodes.length * HUB_SHARE)] || Infinity;
     const byId = new Map(nodes.map((n) => [n.id, n]));
@@ -208,7 +216,7 @@ export function graphView(container, opts = {}) {
     container.dataset.selected = current.selected || '';
     container.setAttribute('aria-label', `${opts.name || 'Graph'}: ${nodes.length} node(s) and ${kept.length} link(s)`
       + (current.focus ? `, around ${(byId.get(current.focus) || {}).label || current.focus}` : '')
-      + (clustered && domainKeys.size > 1 ? `, in ${domainKeys.size} groups` : ''));
+      + (clustered && groups.length > 1 ? `, in ${groups.length} groups` : ''));
     fillList(nodes);
     const finish = () => {
       if (relayout) fitAll();

@@ -6,7 +6,7 @@ import { ApiError, get } from '../api.js';
 import { append, clear, h, safeUrl } from '../dom.js';
 import { problemText } from './common.js';
 import { pageFrame } from './page.js';
-import { SHAPE_NAMES, domainColour, graphView, legendItems } from './cytograph.js';
+import { SHAPE_NAMES, domainColour, graphView, groupKey, legendItems } from './cytograph.js';
 
 // The API's most: a tenant's private concepts and the shared ones, all drawn (clustered).
 const OVERVIEW_LIMIT = 1000;
@@ -93,14 +93,19 @@ export function graphScreen(me) {
 
   const view = graphView(canvas, {
     name: 'Concept graph', colourBy: 'domain', groupLabel: humanise, list: nodeList,
+    domains: () => knownDomains(),
     onSelect: (node) => selectNode(node.id),
   });
 
+  function knownDomains() {
+    return new Set([...state.known.values()].filter((n) => n.kind === 'concept').map(groupKey));
+  }
+
   /** Domains by colour (concepts) and kinds by shape. */
   function drawLegend(nodes) {
-    const domains = [...new Set(nodes.filter((n) => n.kind === 'concept').map((n) => n.domain || 'OTHER'))];
+    const domains = [...new Set(nodes.filter((n) => n.kind === 'concept').map(groupKey))];
     const kinds = [...new Set(nodes.map((n) => n.kind))].filter((k) => SHAPE_NAMES[k]);
-    const all = new Set(nodes.map((n) => n.domain || (n.kind === 'concept' ? 'OTHER' : n.kind.toUpperCase())));
+    const all = new Set([...domains, ...knownDomains()]);
     clear(legend).append(...legendItems([
       ...domains.sort().map((d) => ({ label: humanise(d), colour: domainColour(d, all) })),
       ...kinds.map((k) => ({ label: `${k} (${SHAPE_NAMES[k]})`, shape: k })),

@@ -132,7 +132,7 @@ function ringsRadius(count, spacing) {
  * nodes of one depth fill as many rings as they need with at least `arc` between two nodes on a
  * ring, so the labels under them do not run into each other.
  */
-export function ringLayout(nodes, { gap = 120, arc = 110 } = {}) {
+export function ringLayout(nodes, { gap = 150, arc = 120 } = {}) {
   const positions = new Map();
   const byDepth = new Map();
   for (const node of nodes) {
