@@ -81,3 +81,13 @@ def test_ask_streams_and_a_thread_survives_a_server_kill(run_cli: RunCli, server
     assert second["thread_id"] == first["thread_id"] and second["needs_input"] is None
     assert second["action"] == "compare" and second["comparison"] is not None
     assert {d["id"] for d in second["resolved_documents"]} == {aml, gen}
+
+
+def test_ask_with_no_documents_says_how_to_add_one(run_cli: RunCli) -> None:
+    """Issue 38: with an empty library the answer was only "Limited information was found";
+    the command now says there are no documents yet and how to add one, as the browser does."""
+    asked = run_cli("ask", "What must a firm do about customer due diligence?")
+    assert asked.returncode == 5, (asked.stdout, asked.stderr)  # UserInputNeeded
+    assert "You have no documents yet" in asked.stderr, asked.stderr
+    assert "regintel ingest FILE --type regulation --title TITLE" in asked.stderr
+    assert "Limited information" not in asked.stdout

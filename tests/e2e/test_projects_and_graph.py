@@ -25,6 +25,7 @@ from regintel.runtime.stores import EmbeddedEndpoints
 from regintel.settings import GraphSettings
 from tests.e2e.conftest import needs_chromium
 from tests.e2e.documents import AML_RULES, POLICY, make_pdf
+from tests.e2e.graphview import drawn_edges, drawn_nodes, node_ids, overlapping_labels
 from tests.e2e.helpers import ANSWER_TIMEOUT_MS, Tab, new_email, open_tab, sign_up, upload
 from tests.e2e.test_journey import AML_TITLE, POLICY_TITLE, ask, mention
 
@@ -34,13 +35,8 @@ SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 PERSONAL_DATA = "concept:DATA_PROTECTION:PERSONAL_DATA:EU"
 LIVE_TIMEOUT_MS = 30_000
 FITS = "() => document.documentElement.scrollWidth <= window.innerWidth + 1"
-LABELS_INSIDE = """() => {
-  const box = document.querySelector('.project-graph').getBoundingClientRect();
-  return [...document.querySelectorAll('.project-graph .g-label')].every((t) => {
-    const r = t.getBoundingClientRect();
-    return r.left >= box.left - 1 && r.right <= box.right + 1;
-  });
-}"""
+PROJECT_GRAPH = ".project-graph"
+CONCEPT_GRAPH = ".graph-canvas"
 
 
 @pytest.fixture
@@ -106,11 +102,16 @@ async def _walk(tab: Tab, writer: GraphWriteService, screenshots: Path) -> None:
     await expect(page.locator(".link-list")).to_contain_text("mitigates")
     assert "—" not in (await page.locator(".link-list").text_content() or "")
 
-    # The snapshot: the project and its three entities, drawn and listed by kind.
-    await expect(page.locator(".project-graph .g-node")).to_have_count(4)
-    await expect(page.locator(".project-graph .g-node.kind-risk")).to_have_attribute(
-        "aria-label", "risk: High-risk system not registered")
-    await expect(page.locator(".project-graph .g-edge")).to_have_count(4)
+    # The snapshot: the project and its three entities, drawn and listed by kind; the links
+    # drawn with their relations in words.
+    await expect(page.locator(PROJECT_GRAPH)).to_have_attribute("data-count", "4")
+    await expect(page.locator(PROJECT_GRAPH)).to_have_attribute("data-layout", "done")
+    drawn = {n["label"]: n for n in await drawn_nodes(page, PROJECT_GRAPH)}
+    assert "kind-risk" in drawn["High-risk system not registered"]["classes"]
+    edges = await drawn_edges(page, PROJECT_GRAPH)
+    assert len(edges) == 4 and "mitigates" in {e["text"] for e in edges}
+    assert not [e for e in edges if "_" in e["text"]], edges
+    await expect(page.locator(".snapshot .legend")).to_contain_text("Risk")
     for kinds in ("goals", "risks", "tasks"):
         row = page.locator(f".coverage-table tr[data-kind='{kinds}'] td")
         await expect(row).to_have_text(["1", "1", "0"])
@@ -119,8 +120,9 @@ async def _walk(tab: Tab, writer: GraphWriteService, screenshots: Path) -> None:
     await page.get_by_role("button", name="Preview the chat context").click()
     await expect(page.locator(".context-tokens")).to_contain_text("tokens")
     await expect(page.locator(".context-json")).to_contain_text("High-risk system not registered")
-    # Every label inside the picture: shortened to its room, never clipped at the edge.
-    assert await page.evaluate(LABELS_INSIDE), "a graph label is clipped"
+    # Every label shown whole, readable and inside the picture, never clipped at the edge.
+    nodes = await drawn_nodes(page, PROJECT_GRAPH)
+    assert all(n["painted"] and n["inside"] and n["px"] >= 10 for n in nodes), nodes
     await tab.shot(screenshots, "21-project-page", full_page=True)
 
     # A chat about the project starts from its page: the chat is scoped to it.
@@ -148,17 +150,26 @@ async def _walk(tab: Tab, writer: GraphWriteService, screenshots: Path) -> None:
     await page.get_by_role("link", name="Concept graph").first.click()
     await expect(page.get_by_role("heading", level=1)).to_have_text("Concept graph")
     await expect(page.locator(".live-dot")).to_have_text("Live", timeout=LIVE_TIMEOUT_MS)
-    await expect(page.locator(f".graph-canvas .g-node[data-id='{PERSONAL_DATA}']")).to_have_count(1)
+    await expect(page.locator(CONCEPT_GRAPH)).to_have_attribute("data-layout", "done")
+    assert PERSONAL_DATA in await node_ids(page, CONCEPT_GRAPH)
+    await expect(page.locator(".graph-legend")).to_contain_text("Data protection")
+    await tab.shot(screenshots, "38-24-graph-overview", full_page=True)
+    overview = await drawn_nodes(page, CONCEPT_GRAPH)
+    assert [n for n in overview if n["painted"]] and not overlapping_labels(overview), \
+        overlapping_labels(overview)
     await page.get_by_label("Search concepts").fill("personal data")
     await page.get_by_label("Search concepts").press("Enter")
     details = page.get_by_role("region", name="Node details")
     await expect(details.get_by_role("heading", level=2)).to_have_text("personal data")
     await expect(details.locator(".definition")).to_contain_text("identified or identifiable")
-    await expect(details.locator(".neighbour-list")).to_contain_text("DEFINED_IN")
+    # Relations read as words, not raw names ("DEFINED_IN").
+    await expect(details.locator(".neighbour-list")).to_contain_text("defined in")
+    await expect(details.locator(".neighbour-list")).not_to_contain_text("DEFINED_IN")
     await expect(details.locator(".sources-list a").first).to_have_attribute(
         "href", re.compile(r"^https://"))
-    focused = page.locator(".graph-canvas .g-node.focus")
-    await expect(focused).to_have_attribute("data-id", PERSONAL_DATA)
+    await expect(page.locator(CONCEPT_GRAPH)).to_have_attribute("data-focus", PERSONAL_DATA)
+    focused = await drawn_nodes(page, CONCEPT_GRAPH)
+    assert all(n["painted"] and n["inside"] for n in focused), focused
     await tab.shot(screenshots, "23-graph-search", full_page=True)
 
     # A concept written (and related to personal data) while the page is open appears.
@@ -171,10 +182,11 @@ async def _walk(tab: Tab, writer: GraphWriteService, screenshots: Path) -> None:
         extra_labels=("DataProtectionConcept",))
     await writer.link(CONCEPT, key, "RELATED", CONCEPT, PERSONAL_DATA)
     await expect(page.locator(".graph-log")).to_contain_text(label, timeout=LIVE_TIMEOUT_MS)
-    fresh = page.locator(f".graph-canvas .g-node[data-id='{key}']")
+    fresh = page.locator(f".graph-node-list button[data-id='{key}']")
     await expect(fresh).to_have_count(1, timeout=LIVE_TIMEOUT_MS)
-    await expect(fresh).to_have_class(re.compile(r"\bfresh\b"))
+    assert "fresh" in {n["id"]: n for n in await drawn_nodes(page, CONCEPT_GRAPH)}[key]["classes"]
     await tab.shot(screenshots, "24-graph-live-update", full_page=True)
+    await page.locator(".graph-list summary").click()
     await fresh.click()
     await expect(details.get_by_role("heading", level=2)).to_have_text(label)
     await expect(details.locator(".neighbour-list")).to_contain_text("personal data")
@@ -187,6 +199,14 @@ async def _walk(tab: Tab, writer: GraphWriteService, screenshots: Path) -> None:
     await page.set_viewport_size({"width": 390, "height": 844})
     await expect(page.locator(".graph-canvas")).to_be_visible()
     assert await page.evaluate(FITS)
+    # The picture is laid out again for the narrow screen: every label whole and inside.
+    await expect(page.locator(CONCEPT_GRAPH)).to_have_attribute("data-layout", "done")
+    await page.wait_for_function(
+        "(s) => document.querySelector(s).cy.width() < 400", arg=CONCEPT_GRAPH)
+    await page.wait_for_timeout(300)  # the new layout runs in the next animation frame
+    narrow = await drawn_nodes(page, CONCEPT_GRAPH)
+    assert all(n["painted"] and n["inside"] for n in narrow), \
+        [n["label"] for n in narrow if not (n["painted"] and n["inside"])]
     await tab.shot(screenshots, "25-narrow-graph")
     await page.goto(project_url)
     await expect(page.locator(".coverage-table")).to_be_visible()
@@ -224,6 +244,61 @@ async def test_two_concepts_of_one_label_are_told_apart_in_the_search(
     finally:
         for key in keys:
             await writer.delete_node(CONCEPT, key)
+        await tab.context.close()
+
+
+async def test_a_busy_project_page_stays_short_and_readable(
+        browser: Browser, live_server: str, screenshots: Path) -> None:
+    """Issue 38: a project's page was 5,244 px tall, its graph labels clipped at the left
+    ('GM Anti-Money Laundering…') and its relations raw ('—has_task→'). A project of 24
+    entities and their links: the page fits in about two screens, each label of the picture is
+    whole, readable and inside it, and the links read as words."""
+    tab = await open_tab(browser, live_server)
+    try:
+        page = tab.page
+        await sign_up(tab, name="Amal", organisation="Gulf Bank", email=new_email("amal"))
+        headers = {"X-CSRF-Token": await _csrf(tab)}
+        created = await page.request.post("/api/projects", headers=headers, data={
+            "name": "GM Anti-Money Laundering and Sanctions programme 2026"})
+        assert created.status == 201, await created.text()
+        project_id = (await created.json())["id"]
+        base = f"/api/projects/{project_id}"
+        ids: dict[str, list[str]] = {}
+        for kind, field, titles in (
+                ("goal", "name", ["Pass the FSRA thematic review of AML controls",
+                                  "Keep the sanctions screening false-positive rate low",
+                                  "Train every customer-facing employee"]),
+                ("risk", "title", [f"GM Anti-Money Laundering gap {i}" for i in range(6)]),
+                ("task", "title", [f"Update the customer due diligence procedure part {i}"
+                                   for i in range(9)]),
+                ("requirement", "text", [f"Record keeping requirement {i}" for i in range(6)])):
+            for title in titles:
+                made = await page.request.post(f"{base}/entities/{kind}", headers=headers,
+                                               data={"fields": {field: title}})
+                assert made.status == 201, await made.text()
+                ids.setdefault(kind, []).append((await made.json())["id"])
+        for i, task in enumerate(ids["task"]):
+            linked = await page.request.post(f"{base}/links", headers=headers, data={
+                "src_id": task, "rel": "mitigates", "dst_id": ids["risk"][i % 6]})
+            assert linked.status == 201, await linked.text()
+
+        await page.goto(f"/projects?project={project_id}")
+        graph = page.locator(PROJECT_GRAPH)
+        await expect(graph).to_have_attribute("data-count", "25")
+        await expect(graph).to_have_attribute("data-layout", "done")
+        height = await page.evaluate("document.documentElement.scrollHeight")
+        assert height <= 2200, f"the project page is {height} px tall"
+        nodes = await drawn_nodes(page, PROJECT_GRAPH)
+        assert all(n["painted"] and n["inside"] and n["px"] >= 10 for n in nodes), \
+            [n for n in nodes if not (n["painted"] and n["inside"] and n["px"] >= 10)]
+        assert not overlapping_labels(nodes), overlapping_labels(nodes)
+        assert "GM Anti-Money Laundering and Sanctions programme 2026" in {
+            n["label"] for n in nodes}
+        edges = await drawn_edges(page, PROJECT_GRAPH)
+        assert {e["text"] for e in edges} >= {"mitigates", "has task", "has risk"}, edges
+        await tab.shot(screenshots, "38-23-busy-project-page", full_page=True)
+        tab.assert_clean()
+    finally:
         await tab.context.close()
 
 

@@ -12,8 +12,12 @@ import typer
 
 from regintel.cli.app import JsonOption, TenantOption, app, load_settings, open_container, run
 from regintel.domain.chat import Action, ChatRequest, ChatResponse, quoted
-from regintel.errors import InvalidRequest
+from regintel.errors import InvalidRequest, UserInputNeeded
 
+NO_DOCUMENTS = ("You have no documents yet (tenant {tenant!r}): answers are grounded in your "
+                "own regulations and policies.")
+ADD_DOCUMENT = ("add one with `regintel ingest FILE --type regulation --title TITLE` (PDF, DOCX, "
+                "HTML, Markdown or text; --type policy for your own policy), then ask again")
 faq_app = typer.Typer(no_args_is_help=True, help="Tenant FAQ entries answered by triage.")
 app.add_typer(faq_app, name="faq")
 
@@ -41,6 +45,12 @@ def ask_cmd(
     async def go() -> ChatResponse:
         async with open_container(settings) as container:
             tenant_id = await container.documents.ensure_tenant(tenant)
+            # A new question with an empty library would only be told "limited information
+            # was found": say what is missing and how to add it, as the browser does. A thread
+            # or a pasted text carries what it needs.
+            if not (thread or answer or source_text) and not await container.documents.list(
+                    tenant_id):
+                raise UserInputNeeded(NO_DOCUMENTS.format(tenant=tenant), hint=ADD_DOCUMENT)
             try:
                 request = ChatRequest(
                     message=question, thread_id=thread, tagged_doc_ids=tuple(doc or ()),

@@ -1,13 +1,15 @@
-// The concept graph: an overview of the concepts, a search, a focused neighbourhood drawn on
-// concentric rings by hop distance, the details of a node, and live updates from
-// /api/graph/stream (EventSource) that add, update and remove nodes and edges as they happen.
+// The concept graph: an overview of the concepts clustered by domain, a search that focuses a
+// node and its neighbours (drawn on rings by hop distance), the details of a node, a legend, and
+// live updates from /api/graph/stream (EventSource) that add, update and remove nodes and edges
+// as they happen. The picture is drawn by Cytoscape.js (cytograph.js).
 import { ApiError, get } from '../api.js';
 import { append, clear, h, safeUrl } from '../dom.js';
 import { problemText } from './common.js';
 import { pageFrame } from './page.js';
-import { drawGraph } from './svggraph.js';
+import { SHAPE_NAMES, domainColour, graphView, groupKey, legendItems } from './cytograph.js';
 
-const OVERVIEW_LIMIT = 300;
+// The API's most: a tenant's private concepts and the shared ones, all drawn (clustered).
+const OVERVIEW_LIMIT = 1000;
 const FOCUS_LIMIT = 80;
 const MAX_LOG = 20;
 
@@ -17,6 +19,11 @@ function humanise(key) {
   const words = String(key).split('_').map((w) => (w.length <= 3 ? w : w.toLowerCase()));
   const text = words.join(' ');
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** "DEFINED_IN" → "defined in": a relation read as words (its name stays in the tooltip). */
+function relationWords(rel) {
+  return String(rel || '').replace(/_/g, ' ').toLowerCase();
 }
 
 function kindOf(labels) {
@@ -45,8 +52,10 @@ export function graphScreen(me) {
     mode: 'overview', focus: null, selected: null, nodes: new Map(), edges: new Map(),
     depth: new Map(), known: new Map(), source: null, closed: false, frame: 0,
   };
-  const canvas = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-  canvas.setAttribute('class', 'graph-canvas');
+  const canvas = h('div', { class: 'graph-canvas' });
+  const legend = h('div', { class: 'legend graph-legend', 'aria-label': 'Legend' });
+  const nodeList = h('ul', { class: 'plain-list graph-node-list' });
+  const listCount = h('span', { class: 'muted' });
   const status = h('p', { class: 'muted graph-status', role: 'status' }, 'Loading the graph…');
   const live = h('span', { class: 'live-dot off', title: 'Live updates' }, 'Connecting…');
   const searchInput = h('input', { type: 'search', id: 'graph-q', name: 'q', placeholder: 'e.g. personal data', autocomplete: 'off', maxlength: 200 });
@@ -65,7 +74,10 @@ export function graphScreen(me) {
     h('p', { class: 'muted' }, 'Concepts defined by the public regulations (SKOS: preferred and alternative labels, definitions, sources) and the sections that define them. It grows as documents and conversations capture concepts.'),
     form,
     h('div', { class: 'graph-layout' },
-      h('section', { class: 'glass graph-panel panel-stack', 'aria-label': 'Graph' }, status, canvas),
+      h('section', { class: 'glass graph-panel panel-stack', 'aria-label': 'Graph' }, status, canvas, legend,
+        h('p', { class: 'help' }, 'Scroll or pinch to zoom, drag to move; labels appear as you zoom in. Choose a node to see it with its neighbours.'),
+        // The canvas cannot be tabbed through: the same nodes as a list of buttons.
+        h('details', { class: 'fold graph-list' }, h('summary', {}, 'Nodes in the picture ', listCount), nodeList)),
       h('div', { class: 'graph-side' },
         h('section', { class: 'glass card live-changes', 'aria-label': 'Live changes' }, h('h2', {}, 'Live changes'),
           h('p', { class: 'muted empty-note' }, 'Concepts added, updated or removed while you watch show here.'), log),
@@ -79,13 +91,35 @@ export function graphScreen(me) {
     });
   }
 
-  function render() {
+  const view = graphView(canvas, {
+    name: 'Concept graph', colourBy: 'domain', groupLabel: humanise, list: nodeList,
+    domains: () => knownDomains(),
+    onSelect: (node) => selectNode(node.id),
+  });
+
+  function knownDomains() {
+    return new Set([...state.known.values()].filter((n) => n.kind === 'concept').map(groupKey));
+  }
+
+  /** Domains by colour (concepts) and kinds by shape. */
+  function drawLegend(nodes) {
+    const domains = [...new Set(nodes.filter((n) => n.kind === 'concept').map(groupKey))];
+    const kinds = [...new Set(nodes.map((n) => n.kind))].filter((k) => SHAPE_NAMES[k]);
+    const all = new Set([...domains, ...knownDomains()]);
+    clear(legend).append(...legendItems([
+      ...domains.sort().map((d) => ({ label: humanise(d), colour: domainColour(d, all) })),
+      ...kinds.map((k) => ({ label: `${k} (${SHAPE_NAMES[k]})`, shape: k })),
+    ]));
+  }
+
+  function render(relayout = false) {
     const nodes = [...state.nodes.values()].map((n) => ({ ...n, depth: state.mode === 'focus' ? state.depth.get(n.id) : undefined }));
     const edges = [...state.edges.values()].filter((e) => state.nodes.has(e.source) && state.nodes.has(e.target));
-    drawGraph(canvas, nodes, edges, {
-      selected: state.selected, focus: state.focus, name: 'Concept graph',
-      onSelect: (node) => selectNode(node.id),
+    view.draw(nodes, edges, {
+      mode: state.mode === 'focus' ? 'rings' : 'clusters', focus: state.focus, selected: state.selected, relayout,
     });
+    drawLegend(nodes);
+    listCount.textContent = `(${nodes.length})`;
     const where = state.mode === 'focus' ? `around ${(state.nodes.get(state.focus) || {}).label || state.focus}` : 'concepts';
     status.textContent = state.nodes.size
       ? `${state.nodes.size} node(s) and ${edges.length} edge(s) — ${where}.`
@@ -99,7 +133,8 @@ export function graphScreen(me) {
     state.edges = new Map(data.edges.map((e) => [e.id, e]));
     state.depth = new Map(Object.entries(data.depth || {}));
     for (const n of data.nodes) state.known.set(n.id, n);
-    render();
+    if (mode === 'overview') state.selected = null;
+    render(true);
   }
 
   async function loadOverview() {
@@ -173,7 +208,7 @@ export function graphScreen(me) {
 
   async function selectNode(id) {
     state.selected = id;
-    schedule();
+    view.highlight(id);
     let detail;
     try {
       detail = await get(`/api/graph/nodes/${encodeURIComponent(id)}`);
@@ -193,7 +228,7 @@ export function graphScreen(me) {
       return h('li', {}, href ? h('a', { href, target: '_blank', rel: 'noopener noreferrer' }, u) : u);
     });
     const neighbours = detail.neighbours.map((nb) => h('li', {},
-      h('span', { class: 'rel' }, nb.direction === 'out' ? `${nb.edge.rel} →` : `← ${nb.edge.rel}`), ' ',
+      h('span', { class: 'rel', title: nb.edge.rel }, nb.direction === 'out' ? `${relationWords(nb.edge.rel)} →` : `← ${relationWords(nb.edge.rel)}`), ' ',
       h('button', { type: 'button', class: 'link-btn', onclick: () => focusOn(nb.node.id) }, nb.node.label)));
     append(clear(details), [
       h('h2', { class: 'node-title' }, n.prefLabel || n.label),
@@ -284,6 +319,7 @@ export function graphScreen(me) {
       state.closed = true;
       if (state.source) state.source.close();
       if (state.frame) cancelAnimationFrame(state.frame);
+      view.destroy();
     },
   };
 }

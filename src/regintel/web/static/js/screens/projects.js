@@ -1,12 +1,13 @@
 // Compliance projects: the list (and a form to create one), and a project's page with its
-// bounded snapshot (an SVG graph by depth from the project, nodes by kind, links), coverage
+// bounded snapshot (a graph by depth from the project, drawn by cytograph.js as the concept
+// graph is; nodes by kind, links), coverage
 // per kind, forms to add entities and links, and a preview of the context the chat gets.
 import { del, get, post } from '../api.js';
 import { append, clear, formatDate, h } from '../dom.js';
 import { icon } from '../icons.js';
 import { field, onSubmit, problemText } from './common.js';
 import { pageFrame } from './page.js';
-import { drawGraph } from './svggraph.js';
+import { KIND_COLOURS, graphView, legendItems } from './cytograph.js';
 import { navigate } from '../main.js';
 
 const KINDS = ['goal', 'requirement', 'risk', 'task', 'milestone', 'decision', 'plan', 'document', 'output', 'signal', 'insight'];
@@ -88,8 +89,11 @@ function projectPage(me, projectId) {
   const base = `/api/projects/${encodeURIComponent(projectId)}`;
   const title = h('h1', {}, 'Project');
   const summary = h('div', { class: 'project-summary' });
-  const canvas = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-  canvas.setAttribute('class', 'graph-canvas project-graph');
+  const canvas = h('div', { class: 'graph-canvas project-graph' });
+  const legend = h('p', { class: 'legend' });
+  const nodeList = h('ul', { class: 'plain-list graph-node-list' });
+  const view = graphView(canvas, { name: 'Project snapshot', colourBy: 'kind', wrapLabels: true, list: nodeList,
+    onSelect: (node) => view.highlight(node.id) });
   const snapshotNote = h('p', { class: 'muted' });
   const coverage = h('div', { class: 'coverage' }, h('p', { class: 'muted' }, 'Loading…'));
   const byKind = h('div', { class: 'by-kind' });
@@ -165,8 +169,8 @@ function projectPage(me, projectId) {
       h('a', { class: 'btn primary', href: `/dashboard?project=${encodeURIComponent(projectId)}`, 'data-nav': true }, 'Ask about this project')),
     summary, status,
     h('div', { class: 'project-layout' },
-      h('section', { class: 'glass card snapshot', 'aria-label': 'Snapshot' }, h('h2', {}, 'Snapshot'), snapshotNote, canvas,
-        h('p', { class: 'legend' }, ['project', 'goal', 'requirement', 'risk', 'task', 'document'].map((k) => h('span', { class: `legend-item kind-${k}` }, KIND_NAMES[k])))),
+      h('section', { class: 'glass card snapshot', 'aria-label': 'Snapshot' }, h('h2', {}, 'Snapshot'), snapshotNote, canvas, legend,
+        h('details', { class: 'fold graph-list' }, h('summary', {}, 'Nodes in the picture'), nodeList)),
       h('section', { class: 'glass card', 'aria-label': 'Coverage' }, h('h2', {}, 'Coverage'), coverage,
         h('h2', {}, 'Nodes by kind'), byKind)),
     h('div', { class: 'project-forms' }, entityForm, linkForm),
@@ -187,9 +191,11 @@ function projectPage(me, projectId) {
     const s = snap.snapshot;
     nameOf.clear();
     for (const n of s.nodes) nameOf.set(n.id, n);
-    drawGraph(canvas, s.nodes.map((n) => ({ id: n.id, label: n.name, kind: n.kind, depth: n.depth })),
-      s.edges.map((e) => ({ id: e.id, source: e.src_id, target: e.dst_id, rel: e.rel })),
-      { focus: s.root_id, labels: 'all', name: 'Project snapshot' });
+    view.draw(s.nodes.map((n) => ({ id: n.id, label: n.name, kind: n.kind, depth: n.depth })),
+      s.edges.map((e) => ({ id: e.id, source: e.src_id, target: e.dst_id, rel: e.rel, relText: relationName(e.rel) })),
+      { mode: 'rings', focus: s.root_id });
+    const kinds = [...new Set(s.nodes.map((n) => n.kind))];
+    clear(legend).append(...legendItems(kinds.map((k) => ({ label: KIND_NAMES[k] || k, colour: KIND_COLOURS[k] || KIND_COLOURS.other }))));
     const over = s.overflow.nodes || s.overflow.edges
       ? ` The caps left out ${s.overflow.nodes} node(s) and ${s.overflow.edges} edge(s).` : '';
     snapshotNote.textContent = `${s.nodes.length} node(s), ${s.edges.length} edge(s), up to ${s.max_depth} hops from the project.${over}`;
@@ -252,5 +258,5 @@ function projectPage(me, projectId) {
   }
 
   load();
-  return { element, title: 'Project' };
+  return { element, title: 'Project', cleanup: () => view.destroy() };
 }
