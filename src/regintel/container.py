@@ -34,7 +34,7 @@ from regintel.adapters.postgres.ontology_repo import PostgresOntologyStore
 from regintel.adapters.postgres.unit_vector_repo import PostgresUnitVectorStore
 from regintel.adapters.queue.procrastinate_queue import ProcrastinateQueue
 from regintel.adapters.websearch.tavily import TavilySearch
-from regintel.builders import build_embedder, build_graph, build_llm
+from regintel.builders import build_embedder, build_graph, build_llm, build_local_llm
 from regintel.chat.auditing import OfflineAuditor
 from regintel.chat.deps import ChatLimits, Guard, TurnDeps
 from regintel.chat.engine import ChatEngine
@@ -61,6 +61,7 @@ from regintel.ports.library import ChunkIndex, DocumentStore
 from regintel.ports.queue import JobQueue
 from regintel.ports.websearch import WebSearch
 from regintel.retrieval.hybrid import HybridRetriever
+from regintel.runtime.llama_server import LocalModelLease
 from regintel.runtime.stores import EmbeddedStores
 from regintel.settings import Settings
 
@@ -90,6 +91,7 @@ class Container:
         default_factory=OrderedDict, repr=False)
     _llm: LlmRouter | None = field(default=None, repr=False)
     _llm_clients: list[httpx.AsyncClient] = field(default_factory=list, repr=False)
+    local_model: LocalModelLease | None = field(default=None, repr=False)
     _tenant_keys: dict[str, str] = field(default_factory=dict, repr=False)
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict, repr=False)
     # The audits' unit vectors, kept between audits (chat.offline.unit_vectors).
@@ -313,7 +315,10 @@ class Container:
             await self.concepts()  # turns reach the concept graph through it
         except Exception:  # the graph is an enrichment: chat works without it
             log.exception("concept services unavailable; turns run without the concept graph")
-        if self.settings.llm.configured and self._llm is None:
+        if self.settings.llm.is_local and self._llm is None:
+            self._llm, self._llm_clients, self.local_model = await asyncio.to_thread(
+                build_local_llm, self.settings)
+        elif self.settings.llm.configured and self._llm is None:
             self._llm, self._llm_clients = build_llm(self.settings.llm, guard.find_pii)
             for slug in self.settings.llm.tenant_action_models:
                 # Overrides name tenants by slug; turns know their tenant by id.
@@ -381,7 +386,15 @@ class Container:
         db, graph = await asyncio.gather(
             check(self.database.ping()), check(self.graph.ping())
         )
-        return {"db": db, "graph": graph, "queue": db}
+        checks: dict[str, StoreStatus] = {"db": db, "graph": graph, "queue": db}
+        return checks
+
+    def llm_status(self) -> str:
+        """The local model server: ``ok``, ``idle`` (starts on the first turn that needs it),
+        ``down``; ``off`` when chat does not use it."""
+        if not self.settings.llm.is_local:
+            return "off"
+        return "idle" if self.local_model is None else self.local_model.status()
 
     async def close(self) -> None:
         if self._closed:
@@ -397,5 +410,7 @@ class Container:
                 await closer()
             except Exception:  # closing must reach the embedded stores whatever else failed
                 log.exception("error while closing %s", closer)
+        if self.local_model is not None:
+            await asyncio.to_thread(self.local_model.close)
         if self.embedded is not None:
             await asyncio.to_thread(self.embedded.close)

@@ -46,9 +46,10 @@ from regintel.chat.evidence import CitationBook
 from regintel.chat.llm import evidence_text, references, reports
 from regintel.chat.llm import prompts as p
 from regintel.chat.llm.audit import AuditStep, Prepare, llm_audit
+from regintel.chat.llm.audit_prompts import FINDINGS_INPUT, FINDINGS_TASK
 from regintel.chat.llm.citing import StreamedCitations
 from regintel.chat.llm.egress import RedactingChatModel
-from regintel.chat.llm.reports import Numbered, StepFailed
+from regintel.chat.llm.reports import StepFailed
 from regintel.chat.llm.routing import Price, Route, RouteName, TenantRoutes
 from regintel.chat.offline.compose import CAUTION
 from regintel.chat.prompts import SYSTEM_PROMPT
@@ -273,7 +274,7 @@ class LlmEngine:
                               book: CitationBook, *, caution: bool,
                               stream: AnswerStream | None = None) -> Composed:
         step = Step.COMPOSE_INQUIRY
-        top, user = evidence_text.inquiry_input(question, hits)
+        top, user = evidence_text.inquiry_input(question, hits, self._inquiry_budget())
         if not top:  # nothing to ground an answer on: the fixed reply needs no model
             return await self._fallback.compose_inquiry(question, hits, book, caution=caution)
         kept = book.checkpoint()  # a failed answer's citations are taken back
@@ -291,10 +292,20 @@ class LlmEngine:
 
     async def prepare_inquiry(self, question: str, hits: Sequence[ChunkHit]) -> None:
         """The egress guard's scan of the evidence, done while the turn's other steps run."""
-        top, user = evidence_text.inquiry_input(question, hits)
+        top, user = evidence_text.inquiry_input(question, hits, self._inquiry_budget())
         scan = _scan_ahead(self._routes[ROUTE_OF[Step.COMPOSE_INQUIRY]])
         if top and scan is not None:
             await scan([user])
+
+    def _inquiry_budget(self) -> int:
+        route = self._routes[ROUTE_OF[Step.COMPOSE_INQUIRY]]
+        tools = [p.CAPTURE_CONCEPTS_TOOL, *self._tools] if route.model.supports_tools else []
+        return route.evidence_chars(
+            self._system(p.INQUIRY_TASK, *([p.CAPTURE_INSTRUCTION] if tools else [])),
+            p.INQUIRY_INPUT, *(json.dumps(t.parameters) + t.description for t in tools))
+
+    def _report_budget(self, route_name: RouteName, task: str, prompt: str) -> int:
+        return self._routes[route_name].evidence_chars(self._system(task), prompt)
 
     async def _main_call(self, step: Step, user: str, evidence: Sequence[ChunkHit],
                          book: CitationBook, stream: AnswerStream | None
@@ -375,8 +386,10 @@ class LlmEngine:
                               samples: dict[UUID, list[ChunkHit]],
                               book: CitationBook) -> Composed:
         step = Step.COMPOSE_SUMMARY
-        numbered = Numbered.of(documents, samples, per_document=SUMMARY_EVIDENCE,
-                               best_first=False)
+        numbered = evidence_text.fit_numbered(
+            documents, samples, per_document=SUMMARY_EVIDENCE, best_first=False,
+            budget_chars=self._report_budget(RouteName.SUMMARIZE, p.SUMMARY_TASK,
+                                             p.SUMMARY_INPUT))
         if not numbered.hits:  # nothing sampled: the offline placeholders need no model
             return await self._fallback.compose_summary(documents, samples, book)
         user = p.SUMMARY_INPUT.format(count=len(numbered.document_ids),
@@ -396,8 +409,13 @@ class LlmEngine:
         """Focused (a topic): a difference table on the ``compare_focused`` route; holistic:
         the five-part report on the ``compare_holistic`` route (the larger model)."""
         step = Step.COMPOSE_COMPARISON
-        numbered = Numbered.of(documents, evidence, best_first=topic is not None,
-                               per_document=FOCUSED_EVIDENCE if topic else HOLISTIC_EVIDENCE)
+        route_name = RouteName.COMPARE_FOCUSED if topic else RouteName.COMPARE_HOLISTIC
+        numbered = evidence_text.fit_numbered(
+            documents, evidence, best_first=topic is not None,
+            per_document=FOCUSED_EVIDENCE if topic else HOLISTIC_EVIDENCE,
+            budget_chars=self._report_budget(
+                route_name, p.COMPARE_FOCUSED_TASK if topic else p.COMPARE_HOLISTIC_TASK,
+                question + (p.COMPARE_FOCUSED_INPUT if topic else p.COMPARE_HOLISTIC_INPUT)))
         if not numbered.hits:  # nothing to compare: the offline reply needs no model
             return await self._fallback.compose_comparison(question, documents, evidence,
                                                            topic, book)
@@ -434,6 +452,8 @@ class LlmEngine:
                                        source_document=source_document,
                                        source_text=source_text, book=book,
                                        context_tokens=route.context_tokens,
+                                       evidence_chars=route.evidence_chars(
+                                           self._system(FINDINGS_TASK), FINDINGS_INPUT),
                                        prepare=_scan_ahead(route))
         except (StepFailed, TimeoutError) as exc:  # its citations are already taken back
             self._fall_back(Step.AUDIT, _why(exc))
@@ -447,9 +467,12 @@ class LlmEngine:
 
     async def summarize_thread(self, previous: str, messages: Sequence[StoredMessage]) -> str:
         step = Step.SUMMARIZE_THREAD
-        user = p.THREAD_INPUT.format(
-            previous=previous.strip() or "(none)",
-            messages="\n".join(f"{m.role}: {' '.join(m.content.split())}" for m in messages))
+        lines = [f"{m.role}: {' '.join(m.content.split())}" for m in messages]
+        budget = self._report_budget(ROUTE_OF[step], p.THREAD_TASK, p.THREAD_INPUT + previous)
+        while len(lines) > 1 and sum(len(x) + 1 for x in lines) > budget:
+            lines.pop(0)  # a small window: the latest messages (the summary holds the rest)
+        user = p.THREAD_INPUT.format(previous=previous.strip() or "(none)",
+                                     messages="\n".join(lines)[-budget:])
         try:
             out = await self._ask(step, p.THREAD_TASK, user, p.ThreadSummaryOutput)
         except (StepFailed, TimeoutError) as exc:

@@ -5,6 +5,7 @@ report's hits under each document's heading."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from uuid import UUID
 
 from regintel.chat.llm import prompts as p
 from regintel.chat.llm.reports import Numbered
@@ -16,7 +17,8 @@ from regintel.retrieval.list_context import retrieved
 MAX_EVIDENCE = 8  # hits shown to the model, best first
 
 
-def inquiry_input(question: str, hits: Sequence[ChunkHit]) -> tuple[list[ChunkHit], str]:
+def inquiry_input(question: str, hits: Sequence[ChunkHit],
+                  budget_chars: int | None = None) -> tuple[list[ChunkHit], str]:
     """The evidence shown to the model (the best hits searched; the chunks fetched to show a
     list whole are for the offline composition) and the user message carrying it. Asked
     what is required, when the best hit is a rule's guidance, the chunks holding that rule
@@ -25,6 +27,8 @@ def inquiry_input(question: str, hits: Sequence[ChunkHit]) -> tuple[list[ChunkHi
     top = sorted(retrieved(hits), key=lambda h: -h.score)[:MAX_EVIDENCE]
     if asks_requirements(question):
         top = guided_rule.rule_chunks(top, hits) + top
+    if budget_chars is not None:  # a small window: the best that fit, at least the best one
+        top = fit(top, budget_chars - len(question))
     return top, p.INQUIRY_INPUT.format(question=question, evidence="\n\n".join(
         evidence_item(n, hit) for n, hit in enumerate(top, 1)))
 
@@ -52,3 +56,45 @@ def numbered_evidence(documents: Sequence[Document], numbered: Numbered) -> str:
             version=f", {document.version}" if document.version else "")
         blocks.append("\n\n".join([heading, *(evidence_item(n, hit) for n, hit in items)]))
     return "\n\n".join(blocks)
+
+
+def item_chars(hit: ChunkHit) -> int:
+    return len(evidence_item(99, hit)) + 2
+
+
+def fit(ranked: Sequence[ChunkHit], budget_chars: int) -> list[ChunkHit]:
+    """The leading hits of ``ranked`` whose evidence text fits ``budget_chars`` (the first
+    always: an answer needs something to stand on)."""
+    kept: list[ChunkHit] = []
+    used = 0
+    for hit in ranked:
+        used += item_chars(hit)
+        if kept and used > budget_chars:
+            break
+        kept.append(hit)
+    return kept
+
+
+def fit_numbered(documents: Sequence[Document], evidence: dict[UUID, list[ChunkHit]], *,
+                 per_document: int, best_first: bool, budget_chars: int) -> Numbered:
+    """``Numbered.of`` with as many hits per document as fit ``budget_chars``: the best ones
+    (a focused comparison), or spread evenly over each document (a sample in document order,
+    so a summary still covers the whole of it)."""
+    numbered = Numbered.of(documents, evidence, per_document=per_document,
+                           best_first=best_first)
+    if sum(map(item_chars, numbered.hits)) <= budget_chars:
+        return numbered
+    for n in range(per_document - 1, 0, -1):
+        chosen = {d: _take(hits, n, best_first) for d, hits in evidence.items()}
+        numbered = Numbered.of(documents, chosen, per_document=n, best_first=best_first)
+        if sum(map(item_chars, numbered.hits)) <= budget_chars:
+            break
+    return numbered
+
+
+def _take(hits: list[ChunkHit], n: int, best_first: bool) -> list[ChunkHit]:
+    if best_first:
+        return sorted(hits, key=lambda h: -h.score)[:n]
+    if len(hits) <= n:
+        return hits
+    return [hits[int((i + 0.5) * len(hits) / n)] for i in range(n)]

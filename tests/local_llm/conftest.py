@@ -1,0 +1,63 @@
+"""The chat pipeline on the real local model: the packaged Qwen2.5-Coder-0.5B (the faster of
+the two) served by llama.cpp's server, started by the product itself (``provider=local``) over
+the chat tests' corpus. Nothing here is skipped: without llama-cpp-python or the model's
+packages these tests fail and say what to install, because CI must prove the path."""
+
+from __future__ import annotations
+
+import importlib.util
+import tempfile
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from pydantic import SecretStr
+
+from regintel.adapters.embeddings.local import LocalEmbedder
+from regintel.chat.service import ChatService
+from regintel.container import Container
+from regintel.errors import DependencyUnavailable
+from regintel.runtime.models import DEFAULT_MODEL, ModelStore
+from regintel.settings import LlmSettings, LocalModelSettings, Settings
+from tests.chat.conftest import Corpus
+from tests.conftest import TEST_SECRET
+
+# Kept between runs (like pip's wheel cache): the model is assembled and verified once.
+MODEL_CACHE = Path(tempfile.gettempdir()) / "regintel-test-models"
+# A short window keeps the CPU's prefill, and so the suite, short; the product's default is
+# 4096.
+TEST_WINDOW = 2048
+TEST_OUTPUT = 320
+
+
+@pytest.fixture(scope="session")
+def local_model_path() -> Path:
+    if importlib.util.find_spec("llama_cpp") is None:
+        pytest.fail("llama-cpp-python is not installed: the real-model tests need it "
+                    "(pip install -e '.[local-llm]', which scripts/bootstrap.sh does)")
+    try:
+        return Path(ModelStore(MODEL_CACHE).ensure(DEFAULT_MODEL).path)
+    except DependencyUnavailable as exc:
+        pytest.fail(f"the packaged model is missing: {exc}")
+
+
+def local_settings(**local: object) -> LlmSettings:
+    return LlmSettings(provider="local", local=LocalModelSettings.model_validate(
+        {"context_tokens": TEST_WINDOW, "max_output_tokens": TEST_OUTPUT, "threads": 2,
+         **local}))
+
+
+@pytest.fixture(scope="session")
+async def local_container(corpus: Corpus, data_dir: Path, embedder: LocalEmbedder,
+                          local_model_path: Path) -> AsyncIterator[Container]:
+    settings = Settings(data_dir=data_dir, database_url=SecretStr(corpus.url),
+                        secret_key=SecretStr(TEST_SECRET),
+                        llm=local_settings(model=str(local_model_path)))
+    opened = await Container.open(settings, embedder=embedder)
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture(scope="session")
+async def local_chat(local_container: Container) -> ChatService:
+    return await local_container.chat()
