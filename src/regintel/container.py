@@ -389,6 +389,11 @@ class Container:
         checks: dict[str, StoreStatus] = {"db": db, "graph": graph, "queue": db}
         return checks
 
+    @property
+    def llm_router(self) -> LlmRouter | None:
+        """The configured models' routes, once ``chat()`` has built them (benchmarks)."""
+        return self._llm
+
     def llm_status(self) -> str:
         """The local model server: ``ok``, ``idle`` (starts on the first turn that needs it),
         ``down``; ``off`` when chat does not use it."""

@@ -5,8 +5,6 @@ packages these tests fail and say what to install, because CI must prove the pat
 
 from __future__ import annotations
 
-import importlib.util
-import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -16,29 +14,14 @@ from pydantic import SecretStr
 from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.chat.service import ChatService
 from regintel.container import Container
-from regintel.errors import DependencyUnavailable
-from regintel.runtime.models import DEFAULT_MODEL, ModelStore
 from regintel.settings import LlmSettings, LocalModelSettings, Settings
 from tests.chat.conftest import Corpus
 from tests.conftest import TEST_SECRET
 
-# Kept between runs (like pip's wheel cache): the model is assembled and verified once.
-MODEL_CACHE = Path(tempfile.gettempdir()) / "regintel-test-models"
 # A short window keeps the CPU's prefill, and so the suite, short; the product's default is
 # 4096.
 TEST_WINDOW = 2048
 TEST_OUTPUT = 320
-
-
-@pytest.fixture(scope="session")
-def local_model_path() -> Path:
-    if importlib.util.find_spec("llama_cpp") is None:
-        pytest.fail("llama-cpp-python is not installed: the real-model tests need it "
-                    "(pip install -e '.[local-llm]', which scripts/bootstrap.sh does)")
-    try:
-        return Path(ModelStore(MODEL_CACHE).ensure(DEFAULT_MODEL).path)
-    except DependencyUnavailable as exc:
-        pytest.fail(f"the packaged model is missing: {exc}")
 
 
 def local_settings(**local: object) -> LlmSettings:
