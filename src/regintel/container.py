@@ -281,8 +281,11 @@ class Container:
         if self._llm is not None:  # a fresh engine per turn: it records the turn's spending
             routes = self._llm.for_tenant(str(tenant_id),
                                           self._tenant_keys.get(str(tenant_id), ""))
-            engine = LlmEngine(routes, engine, timeout_s=self.settings.llm.timeout_s,
-                               audit_timeout_s=self.settings.llm.audit_timeout_s)
+            llm = self.settings.llm
+            engine = LlmEngine(routes, engine,
+                               timeout_s=llm.local.timeout_s if llm.is_local else llm.timeout_s,
+                               audit_timeout_s=llm.audit_timeout_s,
+                               model_intent=not llm.is_local or llm.local.model_intent)
         return TurnDeps(tenant_id=tenant_id, user_id=user_id, conversation_id=conversation_id,
                         documents=self.documents, conversations=self.conversations,
                         retriever=retriever, index=index, embedder=embedder,

@@ -118,6 +118,9 @@ class LocalModelSettings(_Group):
     tools: bool = Field(False, description="The template's tool calls can be streamed by the "
                         "server; llama.cpp's ChatML formats cannot, so concept capture uses "
                         "the offline extractor.")
+    model_intent: bool = Field(False, description="Ask the model for the intent when the "
+                               "rules are unsure. Off: the packaged 0.5B model took a plain "
+                               "question for a comparison; the rules decide.")
     max_output_tokens: int = Field(700, ge=64, le=8192, description="Most tokens one answer "
                                    "may generate (kept free in the window).")
     start_timeout_s: float = Field(180.0, gt=0, description="How long to wait for the server "

@@ -11,11 +11,11 @@ import pytest
 from playwright.async_api import Browser, expect
 
 from regintel.adapters.embeddings.local import LocalEmbedder
+from tests.chat.local_model.conftest import local_settings
 from tests.e2e.conftest import e2e_settings, needs_chromium, serve
 from tests.e2e.documents import AML_RULES, make_pdf
 from tests.e2e.helpers import new_email, open_tab, sign_up, upload
 from tests.e2e.test_journey import WATCH_STREAM, ask, mention
-from tests.local_llm.conftest import local_settings
 
 pytestmark = needs_chromium
 TITLE = "ADGM AML Rules"

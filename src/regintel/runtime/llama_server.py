@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import logging
+import os
 import socket
 import subprocess
 import sys
@@ -87,16 +88,20 @@ class EmbeddedModelServer:
                 "--n_threads", str(self.threads), "--n_threads_batch", str(self.threads),
                 "--n_ctx", str(self.context_tokens), "--chat_format", self.chat_format,
                 "--verbose", "False"]
-        with self.log_file.open("ab") as log_out:
-            proc = subprocess.Popen(argv, stdout=log_out, stderr=subprocess.STDOUT,
-                                    stdin=subprocess.DEVNULL, start_new_session=True)
-        state = ServerState(pid=proc.pid, port=port, model=str(self.model_path))
+        # Detached through a shell (like a daemon): the server belongs to no process of ours,
+        # so it outlives this one for the other users, and no Popen waits on it.
+        started = subprocess.run(
+            ["/bin/sh", "-c", '"$@" >>"$REGINTEL_LLM_LOG" 2>&1 </dev/null & echo $!', "sh",
+             *argv], env={**os.environ, "REGINTEL_LLM_LOG": str(self.log_file)},
+            capture_output=True, text=True, check=True, start_new_session=True, timeout=30)
+        state = ServerState(pid=int(started.stdout.strip()), port=port,
+                            model=str(self.model_path))
         self.state_file.write_text(json.dumps(
             {"pid": state.pid, "port": state.port, "model": state.model}))
         deadline = time.monotonic() + self.start_timeout_s
         while not _answers(state):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
+            if not _is_server(state.pid) or time.monotonic() > deadline:
+                self.stop()
                 raise DependencyUnavailable("the local model server did not start",
                                             hint=f"see {self.log_file}")
             time.sleep(0.2)

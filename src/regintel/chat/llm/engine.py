@@ -134,8 +134,9 @@ class LlmEngine:
     def __init__(self, routes: TenantRoutes | ChatModel, fallback: ChatEngine, *,
                  timeout_s: float = DEFAULT_TIMEOUT_S,
                  audit_timeout_s: float = DEFAULT_AUDIT_TIMEOUT_S,
-                 aspects: Sequence[str] = ()) -> None:
+                 aspects: Sequence[str] = (), model_intent: bool = True) -> None:
         self.name = "llm"
+        self._model_intent = model_intent
         if not isinstance(routes, TenantRoutes):
             one = Route(alias="default", model=routes, price=Price())
             routes = TenantRoutes({r: one for r in RouteName})
@@ -237,7 +238,7 @@ class LlmEngine:
         """The offline rules first: when they are sure (an explicit "summarize", "audit …
         against …"), a model call would only add latency and cost."""
         ruled = await self._fallback.classify_intent(message)
-        if ruled.confident:
+        if ruled.confident or not self._model_intent:
             return ruled
         step = Step.CLASSIFY_INTENT
         try:

@@ -20,8 +20,8 @@ from regintel.container import Container
 from regintel.domain.chat import Action, ChatRequest, ChatResponse, Engine
 from regintel.domain.documents import ChunkHit
 from tests.chat.conftest import Conversation, Corpus
+from tests.chat.local_model.conftest import TEST_OUTPUT, TEST_WINDOW
 from tests.chat.test_actions import _all_quotes_verify
-from tests.local_llm.conftest import TEST_OUTPUT, TEST_WINDOW
 
 QUESTION = "How long must a Relevant Person keep CDD records?"
 SHORT_POLICY = ("Falcon Crest keeps customer due diligence records for two years after the "
