@@ -84,6 +84,7 @@ ToolRunner = Callable[[str, dict[str, Any]], Awaitable[Any]]
 CONFIDENT = 0.6           # intent confidence from which the action is taken without asking
 MAX_TOOL_ROUNDS = 2       # detail-tool rounds on the main call before it must answer
 MAX_TOOL_RESULT_CHARS = 6000
+MIN_ANSWER_WORDS = 3      # besides citation markers: a lone "[1]" is no answer
 DEFAULT_TIMEOUT_S = 30.0  # one whole step, first token to last
 # The model's whole audit (themes, then one call per theme, some concurrent): each call has
 # its own bound, but a policy with many themes on a slow model could still keep the user
@@ -355,7 +356,7 @@ class LlmEngine:
                 break
             messages += await self._tool_messages("".join(round_parts), calls)
         answer = "".join(parts).strip()
-        if not answer:
+        if len(_MARKER.sub(" ", answer).split()) < MIN_ANSWER_WORDS:
             raise StepFailed("the model returned no answer")
         if answer != p.NO_ANSWER and not citing.cited and not self._tool_names:
             raise StepFailed("no statement of the answer cites verifiable evidence")

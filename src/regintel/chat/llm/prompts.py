@@ -86,10 +86,14 @@ citation shows the exact wording. If the evidence does not answer the question, 
 CAPTURE_INSTRUCTION = f"## Concepts\n{CAPTURE_CONCEPTS_INSTRUCTIONS}\n"
 # The concept-capture spec's tool (§4.2), offered on the main call of every turn.
 CAPTURE_CONCEPTS_TOOL = ToolSpec.model_validate(CAPTURE_CONCEPTS_SCHEMA)
+# The question again after the evidence: a small model reading a long evidence block otherwise
+# loses it (the 0.5B model answered a lone "[1]").
 INQUIRY_INPUT = """Question: {question}
 
 Evidence:
-{evidence}"""
+{evidence}
+
+Answer the question "{question}" in a few sentences, each ending with its evidence number."""
 EVIDENCE_ITEM = "[{n}] {title}{clause}{page}\n{before}{text}"
 # What the passage needs from the text before it (retrieval.preceding); not part of the
 # passage, so not to be quoted (a quote is verified against the passage alone).
