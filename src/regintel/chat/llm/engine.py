@@ -346,7 +346,16 @@ class LlmEngine:
                     else:
                         self._account(route, chunk.usage)
                         if chunk.finish_reason == "length":
-                            raise StepFailed("the answer was cut at the token limit")
+                            # A small model runs on past its answer: what it said up to its
+                            # last cited statement stands; a cut before any does not.
+                            whole = _whole_statements("".join([*parts, *round_parts,
+                                                               citing.close()]))
+                            if whole is None:
+                                raise StepFailed("the answer was cut at the token limit")
+                            if stream is not None:
+                                stream.reset()
+                                stream.write(whole)
+                            return whole, concepts
                         shown = citing.close()
                     round_parts.append(shown)
                     if stream is not None:
@@ -500,6 +509,18 @@ class LlmEngine:
 # -- helpers ----------------------------------------------------------------------------------
 def _why(exc: Exception) -> str:
     return "timeout" if isinstance(exc, TimeoutError) else str(exc)
+
+
+_STATEMENT_END = re.compile(r"(?:\[\d+\])+[.;]?|[.;](?:\s*\[\d+\])+")
+
+
+def _whole_statements(text: str) -> str | None:
+    """``text`` up to the end of its last cited statement, when that leaves an answer."""
+    ends = [m.end() for m in _STATEMENT_END.finditer(text)]
+    if not ends:
+        return None
+    whole = text[:ends[-1]].strip()
+    return whole if len(_MARKER.sub(" ", whole).split()) >= MIN_ANSWER_WORDS else None
 
 
 def _markers_of(text: str) -> list[str]:
