@@ -30,6 +30,7 @@ from regintel.adapters.postgres.conversations_repo import PostgresConversationSt
 from regintel.adapters.postgres.database import Database
 from regintel.adapters.postgres.documents_repo import PostgresDocumentStore
 from regintel.adapters.postgres.faq_repo import PostgresFaqStore
+from regintel.adapters.postgres.obligations_repo import PostgresObligationStore
 from regintel.adapters.postgres.ontology_repo import PostgresOntologyStore
 from regintel.adapters.postgres.unit_vector_repo import PostgresUnitVectorStore
 from regintel.adapters.queue.procrastinate_queue import ProcrastinateQueue
@@ -45,6 +46,7 @@ from regintel.chat.offline.engine import OfflineEngine
 from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.chat.service import ChatService
 from regintel.concepts.services import ConceptServices
+from regintel.domain.documents import DocType
 from regintel.errors import RegintelError
 from regintel.guardrails.pipeline import build_guard
 from regintel.ingestion.reindex import Reindexer
@@ -53,6 +55,8 @@ from regintel.ingestion.service import (
     FOLLOW_UP_QUEUE,
     IngestionService,
 )
+from regintel.obligations.auditor import MatrixAuditor
+from regintel.obligations.registers import REGISTER_JOB, Registers
 from regintel.ontology.service import OntologyService
 from regintel.ports.conversations import ConversationStore
 from regintel.ports.embedder import Embedder
@@ -136,11 +140,33 @@ class Container:
                 documents=self.documents, files=LocalFileStore(self.settings.files_dir),
                 parser=AutoParser(), embedder=self.embedder, queue=self.queue,
                 max_bytes=self.settings.upload.max_bytes,
-                follow_ups=(PREPARE_JOB,) if self.settings.upload.prepare_audits else ())
+                follow_ups=((PREPARE_JOB,) if self.settings.upload.prepare_audits else ())
+                + (REGISTER_JOB,))
             self._ingestion.register_jobs()
             self.queue.register(PREPARE_JOB, self._prepare_for_audit,
                                 queue=FOLLOW_UP_QUEUE, priority=FOLLOW_UP_PRIORITY, retries=1)
+            self.queue.register(REGISTER_JOB, self._build_register,
+                                queue=FOLLOW_UP_QUEUE, priority=FOLLOW_UP_PRIORITY, retries=1)
         return self._ingestion
+
+    @property
+    def registers(self) -> Registers:
+        """Documents' obligation registers: built after ingestion, or on first use."""
+        return Registers(documents=self.documents, index=self.chunk_index,
+                         store=PostgresObligationStore(self.database))
+
+    async def _build_register(self, tenant_id: str, document_id: str) -> None:
+        """The ingestion follow-up: a document's obligation register, and (with the matrix
+        audit on) its obligations embedded, so its first audit embeds only the policy."""
+        await self.registers.run_job(tenant_id, document_id)
+        document = await self.documents.get(UUID(tenant_id), UUID(document_id))
+        if self.settings.audit.engine == "matrix" and document.doc_type is DocType.REGULATION:
+            await self.matrix_auditor().regulation(UUID(tenant_id), document)
+
+    def matrix_auditor(self, embedder: Embedder | None = None) -> MatrixAuditor:
+        """The coverage-matrix audit over the documents' obligation registers."""
+        return MatrixAuditor(registers=self.registers, index=self.chunk_index,
+                             embedder=embedder or self.embedder, memo=self.unit_vectors)
 
     @property
     def audit_preparation(self) -> AuditPreparation:
@@ -293,7 +319,10 @@ class Container:
                         projects=self.projects,
                         concepts=None if self._concepts is None
                         else self.tenant_concepts(tenant_id),
-                        auditor=OfflineAuditor(retriever, index, embedder, self.unit_vectors),
+                        auditor=OfflineAuditor(
+                            retriever, index, embedder, self.unit_vectors,
+                            matrix=self.matrix_auditor(embedder)
+                            if self.settings.audit.engine == "matrix" else None),
                         faq=self.faq,
                         limits=limits)
 

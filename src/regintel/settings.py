@@ -10,6 +10,7 @@ import secrets
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -198,6 +199,14 @@ class UploadSettings(_Group):
         "first audit takes seconds; off, a first audit embeds it itself.")
 
 
+class AuditSettings(_Group):
+    engine: Literal["rules", "matrix"] = Field(
+        "rules", description="The offline policy audit: 'rules' (chat.offline, the readers "
+        "written around the AML rulebook) or 'matrix' (obligations: every obligation of the "
+        "regulations mapped to the policy's clauses, issue 36). 'matrix' becomes the default "
+        "once it measures at least as well on the development policies.")
+
+
 class WebSearchSettings(_Group):
     tavily_api_key: SecretStr | None = Field(
         None, description="Tavily key; unset shows web search as unavailable.")
@@ -338,6 +347,7 @@ class Settings(BaseSettings):
     llm: LlmSettings = Field(default_factory=LlmSettings)
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     upload: UploadSettings = Field(default_factory=UploadSettings)
+    audit: AuditSettings = Field(default_factory=AuditSettings)
     queue: QueueSettings = Field(default_factory=QueueSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
     web_search: WebSearchSettings = Field(default_factory=WebSearchSettings)

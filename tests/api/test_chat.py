@@ -55,6 +55,10 @@ async def test_chat_streams_status_then_text_then_meta(alice: User,
     assert listed["data"][0]["last_message_at"]
     messages = (await alice.client.get(f"/api/conversations/{thread}/messages")).json()
     assert [m["role"] for m in messages["data"]] == ["user", "assistant"]
+    # The answer is kept as it was sent, for a reopened conversation to show it again.
+    kept = messages["data"][1]["metadata"]["response"]
+    assert {k: kept[k] for k in ("answer", "citations", "confidence", "usage", "engine")} == {
+        k: meta[k] for k in ("answer", "citations", "confidence", "usage", "engine")}
     usage = (await alice.client.get(f"/api/conversations/{thread}/usage")).json()
     assert usage["turns"] == 1
     tenant = (await alice.client.get("/api/usage")).json()
@@ -184,3 +188,17 @@ async def test_slow_start_opens_with_accepted_and_refuses_in_stream(
         assert events[1][1]["status"] == 400 and "not ready" in events[1][1]["title"]
     finally:
         api_app.state.settings = saved
+
+
+async def test_a_chat_created_empty_takes_a_clean_distinct_title(alice: User,
+                                                                 container: Container) -> None:
+    document = await _ready_document(alice, container)
+    titles = []
+    for _ in range(2):
+        created = (await alice.client.post("/api/conversations", json={})).json()
+        response = await alice.client.post("/api/chat", json={
+            "message": f"@[AML Policy] {QUESTION}", "thread_id": created["id"],
+            "tagged_doc_ids": [document["id"]]})
+        assert response.status_code == 200, response.text
+        titles.append((await alice.client.get("/api/conversations")).json()["data"][0]["title"])
+    assert titles == [f"AML Policy {QUESTION}", f"AML Policy {QUESTION} (2)"]

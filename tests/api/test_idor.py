@@ -13,6 +13,7 @@ from tests.api.conftest import POLICY_TEXT, User, new_email, upload
 ROUTES: list[tuple[str, str, dict[str, Any] | None]] = [
     ("GET", "/api/documents/{doc}", None),
     ("DELETE", "/api/documents/{doc}", None),
+    ("GET", "/api/documents/{doc}/obligations", None),
     ("GET", "/api/conversations/{conv}", None),
     ("PATCH", "/api/conversations/{conv}", {"title": "pwned"}),
     ("DELETE", "/api/conversations/{conv}", None),

@@ -80,8 +80,9 @@ async def test_implicit_low_asks_instead_of_guessing(conversation: Conversation,
     assert r.needs_input is not None and r.needs_input.kind == "choose_docs"
     assert r.answer == ("I do not have FSA documents in this conversation. "
                         "Would you like to:")
+    # No web search is configured here: it is not offered (issue 38).
     assert [o.label for o in r.needs_input.options] == [
-        "Search uploaded documents", "Search the web", "Tag specific documents"]
+        "Search uploaded documents", "Tag specific documents"]
     tagged = await conversation.ask(answer="Tag specific documents")
     assert tagged.answer == "Please tag the documents to use with @ and ask again."
 
@@ -135,7 +136,8 @@ async def test_low_retrieval_confidence_asks_then_continues_with_a_disclaimer(
                                "factories?")
     assert r.confidence is not None and r.confidence.tier == "low"
     assert r.needs_input is not None and r.needs_input.kind == "low_confidence"
-    assert [o.id for o in r.needs_input.options] == ["tag_documents", "search_web", "continue"]
+    # No web search is configured here: it is not offered (issue 38).
+    assert [o.id for o in r.needs_input.options] == ["tag_documents", "continue"]
     assert not r.citations
     go_on = await conversation.ask(answer="Continue anyway")
     assert go_on.needs_input is None and go_on.citations

@@ -57,6 +57,12 @@ def hub(tmp_path: Path) -> Iterator[tuple[str, list[str]]]:
     server.server_close()
 
 
+def _online(endpoint: str) -> dict[str, str]:
+    # The local embedder sets HF_HUB_OFFLINE=1 in this process once an earlier test has loaded
+    # it, and the CLI's subprocess would inherit it and refuse the mirror.
+    return {"HF_ENDPOINT": endpoint, "HF_HUB_OFFLINE": "0"}
+
+
 def test_list_shows_the_packaged_models_and_their_licences(run_cli: RunCli) -> None:
     done = run_cli("model", "list", "--json")
     assert done.returncode == 0, done.stderr
@@ -70,7 +76,7 @@ def test_pull_from_a_hub_mirror_then_use(run_cli: RunCli, server_dir: Path,
                                          hub: tuple[str, list[str]]) -> None:
     endpoint, requested = hub
     done = run_cli("model", "pull", "acme/tiny-GGUF", "tiny-q4_k_m.gguf", "--json",
-                   HF_ENDPOINT=endpoint)
+                   **_online(endpoint))
     assert done.returncode == 0, done.stderr
     [pulled] = json.loads(done.stdout)
     assert pulled["name"] == "tiny-q4_k_m" and pulled["source"] == "hf://acme/tiny-GGUF/" \
@@ -87,7 +93,7 @@ def test_pull_from_a_hub_mirror_then_use(run_cli: RunCli, server_dir: Path,
 def test_pull_errors_are_clear(run_cli: RunCli, tmp_path: Path,
                                hub: tuple[str, list[str]]) -> None:
     endpoint, _ = hub
-    missing = run_cli("model", "pull", "acme/tiny-GGUF", "absent.gguf", HF_ENDPOINT=endpoint)
+    missing = run_cli("model", "pull", "acme/tiny-GGUF", "absent.gguf", **_online(endpoint))
     assert missing.returncode == 4 and "could not download acme/tiny-GGUF/absent.gguf" \
         in missing.stderr
     not_gguf = tmp_path / "notes.gguf"

@@ -20,13 +20,19 @@ async def test_seed_creates_concepts_sections_and_edges_idempotently(
         build: Build, graph: FalkorGraphStore) -> None:
     services = build()
     report = await services.seeder.seed(SHARED)
-    assert report.regulations == ["gdpr", "ai-act"]
-    assert report.concepts == 26 + 68 and report.refused == 0
-    assert report.sections == 99 + 113
+    assert report.regulations == ["gdpr", "ai-act", "adgm-aml"]
+    assert report.concepts == 26 + 68 + 92 and report.refused == 0
+    assert report.sections == 99 + 113 + 1
     assert await graph.count_nodes("DataProtectionConcept") == 26
     assert await graph.count_nodes("AiConcept") == 68
+    # The ADGM AML rulebook's glossary (issue 38: the demo is about AML, and "money
+    # laundering" found nothing): public definitions, each DEFINED_IN the glossary.
+    assert await graph.count_nodes("AmlConcept") == 92
+    mlro = {(e.rel, n.key) for e, n in await services.client.neighbours(
+        "concept:AML:MONEY_LAUNDERING_REPORTING_OFFICER:ADGM")}
+    assert ("DEFINED_IN", "section:adgm-aml:art-glossary") in mlro
     again = await services.seeder.seed(SHARED, only=["gdpr"])
-    assert await graph.count_nodes(CONCEPT) == 94 and again.concepts == 26
+    assert await graph.count_nodes(CONCEPT) == 94 + 92 and again.concepts == 26
 
     around = {(e.rel, n.key) for e, n in
               await services.client.neighbours("concept:DATA_PROTECTION:GENETIC_DATA:EU")}

@@ -60,6 +60,11 @@ async def _seed_tenant(db: Database, name: str) -> dict[str, UUID]:
         ("INSERT INTO invitations (tenant_id, email, token_hash, invited_by, expires_at) "
          "VALUES (:tenant, 'new@' || :name || '.test', :name || '-invite', :user, "
          "now() + interval '7 days')", {}),
+        ("INSERT INTO obligation_registers (tenant_id, document_id, extractor_version, "
+         "obligation_count) VALUES (:tenant, :doc, 1, 1)", {}),
+        ("INSERT INTO obligations (tenant_id, id, document_id, ordinal, text, modal, strength) "
+         "VALUES (:tenant, gen_random_uuid(), :doc, 0, 'A firm must keep records.', 'must', "
+         "'binding')", {}),
         *_ontology_seed(),
     ]
     async with db.system_session() as session:

@@ -34,6 +34,13 @@ SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 PERSONAL_DATA = "concept:DATA_PROTECTION:PERSONAL_DATA:EU"
 LIVE_TIMEOUT_MS = 30_000
 FITS = "() => document.documentElement.scrollWidth <= window.innerWidth + 1"
+LABELS_INSIDE = """() => {
+  const box = document.querySelector('.project-graph').getBoundingClientRect();
+  return [...document.querySelectorAll('.project-graph .g-label')].every((t) => {
+    const r = t.getBoundingClientRect();
+    return r.left >= box.left - 1 && r.right <= box.right + 1;
+  });
+}"""
 
 
 @pytest.fixture
@@ -95,7 +102,9 @@ async def _walk(tab: Tab, writer: GraphWriteService, screenshots: Path) -> None:
     await link.get_by_label("To").select_option(label="Risk: High-risk system not registered")
     await expect(link.get_by_label("Relation")).to_have_value("mitigates")
     await link.get_by_role("button", name="Link").click()
-    await expect(page.locator(".link-list")).to_contain_text("—mitigates→")
+    # Relations in words, not raw names ("—has_task→").
+    await expect(page.locator(".link-list")).to_contain_text("mitigates")
+    assert "—" not in (await page.locator(".link-list").text_content() or "")
 
     # The snapshot: the project and its three entities, drawn and listed by kind.
     await expect(page.locator(".project-graph .g-node")).to_have_count(4)
@@ -105,10 +114,32 @@ async def _walk(tab: Tab, writer: GraphWriteService, screenshots: Path) -> None:
     for kinds in ("goals", "risks", "tasks"):
         row = page.locator(f".coverage-table tr[data-kind='{kinds}'] td")
         await expect(row).to_have_text(["1", "1", "0"])
+    # The chat context (long JSON) is folded away until asked for.
+    await page.locator("section[aria-label='Chat context'] summary").click()
     await page.get_by_role("button", name="Preview the chat context").click()
     await expect(page.locator(".context-tokens")).to_contain_text("tokens")
     await expect(page.locator(".context-json")).to_contain_text("High-risk system not registered")
+    # Every label inside the picture: shortened to its room, never clipped at the edge.
+    assert await page.evaluate(LABELS_INSIDE), "a graph label is clipped"
     await tab.shot(screenshots, "21-project-page", full_page=True)
+
+    # A chat about the project starts from its page: the chat is scoped to it.
+    await page.get_by_role("link", name="Ask about this project").click()
+    await expect(page).to_have_url(re.compile(r"/dashboard\?project=[0-9a-f-]{36}$"))
+    await expect(page.locator(".project-banner")).to_contain_text("AI Act readiness")
+    box = page.get_by_role("combobox", name=re.compile("^Message"))
+    await box.press_sequentially("Which high risks have no mitigation?")
+    await box.press("Enter")
+    await expect(page.locator(".msg.assistant").last).not_to_have_class(
+        re.compile("streaming"), timeout=90_000)
+    # Entities by their titles, without their "[project:<uuid>]" reference markers.
+    await expect(page.locator(".msg.assistant").last).to_contain_text("AI Act readiness")
+    await expect(page.locator(".msg.assistant").last).not_to_contain_text("[project:")
+    await tab.shot(screenshots, "38-11-project-chat")
+    chats = (await (await page.request.get("/api/conversations")).json())["data"]
+    assert chats[0]["project_id"] == project_url.rsplit("=", 1)[1]
+    await page.goto(project_url)
+    await expect(page.locator(".coverage-table")).to_be_visible()
     await page.get_by_role("link", name="← All projects").click()
     await expect(page.locator(".project-card")).to_contain_text("AI Act readiness")
     await tab.shot(screenshots, "22-projects-list")
@@ -164,6 +195,38 @@ async def _walk(tab: Tab, writer: GraphWriteService, screenshots: Path) -> None:
     tab.assert_clean()
 
 
+async def test_two_concepts_of_one_label_are_told_apart_in_the_search(
+        browser: Browser, live_server: str, writer: GraphWriteService,
+        screenshots: Path) -> None:
+    """Two laws defining the same term (issue 38: "personal data" showed two identical chips):
+    one chip each, saying the domain that tells them apart."""
+    word = "".join(secrets.choice(string.ascii_uppercase) for _ in range(8))
+    label = f"retention record {word.lower()}"
+    keys = [f"concept:{domain}:RETENTION_RECORD_{word}:EU" for domain in ("AML", "DATA_PROTECTION")]
+    for key, domain in zip(keys, ("AML", "DATA_PROTECTION"), strict=True):
+        await writer.upsert_node(CONCEPT, key, {
+            "prefLabel": label, "domain": domain, "kind": key.split(":")[2],
+            "jurisdiction": "EU", "definition": f"A record kept under the {domain} rules."})
+    tab = await open_tab(browser, live_server)
+    try:
+        await sign_up(tab, name="Tomas", organisation="Twin Bank", email=new_email("tomas"))
+        page = tab.page
+        await page.goto("/graph")
+        await page.get_by_label("Search concepts").fill(label)
+        await page.get_by_label("Search concepts").press("Enter")
+        chips = page.locator(".chip-btn").filter(has_text=label)
+        await expect(chips).to_have_count(2)
+        texts = sorted(t.strip() for t in await chips.all_inner_texts())
+        assert texts == [f"concept {label} · AML · EU",
+                         f"concept {label} · Data protection · EU"], texts
+        await tab.shot(screenshots, "38-10-graph-twin-chips")
+        tab.assert_clean()
+    finally:
+        for key in keys:
+            await writer.delete_node(CONCEPT, key)
+        await tab.context.close()
+
+
 async def test_an_audit_finding_turned_into_a_task(browser: Browser, live_server: str,
                                                    screenshots: Path) -> None:
     """In the chat's audit view, "Turn into task" files a finding as a task of a project,
@@ -213,7 +276,7 @@ async def test_an_audit_finding_turned_into_a_task(browser: Browser, live_server
         await expect(tasks).to_contain_text("Fix ")
         await expect(page.locator(".kind-group[data-kind='document']")).to_contain_text(
             AML_TITLE)
-        await expect(page.locator(".link-list")).to_contain_text("—references→")
+        await expect(page.locator(".link-list")).to_contain_text("references")
         tab.assert_clean()
     finally:
         await tab.context.close()

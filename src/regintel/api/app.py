@@ -25,6 +25,7 @@ from regintel.api.routes import (
     graph,
     health,
     members,
+    obligations,
     projects,
     usage,
 )
@@ -114,8 +115,8 @@ def create_app(settings: Settings, *, run_worker: bool | None = None,
     app.state.limiter = RateLimiter(settings.api)
     errors.install(app)
     security.install(app, settings.api)
-    routers = [module.router for module in (health, auth, members, documents, conversations,
-                                            chat, usage, faq, graph, projects)]
+    routers = [module.router for module in (health, auth, members, documents, obligations,
+                                            conversations, chat, usage, faq, graph, projects)]
     for router in routers:
         app.include_router(router)
     openapi.install(app, [route for router in routers for route in router.routes

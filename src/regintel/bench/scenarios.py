@@ -55,6 +55,7 @@ _TRAILING_MARKERS = re.compile(r"(?:\s*\[\d{1,3}\])+")
 _CALLED_COMPLIANT = re.compile(r"(?<![-\w])(?<!not )(?<!never )compliant\b", re.I)
 _VERDICT_SENTENCES = 2
 _NOTICE_VERBS = ("Analyzing", "Summarizing", "Comparing")
+_HEADINGS = re.compile(r"\A(?:#{1,6} [^\n]*\n+)+")
 
 
 async def run(container: Container, shared_data: Path, *, split: str = "dev",
@@ -153,13 +154,16 @@ def score_answer(scenario: AnswerScenario, response: ChatResponse,
 def answer_body(response: ChatResponse) -> str:
     """The answer without the notice that opens it when its documents were inferred
     ("Analyzing <titles>." - the spec's line saying which documents the copilot chose, a
-    paragraph of its own): the answer proper starts after it."""
+    paragraph of its own): the answer proper starts after it, and after the Markdown heading
+    lines that open a summary's section ("## <title>"), which name and do not say."""
     titles = " and ".join(d.title for d in response.resolved_documents)
+    body = response.answer
     for verb in _NOTICE_VERBS:
         notice = f"{verb} {titles}.\n\n"
-        if titles and response.answer.startswith(notice):
-            return response.answer[len(notice):]
-    return response.answer
+        if titles and body.startswith(notice):
+            body = body[len(notice):]
+            break
+    return _HEADINGS.sub("", body)
 
 
 def first_sentence(answer: str) -> str:

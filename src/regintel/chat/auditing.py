@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from uuid import UUID
 
@@ -12,23 +13,44 @@ from regintel.chat.offline.audit import AuditInputs, run_audit
 from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.domain.chat import SEVERITY_ORDER, AuditResult, quoted
 from regintel.domain.documents import Document
+from regintel.errors import InvalidRequest
+from regintel.obligations.auditor import MatrixAuditor
 from regintel.ports.embedder import Embedder
 from regintel.ports.library import ChunkIndex
 from regintel.retrieval.hybrid import HybridRetriever
 
+log = logging.getLogger(__name__)
+
 
 class OfflineAuditor:
     def __init__(self, retriever: HybridRetriever, index: ChunkIndex,
-                 embedder: Embedder, memo: UnitVectors | None = None) -> None:
-        """``memo``: the regulations' unit vectors, kept by the container between turns."""
+                 embedder: Embedder, memo: UnitVectors | None = None,
+                 matrix: MatrixAuditor | None = None) -> None:
+        """``memo``: the regulations' unit vectors, kept by the container between turns;
+        ``matrix``: the coverage-matrix engine (settings.audit.engine = "matrix"), which
+        audits policies (pasted texts stay with the rules engine); if it fails, the rules
+        engine answers."""
         self._retriever = retriever
         self._index = index
         self._embedder = embedder
         self._memo = memo
+        self._matrix = matrix
 
     async def __call__(self, *, tenant_id: UUID, targets: Sequence[Document],
                        source_document: Document | None, source_text: str | None,
                        book: CitationBook) -> Composed:
+        if self._matrix is not None and source_document is not None:
+            mark = book.checkpoint()
+            try:
+                mapped = await self._matrix.audit(tenant_id, targets, source_document,
+                                                  book=book)
+                return Composed(answer=render(mapped.result, source_document.title, targets),
+                                audit=mapped.result)
+            except InvalidRequest:
+                raise
+            except Exception:
+                log.exception("the matrix audit failed; the rules engine answers instead")
+                book.rollback(mark)
         result = await run_audit(
             AuditInputs(tenant_id=tenant_id, targets=targets, source_document=source_document,
                         source_text=source_text),

@@ -102,7 +102,7 @@ class ChatEngine(Protocol):
 
     async def compose_summary(self, documents: Sequence[Document],
                               samples: dict[UUID, list[ChunkHit]],
-                              book: CitationBook) -> Composed: ...
+                              book: CitationBook, *, focus: str | None = None) -> Composed: ...
 
     async def compose_comparison(self, question: str, documents: Sequence[Document],
                                  evidence: dict[UUID, list[ChunkHit]], topic: str | None,

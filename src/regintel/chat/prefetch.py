@@ -26,8 +26,7 @@ from uuid import UUID
 from regintel.chat import tools
 from regintel.chat.deps import TurnDeps
 from regintel.chat.engine import IntentGuess
-from regintel.chat.offline import references
-from regintel.domain.chat import Action
+from regintel.chat.named_documents import may_name_documents, named_documents
 from regintel.domain.documents import ChunkHit
 from regintel.ports.llm import request_sent
 from regintel.retrieval import abbreviations, reading
@@ -109,15 +108,12 @@ async def _search_ahead(deps: TurnDeps, ahead: Ahead, *, new_thread: bool) -> Se
 
 
 async def _named_scope(deps: TurnDeps, question: str) -> tuple[UUID, ...]:
-    """A new conversation has no documents in play, so resolution can only find a document
-    the question names in the library ("under the AML rules"); search that one, as
-    ``resolve_documents`` will decide."""
-    found = references.resolve(question, Action.INQUIRE, [], [])
-    if found.inference_confidence != "low" or not found.unmatched:
+    """A new conversation has no documents in play, so the search covers the documents the
+    question names ("under COBS"), as ``resolve_documents`` will decide."""
+    if not may_name_documents(question):
         return ()
-    named = references.library_match(found.unmatched, found.unmatched_kind,
-                                      await deps.documents.list(deps.tenant_id))
-    return (named.id,) if named is not None else ()
+    return tuple(d.id for d in named_documents(question,
+                                               await deps.documents.list(deps.tenant_id)))
 
 
 async def take_search(deps: TurnDeps, question: str, document_ids: Sequence[UUID],

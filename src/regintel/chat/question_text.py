@@ -15,7 +15,7 @@ from typing import Any
 # A question that leans on the one before: it opens as a continuation, or it points back
 # ("it", "they", "that") without naming its subject again.
 _CONTINUES = re.compile(
-    r"^\W*(?:and|but|also|so|then|or|plus|what about|how about|what if|same for|and what|"
+    r"^\W*(?:and|but|also|so|then|or|plus|for|what about|how about|what if|same for|and what|"
     r"and how|and who|and when|and where|and if|and can|and do|and does|and is|and are)\b",
     re.I)
 _POINTS_BACK = re.compile(
@@ -23,6 +23,7 @@ _POINTS_BACK = re.compile(
     r"the relationship|the customer|the firm|the person|the request|the report|the case)\b",
     re.I)
 FOLLOW_UP_MAX_WORDS = 14  # longer questions carry their own subject
+BARE_MAX_WORDS = 4  # "for how long?", "who approves?": too short to carry a subject
 EARLIER_QUESTIONS = 2  # how far back a chain of follow-ups is read
 
 
@@ -30,7 +31,8 @@ def is_follow_up(question: str) -> bool:
     words = question.split()
     if not words or len(words) > FOLLOW_UP_MAX_WORDS:
         return False
-    return bool(_CONTINUES.search(question)) or bool(_POINTS_BACK.search(question))
+    return len(words) <= BARE_MAX_WORDS or bool(_CONTINUES.search(question)) or \
+        bool(_POINTS_BACK.search(question))
 
 
 def earlier_questions(memory: Mapping[str, Any] | None) -> list[str]:

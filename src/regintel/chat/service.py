@@ -24,6 +24,7 @@ from regintel.chat.graph import build_graph
 from regintel.chat.nodes.respond import build_response
 from regintel.chat.nodes.triage import screen
 from regintel.chat.state import ChatState
+from regintel.chat.titles import clean_title, distinct_title
 from regintel.domain.chat import MAX_MESSAGE_CHARS, Action, ChatRequest, ChatResponse, NeedsInput
 from regintel.domain.conversations import Conversation
 from regintel.domain.documents import DocStatus
@@ -178,12 +179,23 @@ class ChatService:
                             user_id: UUID | None) -> Conversation:
         if request.thread_id is not None:
             # NotFound for another tenant's thread: it does not exist for this one.
-            return await self._conversations.get(tenant_id, request.thread_id)
+            conversation = await self._conversations.get(tenant_id, request.thread_id)
+            if not conversation.title.strip() and request.message.strip():
+                # A conversation created empty takes its title from its first (masked) question.
+                title = await self._title(tenant_id, user_id, request.message)
+                await self._conversations.rename(tenant_id, conversation.id, title)
+                conversation = conversation.model_copy(update={"title": title})
+            return conversation
         if request.project_id is not None and self._projects is not None:
             await self._projects.project(tenant_id, request.project_id)  # NotFound: not ours
-        title = " ".join(request.message.split())[:80] or "New conversation"
-        return await self._conversations.create(tenant_id, user_id=user_id, title=title,
-                                                project_id=request.project_id)
+        return await self._conversations.create(
+            tenant_id, user_id=user_id, title=await self._title(tenant_id, user_id,
+                                                                 request.message),
+            project_id=request.project_id)
+
+    async def _title(self, tenant_id: UUID, user_id: UUID | None, message: str) -> str:
+        taken = await self._conversations.list_conversations(tenant_id, user_id=user_id)
+        return distinct_title(clean_title(message), (c.title for c in taken))
 
 
 def _plain_question(request: ChatRequest, screened: dict[str, Any] | None) -> bool:

@@ -1,7 +1,17 @@
 """The ``regintel`` command."""
 
 # Importing each module registers its commands.
-from regintel.cli import bench, chat, graph, library, models, platform, projects  # noqa: F401
+from regintel.cli import (  # noqa: F401
+    audit,
+    bench,
+    chat,
+    graph,
+    library,
+    models,
+    obligations,
+    platform,
+    projects,
+)
 from regintel.cli.app import app
 
 

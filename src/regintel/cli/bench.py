@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import shutil
+import tempfile
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -10,7 +13,7 @@ import typer
 
 from regintel.bench.report import render_json, render_table
 from regintel.cli.app import JsonOption, bench_app, fail, load_settings, open_container, run
-from regintel.errors import RegintelError
+from regintel.errors import InvalidRequest, RegintelError
 from regintel.settings import Settings
 
 if TYPE_CHECKING:
@@ -221,19 +224,100 @@ def bench_chat(
 @bench_app.command("audit")
 def bench_audit(
     rulebooks: RulebooksOption = RULEBOOKS,
-    gaps: Annotated[Path, typer.Option(
-        exists=True, dir_okay=False, help="The demo policy's planted gaps (test data).")] = Path(
-        "tests/data/aml_policy_gaps.json"),
+    gaps: Annotated[Path | None, typer.Option(
+        exists=True, dir_okay=False, help="Planted gaps of --policy (default: the demo "
+        "policy's, tests/data/aml_policy_gaps.json).")] = None,
+    policy: Annotated[Path | None, typer.Option(
+        exists=True, dir_okay=False, help="A policy to audit (any file the product ingests); "
+        "needs --regulation and --gaps.")] = None,
+    policies: Annotated[Path | None, typer.Option(
+        exists=True, file_okay=False, help="A directory of <name>_policy.* with "
+        "<name>_gaps.json: each audited, one row each, pooled.")] = None,
+    regulation: Annotated[list[Path] | None, typer.Option(
+        exists=True, dir_okay=False, help="A regulation to audit against (repeat for up to "
+        "5); GDPR-style JSON lines of articles are accepted.")] = None,
+    include_held_out: Annotated[bool, typer.Option(
+        help="With --policies, audit the held-out policies too (held_out.txt).")] = False,
+    data_dir: Annotated[Path | None, typer.Option(
+        file_okay=False, help="With --policy/--policies: a data directory to keep and reuse "
+        "(default: a throwaway one).")] = None,
     json_out: JsonOption = False,
 ) -> None:
-    """The audit of the demo policy against the AML and General rulebooks, one chat turn on
-    the configured engine (a model when REGINTEL_LLM__BASE_URL is set): planted gaps found,
-    precision, quotes checked against the stored text."""
-    from regintel.bench import audit_recall
+    """The policy audit scored against planted gaps: by default the demo policy against the
+    AML and General rulebooks on the configured engine; with --policy or --policies, any
+    policy against any regulation(s) on the offline engine. Planted gaps found, precision,
+    quotes checked against the stored text."""
+    if policy is None and policies is None:
+        from regintel.bench import audit_recall
 
-    _measure(lambda container, _: audit_recall.run(container, rulebooks, gaps), json_out,
-             lambda f: render_table("Audit of the demo policy's planted gaps",
-                                    ["measure", "value"], audit_recall.table_rows(f)))
+        demo_gaps = gaps or Path("tests/data/aml_policy_gaps.json")
+        _measure(lambda container, _: audit_recall.run(container, rulebooks, demo_gaps),
+                 json_out,
+                 lambda f: render_table("Audit of the demo policy's planted gaps",
+                                        ["measure", "value"], audit_recall.table_rows(f)))
+        return
+    _bench_policies(policy, policies, regulation or [], gaps, include_held_out, data_dir,
+                    json_out)
+
+
+def _bench_policies(policy: Path | None, policies: Path | None, regulations: list[Path],
+                    gaps: Path | None, include_held_out: bool, data_dir: Path | None,
+                    json_out: bool) -> None:
+    from regintel.bench import audit_policies
+    from regintel.bench.audit_policies import PolicyCase
+
+    try:
+        if policy is not None and policies is not None:
+            raise InvalidRequest("give --policy or --policies, not both")
+        if not 1 <= len(regulations) <= 5:
+            raise InvalidRequest("an audit needs 1 to 5 --regulation files")
+        if policy is not None:
+            if gaps is None:
+                raise InvalidRequest("--policy needs --gaps (the planted gaps to score)")
+            cases = [PolicyCase(policy.stem.removesuffix(audit_policies.POLICY_SUFFIX),
+                                policy, gaps)]
+        else:
+            assert policies is not None
+            cases = audit_policies.cases_in(policies, include_held_out=include_held_out)
+        for case in cases:  # a bad gap file fails now, not after the regulations are ingested
+            audit_policies.read_gaps(case.gaps)
+    except RegintelError as exc:
+        fail(exc)
+
+    def show(figures: Figures) -> str:
+        title = f"Audit against {', '.join(figures['regulations'])} (offline engine)"
+        return (render_table(title, audit_policies.POLICY_HEADERS,
+                             audit_policies.policy_rows(figures)) + "\n\n"
+                + render_table("Planted gaps", audit_policies.GAP_HEADERS,
+                               audit_policies.gap_rows(figures)))
+
+    with _scratch_dir(data_dir) as directory:
+        # The offline engine whatever the environment configures: the figures are the
+        # engine's, comparable from run to run.
+        settings = load_settings()
+        settings = settings.model_copy(update={
+            "data_dir": directory,
+            "llm": settings.llm.model_copy(update={"base_url": None, "providers": {}})})
+
+        async def go() -> Figures:
+            async with open_container(settings) as container:
+                return await audit_policies.run(container, cases, regulations)
+
+        figures = run(go)
+    typer.echo(render_json(figures) if json_out else show(figures))
+
+
+@contextmanager
+def _scratch_dir(keep: Path | None) -> Iterator[Path]:
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+        yield keep
+        return
+    directory = Path(tempfile.mkdtemp(prefix="regintel-bench-audit-"))
+    try:
+        yield directory
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 @bench_app.command("llm-overhead")

@@ -20,6 +20,7 @@ from regintel.cli.app import (
     open_container,
     run,
 )
+from regintel.cli.progress import with_progress
 from regintel.domain.documents import DocStatus, DocType, Document, SearchScope
 from regintel.errors import InvalidRequest, NotFound, RegintelError
 
@@ -65,8 +66,15 @@ def ingest_cmd(
                 submitted.append(result.document)
             if not wait:
                 return submitted
-            return await container.ingestion.run_until_done(
-                tenant_id, [d.id for d in submitted], timeout_s=timeout)
+            ids = [d.id for d in submitted]
+            work = container.ingestion.run_until_done(tenant_id, ids, timeout_s=timeout)
+            if json_out:
+                return await work
+
+            async def read() -> list[Document]:
+                return [await container.documents.get(tenant_id, i) for i in ids]
+
+            return await with_progress(work, read, len(ids))
 
     documents = run(go)
     for document in documents:

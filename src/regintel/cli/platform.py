@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Annotated
 
 import typer
 
 from regintel.cli.app import app, fail, load_settings, migrate_settings, run
+from regintel.cli.readiness import announce_when_answering
 from regintel.errors import RegintelError
 from regintel.settings import Settings, resolve_secret_key
 
@@ -38,28 +40,36 @@ def migrate_cmd(
     run(go)
 
 
-def _serve(settings: Settings, host: str | None, port: int | None) -> None:
+def _serve(settings: Settings, host: str | None, port: int | None,
+           on_ready: Callable[[str], None] | None = None) -> None:
+    """Serve until interrupted; ``on_ready(url)`` runs once the server answers HTTP."""
     import uvicorn
 
     from regintel.adapters.postgres.migrate import migrate
     from regintel.api.app import create_app
     from regintel.runtime.stores import EmbeddedStores, ServeLock
 
+    bind_host, bind_port = host or settings.server.host, port or settings.server.port
     try:
         resolve_secret_key(settings)
         lock = ServeLock(settings.data_dir)
-        lock.acquire(f"regintel serve on {host or settings.server.host}:"
-                     f"{port or settings.server.port}")
+        lock.acquire(f"regintel serve on {bind_host}:{bind_port}")
     except RegintelError as exc:
         fail(exc)
     try:
         if settings.database_url is None:
-            # The embedded database belongs to this product: keep its schema current.
-            with EmbeddedStores(settings.data_dir, postgres=True, graph=False) as endpoints:
+            # The embedded database belongs to this product: keep its schema current. (The
+            # app then owns the stores: uvicorn re-raises SIGTERM once it has shut down, so
+            # only the app's own shutdown stops them; this stop is quiet, not a "stopped" line
+            # just before the start.)
+            with EmbeddedStores(settings.data_dir, postgres=True, graph=False,
+                                quiet_stop=True) as endpoints:
                 assert endpoints.postgres is not None
                 migrate(endpoints.postgres.url(), **migrate_settings(settings))
-        uvicorn.run(create_app(settings), host=host or settings.server.host,
-                    port=port or settings.server.port, log_level="info", lifespan="on")
+        if on_ready is not None:
+            announce_when_answering(bind_host, bind_port, on_ready)
+        uvicorn.run(create_app(settings), host=bind_host, port=bind_port,
+                    log_level="info", lifespan="on")
     except RegintelError as exc:
         fail(exc)
     finally:
@@ -91,10 +101,17 @@ def demo_cmd(
         settings = settings.model_copy(update={
             "llm": settings.llm.model_copy(update={"provider": "local"})})
     email, password = demo_login(settings.data_dir)
-    typer.echo(f"Regulatory Intelligence Copilot demo: http://{host or settings.server.host}:"
-               f"{port or settings.server.port}  (data in {settings.data_dir.resolve()})")
-    typer.echo(f"Log in as {email} with password {password}")
-    _serve(settings, host, port)
+    typer.echo(f"Starting the demo (data in {settings.data_dir.resolve()}); its address and "
+               "login follow as soon as it answers…")
+
+    def ready(url: str) -> None:
+        # Printed only once the server answers: a URL shown earlier is a page that fails.
+        typer.secho(f"Regulatory Intelligence Copilot demo is ready: {url}", bold=True)
+        typer.echo(f"Log in as {email} with password {password}")
+        typer.echo("The demo documents are being ingested; the Documents tab shows their "
+                   "progress. Ctrl-C stops the demo.")
+
+    _serve(settings, host, port, on_ready=ready)
 
 
 @app.command("worker")

@@ -3,7 +3,9 @@
 GDPR: ``regulations/gdpr_articles.jsonl`` (GDPRtEXT by Harshvardhan J. Pandit, CC BY 4.0).
 AI Act: ``regulations/eu_ai_act_2024_1689.json`` (Regulation (EU) 2024/1689, parsed from the
 official Formex XML; EUR-Lex content, reused with acknowledgement under Commission Decision
-2011/833/EU). Both are public law, so their sections may enter the shared graph."""
+2011/833/EU). ADGM AML: the glossary of the ADGM Anti-Money Laundering and Sanctions Rules and
+Guidance (``obliqa/rulebooks_txt/AML_VER09.211223.txt``, published by the FSRA), the rulebook
+the demo is about. All are public law, so their sections may enter the shared graph."""
 
 from __future__ import annotations
 
@@ -18,6 +20,10 @@ from regintel.errors import ConfigurationError
 
 GDPR_FILE = Path("regulations") / "gdpr_articles.jsonl"
 AI_ACT_FILE = Path("regulations") / "eu_ai_act_2024_1689.json"
+ADGM_AML_FILE = Path("obliqa") / "rulebooks_txt" / "AML_VER09.211223.txt"
+GLOSSARY = "glossary"
+# A glossary row: the term, a tab, then its definition ("Means …" / "Has the meaning …").
+_GLOSSARY_ROW = re.compile(r"^(?P<term>[^\t]{2,120}?)\s*\t(?P<d>(?:Means|Has the meaning)\b.*)$")
 
 
 @dataclass(frozen=True)
@@ -69,11 +75,22 @@ def _ai_act(path: Path) -> Regulation:
                       articles)
 
 
+def _adgm_aml(path: Path) -> Regulation:
+    """The rulebook's glossary as its one article: the rows that define a term."""
+    rows = [line.strip() for line in path.read_text(encoding="utf-8").splitlines()
+            if _GLOSSARY_ROW.match(line.strip())]
+    return Regulation("adgm-aml", "ADGM Anti-Money Laundering and Sanctions Rules and Guidance "
+                      "(AML)", "https://en.adgm.thomsonreuters.com/rulebook/"
+                      "anti-money-laundering-and-sanctions-rules-and-guidance-aml", "AML",
+                      "ADGM", GLOSSARY, (Article(GLOSSARY, "Glossary", "\n".join(rows)),))
+
+
 @lru_cache(maxsize=4)
 def bundled_regulations(shared_data_dir: Path) -> tuple[Regulation, ...]:
-    """Both regulations, or a ConfigurationError naming the missing file."""
+    """The bundled regulations, or a ConfigurationError naming the missing file."""
     out = []
-    for relative, parse in ((GDPR_FILE, _gdpr), (AI_ACT_FILE, _ai_act)):
+    for relative, parse in ((GDPR_FILE, _gdpr), (AI_ACT_FILE, _ai_act),
+                            (ADGM_AML_FILE, _adgm_aml)):
         path = shared_data_dir / relative
         if not path.is_file():
             raise ConfigurationError(f"bundled regulation not found: {path}",
@@ -98,7 +115,22 @@ def definitions(regulation: Regulation) -> list[Definition]:
     article = next(a for a in regulation.articles if a.number == regulation.definitions_article)
     if regulation.code == "gdpr":
         return _quoted_lines(article.text)
+    if regulation.definitions_article == GLOSSARY:
+        return _glossary_rows(article.text)
     return _numbered_inline(article.text)
+
+
+def _glossary_rows(text: str) -> list[Definition]:
+    """A rulebook glossary's "Term<TAB>Means …" rows; an abbreviation after the term
+    ("Politically Exposed Person (PEP)") stays out of its label."""
+    out: list[Definition] = []
+    for line in text.splitlines():
+        m = _GLOSSARY_ROW.match(line.strip())
+        if m:
+            term = re.sub(r"\s*\([A-Za-z]{2,10}\)$", "", m["term"]).strip()
+            meaning = re.sub(r"^Means,?\s+", "", m["d"]).strip()
+            out.append(Definition(len(out) + 1, term, meaning))
+    return out
 
 
 def _quoted_lines(text: str) -> list[Definition]:

@@ -61,13 +61,19 @@ DEMO_CORPUS: tuple[DemoDocument, ...] = (
 def gdpr_markdown(articles_jsonl: Path) -> str:
     """The GDPR's articles as one Markdown document: a heading per chapter and per article
     ("## Article 6 Lawfulness of processing"), each paragraph of the text on its own."""
+    return articles_markdown(articles_jsonl, GDPR_TITLE, GDPR_ATTRIBUTION)
+
+
+def articles_markdown(articles_jsonl: Path, title: str, preface: str = "") -> str:
+    """A regulation kept as JSON lines of articles (``article``, ``title``, ``text`` and an
+    optional ``chapter``) as one Markdown document, in article order."""
     rows = [json.loads(line) for line in articles_jsonl.read_text(encoding="utf-8").splitlines()
             if line.strip()]
     rows.sort(key=lambda r: int(r["article"]))
-    out = [f"# {GDPR_TITLE}", "", GDPR_ATTRIBUTION, ""]
+    out = [f"# {title}", ""] + ([preface, ""] if preface else [])
     chapter = None
     for row in rows:
-        if row["chapter"] != chapter:
+        if row.get("chapter") is not None and row["chapter"] != chapter:
             chapter = row["chapter"]
             out += [f"# Chapter {chapter}", ""]
         out += [f"## Article {row['article']} {row['title'].strip()}", ""]

@@ -35,6 +35,15 @@ PAGED_MIME_TYPES = frozenset({"application/pdf"})
 SECTION_SEPARATOR = " › "
 
 
+def titled(title: str, version: str | None) -> str:
+    """A document's title with its version after it ("AML Rules (2025)"), unless the title
+    already says it ("GDPR (Regulation (EU) 2016/679)" with version "2016/679")."""
+    version = (version or "").strip()
+    if not version or version.lower() in title.lower():
+        return title
+    return f"{title} ({version})"
+
+
 def has_pages(mime_type: str) -> bool:
     """True for formats with real pages (PDF); False for text, Markdown, HTML, DOCX."""
     return mime_type in PAGED_MIME_TYPES
@@ -173,6 +182,11 @@ class DocumentPublic(BaseModel):
     supersedes_id: UUID | None = None
     created_at: datetime
     ready_at: datetime | None = None
+    chunks_embedded: int = Field(0, description="While processing: chunks embedded so far.")
+    chunks_total: int = Field(0, description="While processing: chunks to embed (0 until "
+                              "the file is parsed).")
+    processing_started_at: datetime | None = Field(
+        None, description="When its processing started (with the counts, a time left).")
 
 
 class Document(DocumentPublic):

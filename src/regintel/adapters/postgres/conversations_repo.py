@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import delete, func, insert, or_, select, update
+from sqlalchemy import cast, delete, func, insert, literal, or_, select, update
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from regintel.adapters.postgres import tables as t
@@ -92,6 +93,15 @@ class PostgresConversationStore:
                 t.conversations.c.id == conversation_id).values(
                     last_message_at=func.now(), updated_at=func.now()))
         return UUID(str(message_id))
+
+    async def set_response(self, tenant_id: UUID, conversation_id: UUID, message_id: UUID,
+                           response: dict[str, Any]) -> None:
+        async with self._db.tenant_session(tenant_id) as s:
+            await s.execute(update(t.messages).where(
+                _in_conversation(t.messages, tenant_id, conversation_id),
+                t.messages.c.id == message_id).values(
+                    metadata=t.messages.c.metadata.op("||")(
+                        cast(literal({"response": response}, JSONB), JSONB))))
 
     async def messages(self, tenant_id: UUID, conversation_id: UUID) -> list[StoredMessage]:
         async with self._db.tenant_session(tenant_id) as s:

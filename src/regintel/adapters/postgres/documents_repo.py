@@ -141,6 +141,16 @@ class PostgresDocumentStore:
                 t.documents.c.tenant_id == tenant_id, t.documents.c.id == document_id
             ).values(**values))
 
+    async def set_progress(self, tenant_id: UUID, document_id: UUID, *, embedded: int,
+                           total: int) -> None:
+        values: dict[str, Any] = {"chunks_embedded": embedded, "chunks_total": total}
+        if embedded == 0:
+            values["processing_started_at"] = func.now()
+        async with self._db.tenant_session(tenant_id) as s:
+            await s.execute(update(t.documents).where(
+                t.documents.c.tenant_id == tenant_id, t.documents.c.id == document_id
+            ).values(**values))
+
     async def publish_chunks(self, tenant_id: UUID, document_id: UUID,
                              chunks: Sequence[ChunkDraft], vectors: Vectors, *,
                              embedding_model: str) -> int:

@@ -136,6 +136,9 @@ documents = Table(
     Column("token_total", BigInteger, nullable=False, server_default="0"),
     _updated(),
     Column("ready_at", DateTime(timezone=True)),
+    Column("chunks_embedded", Integer, nullable=False, server_default="0"),
+    Column("chunks_total", Integer, nullable=False, server_default="0"),
+    Column("processing_started_at", DateTime(timezone=True)),
     CheckConstraint("doc_type IN ('regulation', 'policy')", name="documents_doc_type_check"),
     CheckConstraint("status IN ('queued', 'processing', 'ready', 'failed')",
                     name="documents_status_check"),
@@ -301,11 +304,50 @@ unit_vectors = Table(
                          ondelete="CASCADE", name="unit_vectors_document_fkey"),
 )
 
+# The obligation register (migration 0013, obligations.register): a document's obligations,
+# and which documents' registers are built (by which extractor version).
+obligation_registers = Table(
+    "obligation_registers", metadata,
+    Column("tenant_id", UUID(as_uuid=True), nullable=False),
+    Column("document_id", UUID(as_uuid=True), nullable=False),
+    Column("extractor_version", Integer, nullable=False),
+    Column("obligation_count", Integer, nullable=False),
+    _created(),
+    PrimaryKeyConstraint("tenant_id", "document_id", name="obligation_registers_pkey"),
+    ForeignKeyConstraint(["tenant_id", "document_id"], ["documents.tenant_id", "documents.id"],
+                         ondelete="CASCADE", name="obligation_registers_document_fkey"),
+)
+obligations = Table(
+    "obligations", metadata,
+    Column("tenant_id", UUID(as_uuid=True), nullable=False),
+    Column("id", UUID(as_uuid=True), nullable=False),
+    Column("document_id", UUID(as_uuid=True), nullable=False),
+    Column("ordinal", Integer, nullable=False),
+    Column("rule", Text),
+    Column("section", Text),
+    Column("page", Integer),
+    Column("text", Text, nullable=False),
+    Column("lead_in", Text),
+    Column("items", JSONB, nullable=False, server_default=text("'[]'::jsonb")),
+    Column("conditions", JSONB, nullable=False, server_default=text("'[]'::jsonb")),
+    Column("actor", Text),
+    Column("modal", Text, nullable=False),
+    Column("strength", Text, nullable=False),
+    Column("facts", JSONB, nullable=False, server_default=text("'[]'::jsonb")),
+    Column("chunk_ids", JSONB, nullable=False, server_default=text("'[]'::jsonb")),
+    _created(),
+    PrimaryKeyConstraint("tenant_id", "id", name="obligations_pkey"),
+    ForeignKeyConstraint(["tenant_id", "document_id"], ["documents.tenant_id", "documents.id"],
+                         ondelete="CASCADE", name="obligations_document_fkey"),
+    Index("obligations_document_idx", "tenant_id", "document_id", "ordinal"),
+)
+
 # Tables whose rows belong to one tenant; each has RLS keyed on ``tenant_id``.
 TENANT_TABLES: tuple[Table, ...] = (
     memberships, user_profiles, document_sets, documents, chunks, chunk_terms, conversations,
     messages,
     conversation_context, memory_summaries, memory_qa, usage_events, faq_entries, unit_vectors,
+    obligation_registers, obligations,
 )
 
 # Accounts (issue 8, migration 0007): tokens are stored only as SHA-256 hashes.

@@ -110,19 +110,25 @@ def _with_csrf(me: MePublic, principal: Principal, token: str | None) -> MePubli
     return me
 
 
+def _with_features(me: MePublic, settings: Settings) -> MePublic:
+    return me.model_copy(update={
+        "web_search": settings.web_search.tavily_api_key is not None})
+
+
 @router.get("/me", response_model=MePublic, operation_id="read_me", responses=_PROBLEMS)
-async def read_me(request: Request, principal: PrincipalDep,
-                  accounts: AccountsDep) -> MePublic:
+async def read_me(request: Request, principal: PrincipalDep, accounts: AccountsDep,
+                  settings: SettingsDep) -> MePublic:
     """Who is signed in, for which organisation, and whether onboarding is complete; for a
-    browser session also the CSRF token (so a reloaded page can find it again)."""
-    return _with_csrf(await accounts.me(principal), principal,
-                      request.cookies.get(SESSION_COOKIE))
+    browser session also the CSRF token (so a reloaded page can find it again); and which
+    optional features (web search) this deployment has."""
+    return _with_features(_with_csrf(await accounts.me(principal), principal,
+                                     request.cookies.get(SESSION_COOKIE)), settings)
 
 
 @router.put("/me/profile", response_model=MePublic, operation_id="update_profile",
             responses=_PROBLEMS)
 async def update_profile(body: ProfileUpdate, principal: PrincipalDep,
-                         accounts: AccountsDep) -> MePublic:
+                         accounts: AccountsDep, settings: SettingsDep) -> MePublic:
     """The onboarding form: company, country and industry complete it."""
     await accounts.save_profile(principal, body)
-    return await accounts.me(principal)
+    return _with_features(await accounts.me(principal), settings)

@@ -28,11 +28,9 @@ async def chat(body: ChatCreate, principal: PrincipalDep, container: ContainerDe
     first event (bad ids, empty question) are ordinary problem responses."""
     tenant_id = principal.tenant_id
     if body.thread_id is not None:
-        conversation = await owned(container, principal, body.thread_id)
-        if not conversation.title.strip() and body.message.strip():
-            # A conversation created empty takes its title from its first message.
-            await container.conversations.rename(
-                tenant_id, conversation.id, " ".join(body.message.split())[:80])
+        # Another user's thread is not found; its title comes from its first question once
+        # the service has masked it (chat.titles).
+        await owned(container, principal, body.thread_id)
     if body.tagged_set_ids:
         known = {d.set.id for d in await container.documents.list(tenant_id) if d.set}
         for set_id in body.tagged_set_ids:

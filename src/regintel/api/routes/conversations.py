@@ -1,11 +1,13 @@
 """Conversations: list, create, rename, delete (with context, memory and checkpoints),
-messages and usage. Conversations are personal: other members of the tenant get 404 too."""
+messages, usage and the export of their latest audit. Conversations are personal: other
+members of the tenant get 404 too."""
 
 from __future__ import annotations
 
+from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Query, Response, status
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 
 from regintel.api.accounts.store import Principal
@@ -23,6 +25,8 @@ from regintel.api.usage import conversation_usage
 from regintel.container import Container
 from regintel.domain.conversations import Conversation
 from regintel.errors import NotFound
+from regintel.reports.audit_thread import thread_audit_report
+from regintel.reports.export import MEDIA_TYPES, ExportFormat, export
 
 router = APIRouter(prefix="/api", tags=["conversations"])
 _PROBLEMS: dict[int | str, dict[str, object]] = {
@@ -123,3 +127,32 @@ async def read_conversation_usage(conversation_id: UUID, principal: PrincipalDep
                                   container: ContainerDep) -> UsageTotals:
     await owned(container, principal, conversation_id)
     return await conversation_usage(container.database, principal.tenant_id, conversation_id)
+
+
+_EXPORT_RESPONSES: dict[int | str, dict[str, object]] = {
+    200: {"description": "The report file (an attachment).",
+          "content": {media: {"schema": {"type": "string", "format": "binary"}}
+                      for media in MEDIA_TYPES.values()}},
+    401: {"description": "Not signed in"},
+    404: {"description": "No such conversation for this user, or it holds no audit"},
+}
+
+
+_FORMATS = ("xlsx: summary, findings and matrix sheets; csv: the matrix; docx: a report with "
+            "the summary, the findings by severity and the full matrix with citations.")
+
+
+@router.get("/conversations/{conversation_id}/audit/export", operation_id="export_audit",
+            response_class=Response, responses=_EXPORT_RESPONSES)
+async def export_audit(conversation_id: UUID, principal: PrincipalDep,
+                       container: ContainerDep,
+                       fmt: Annotated[ExportFormat, Query(alias="format", description=_FORMATS)]
+                       = ExportFormat.XLSX) -> Response:
+    """The conversation's latest audit as a file a compliance officer can hand on."""
+    await owned(container, principal, conversation_id)
+    report = await thread_audit_report(container.conversations, principal.tenant_id,
+                                       conversation_id)
+    exported = export(report, fmt)
+    return Response(exported.data, media_type=exported.media_type, headers={
+        "Content-Disposition": f'attachment; filename="{exported.filename}"',
+        "Cache-Control": "no-store"})

@@ -93,6 +93,8 @@ class MePublic(BaseModel):
     onboarding_complete: bool = Field(description="The UI shows the dashboard only when true.")
     profile: ProfilePublic
     csrf_token: str | None = None
+    web_search: bool = Field(False, description="Whether web search is configured (the UI "
+                             "offers it only then).")
 
 
 class MemberPublic(BaseModel):

@@ -395,14 +395,14 @@ class LlmEngine:
 
     async def compose_summary(self, documents: Sequence[Document],
                               samples: dict[UUID, list[ChunkHit]],
-                              book: CitationBook) -> Composed:
+                              book: CitationBook, *, focus: str | None = None) -> Composed:
         step = Step.COMPOSE_SUMMARY
         numbered = evidence_text.fit_numbered(
             documents, samples, per_document=SUMMARY_EVIDENCE, best_first=False,
             budget_chars=self._report_budget(RouteName.SUMMARIZE, p.SUMMARY_TASK,
                                              p.SUMMARY_INPUT))
         if not numbered.hits:  # nothing sampled: the offline placeholders need no model
-            return await self._fallback.compose_summary(documents, samples, book)
+            return await self._fallback.compose_summary(documents, samples, book, focus=focus)
         user = p.SUMMARY_INPUT.format(count=len(numbered.document_ids),
                                       evidence=evidence_text.numbered_evidence(documents, numbered))
         kept = book.checkpoint()  # a rejected answer's citations are taken back
@@ -412,7 +412,7 @@ class LlmEngine:
         except (StepFailed, TimeoutError) as exc:
             book.rollback(kept)
             fallback = self._fall_back(step, _why(exc))
-            return await fallback.compose_summary(documents, samples, book)
+            return await fallback.compose_summary(documents, samples, book, focus=focus)
 
     async def compose_comparison(self, question: str, documents: Sequence[Document],
                                  evidence: dict[UUID, list[ChunkHit]], topic: str | None,

@@ -34,7 +34,7 @@ from regintel.domain.chat import (
     SummaryResult,
     SummarySection,
 )
-from regintel.domain.documents import ChunkHit, Document
+from regintel.domain.documents import ChunkHit, Document, titled
 
 NO_TEXT = "The document has no summarisable text."  # the offline engine's wording
 NOT_ADDRESSED = "Not addressed."
@@ -147,7 +147,7 @@ def summary(out: p.SummaryOutput, documents: Sequence[Document], numbered: Numbe
                for j, o in enumerate(asked.key_obligations, 1)]
         sections.append(SummarySection(document_id=document.id, title=document.title,
                                        overview=overview.text, key_obligations=key))
-        heading = document.title + (f" ({document.version})" if document.version else "")
+        heading = titled(document.title, document.version)
         lines += [f"## {heading}", "",
                   f"Overview: {overview.text} {markers(overview.citations)}", "",
                   "Key obligations:", *(bullet(s) for s in key), ""]

@@ -16,6 +16,7 @@ from langgraph.types import interrupt
 
 from regintel.chat import concepts, prefetch, projects, question_text, tools, web
 from regintel.chat.evidence import CitationBook
+from regintel.chat.named_documents import without_document_names
 from regintel.chat.nodes.common import Rt, Update, documents_of, hits_of, note, request_of
 from regintel.chat.nodes.resolve import CONTINUE, TAG, WEB, answer_notice
 from regintel.chat.state import ChatState
@@ -226,7 +227,7 @@ async def summarize(state: ChatState, runtime: Rt) -> Update:
 
 
 _SUMMARY_WORDS = re.compile(
-    r"\b(?:summar\w*|obligations?|requirements?|duties|provisions?|main|points?|brief|give|"
+    r"\b(?:summar\w*|obligations?|requir\w*|duties|provisions?|main|points?|brief|give|"
     r"me|us|tell|outline|gist|tl;?dr|short|quick|key|takeaways?|covers?|says?|sets? out|"
     r"under|within|whole|entire|document|rulebook|regulation|directive|act|guidance)\b", re.I)
 MIN_FOCUS_WORDS = 2  # fewer left over is a whole-document summary
@@ -287,9 +288,7 @@ _COMPARE_WORDS = re.compile(
 def comparison_topic(message: str, documents: list[Document]) -> str | None:
     """The aspect a comparison is about ("capital requirements"), or None for a holistic one:
     what is left once comparison vocabulary, mentions and document titles are removed."""
-    text = re.sub(r"@\[[^\]]*\]|@\S+", " ", message)
-    for d in documents:
-        text = re.sub(re.escape(d.title), " ", text, flags=re.I)
+    text = without_document_names(re.sub(r"@\[[^\]]*\]|@\S+", " ", message), documents)
     text = _COMPARE_WORDS.sub(" ", text)
     words = [w for w in re.findall(r"[A-Za-z][A-Za-z%-]+|\d+", text) if len(w) > 2]
     return " ".join(words) if words else None
@@ -342,7 +341,9 @@ async def check_confidence(state: ChatState, runtime: Rt) -> Update:
         return {"proceed_low": True, "context": note(state, "notices", [DISCLAIMER])}
     ask = NeedsInput(kind="low_confidence", message=LOW_CONFIDENCE, options=[
         InputOption(id=TAG, label="Tag specific documents"),
-        InputOption(id=WEB, label="Search the web"),
+        # Offered only where it works (a web search is configured).
+        *([InputOption(id=WEB, label="Search the web")] if runtime.context.web is not None
+          else []),
         InputOption(id=CONTINUE, label="Continue anyway")])
     answer = str(interrupt(ask.model_dump(mode="json"))).strip().lower()
     if answer in (CONTINUE, "3", "continue", "continue anyway", "yes", "proceed"):
@@ -380,7 +381,9 @@ async def compose(state: ChatState, runtime: Rt) -> Update:
         if action == Action.INQUIRE.value and last_tool.startswith("lookup_past_conversation"):
             return await _from_memory(state, runtime)
         if action == Action.SUMMARIZE.value:
-            composed = await deps.engine.compose_summary(documents, _by_document(hits), book)
+            focus = (state.get("context") or {}).get("summary_focus")
+            composed = await deps.engine.compose_summary(documents, _by_document(hits), book,
+                                                         focus=focus)
         elif action == Action.COMPARE.value:
             topic = (state.get("context") or {}).get("comparison_topic")
             composed = await deps.engine.compose_comparison(

@@ -9,8 +9,9 @@ from typing import Literal, assert_never
 from langgraph.types import interrupt
 
 from regintel.chat import prefetch
+from regintel.chat.named_documents import may_name_documents, named_documents
 from regintel.chat.nodes.common import Rt, Update, documents_of, request_of, resolution
-from regintel.chat.offline import references
+from regintel.chat.question_text import is_follow_up
 from regintel.chat.state import ChatState, DocRef
 from regintel.domain.chat import Action, Inference, InputOption, NeedsInput, ResolvedDocument
 from regintel.domain.documents import DocStatus, DocType, Document
@@ -73,7 +74,8 @@ async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
     registry = state.get("registry") or []
     found = await deps.engine.resolve_references(state.get("message", ""), action, explicit,
                                                  registry)
-    if library is None and found.inference_confidence != "none":
+    if library is None and (found.inference_confidence != "none" or registry
+                            or may_name_documents(state.get("message", ""))):
         library = await deps.documents.list(deps.tenant_id)
     library = library or []
     inference = Inference(confidence=found.inference_confidence, reasoning=found.reasoning)
@@ -90,23 +92,35 @@ async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
             kind="confirm_docs", options=options,
             message=f"{_doing(action)}. Please confirm which document you are referring to.",
         ).model_dump(mode="json")
-    elif found.inference_confidence == "low":
-        named = references.library_match(found.unmatched, found.unmatched_kind, library) \
-            if found.unmatched else None
-        if named is not None:
-            chosen.append((named, "search"))
-            inference = Inference(confidence="high", reasoning=(
-                f"'{found.unmatched}' is not in this conversation; found it in the library: "
-                f"{named.title}"))
-            update["inference"] = inference.model_dump(mode="json")
+    else:
+        # A document the message names ("COBS", "the General Rulebook") is chosen as an
+        # @mention would be; an audit's targets come from its tags, not from the audited text.
+        named = [] if action is Action.AUDIT and explicit else [
+            d for d in named_documents(state.get("message", ""), library)
+            if d.id not in {e.id for e in explicit}]
+        if not named and not explicit and action is Action.INQUIRE and registry and \
+                found.inference_confidence == "none" and is_follow_up(state.get("message", "")):
+            # "for how long?" after a question about one rulebook stays in that rulebook.
+            latest = max(r["turn"] for r in registry)
+            named = [by_id[r["id"]] for r in registry if r["turn"] == latest and r["id"] in by_id]
+            why, how = "a follow-up: continuing with the last turn's", "inferred"
         else:
+            why, how = "named in the question, found in the library:", "search"
+        if named:
+            chosen += [(d, how) for d in named]
+            titles = "; ".join(d.title for d in named)
+            inference = Inference(confidence="high", reasoning=f"{why} {titles}")
+            update["inference"] = inference.model_dump(mode="json")
+        elif found.inference_confidence == "low":
             subject = f"{found.unmatched} documents" if found.unmatched else \
                 "the document you refer to"
             update["pending"] = NeedsInput(
                 kind="choose_docs",
                 message=f"I do not have {subject} in this conversation. Would you like to:",
                 options=[InputOption(id=SEARCH, label="Search uploaded documents"),
-                         InputOption(id=WEB, label="Search the web"),
+                         # Offered only where it works (a web search is configured).
+                         *([InputOption(id=WEB, label="Search the web")]
+                           if runtime.context.web is not None else []),
                          InputOption(id=TAG, label="Tag specific documents")],
             ).model_dump(mode="json")
     unique = list({d.id: (d, how) for d, how in reversed(chosen)}.values())[::-1]

@@ -74,6 +74,13 @@ async def format_response(state: ChatState, runtime: Rt) -> Update:
         response.context["models"] = list(spent.models)
     AnswerStream(runtime.stream_writer, sent=state.get("streamed", "")).finish(response.answer)
     update["response"] = response.model_dump(mode="json")
+    exchange_id = (state.get("context") or {}).get("exchange_id")
+    if exchange_id:
+        try:  # the answer as sent, for a reopened conversation to show it again
+            await deps.conversations.set_response(deps.tenant_id, deps.conversation_id,
+                                                  UUID(str(exchange_id)), update["response"])
+        except Exception:  # a history without it falls back to the stored fields
+            log.exception("the response could not be kept with its message")
     try:
         await deps.conversations.record_usage(
             deps.tenant_id, user_id=deps.user_id, conversation_id=deps.conversation_id,

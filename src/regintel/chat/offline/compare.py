@@ -5,15 +5,14 @@ figures or modal verbs disagree), statements with no counterpart are unique to t
 
 from __future__ import annotations
 
-import itertools
-import re
 from collections.abc import Sequence
 from uuid import UUID
 
 import numpy as np
 
 from regintel.chat.engine import Composed
-from regintel.chat.evidence import CitationBook, markers
+from regintel.chat.evidence import CitationBook
+from regintel.chat.offline import compare_focused
 from regintel.chat.offline.compose import HEADING_PENALTY, bullet, cite
 from regintel.chat.offline.ranking import (
     Matrix,
@@ -24,7 +23,7 @@ from regintel.chat.offline.ranking import (
     pointers,
     sentences_of,
 )
-from regintel.domain.chat import ComparisonCell, ComparisonResult, ComparisonRow, Statement
+from regintel.domain.chat import ComparisonResult, Statement
 from regintel.domain.documents import ChunkHit, Document
 from regintel.ports.embedder import Embedder
 
@@ -32,11 +31,6 @@ ALIGNED = 0.62      # cosine above which two statements speak about the same thi
 UNRELATED = 0.42    # cosine below which a statement has no counterpart
 KEY_STATEMENTS = 6
 MAX_CHUNKS = 12
-# A focused comparison chooses among each document's SHORTLIST statements closest to the
-# topic (5 ** 5 choices at most), weighing how alike the chosen are by AGREEMENT.
-SHORTLIST = 5
-AGREEMENT = 0.5
-_MODAL = re.compile(r"\b(must not|shall not|may not|must|shall|should|may)\b", re.I)
 
 
 def _comparable(sentence: Sentence) -> bool:
@@ -47,28 +41,12 @@ def _comparable(sentence: Sentence) -> bool:
                 or (sentence.is_fragment and not sentence.lead_in))
 
 
-def _modal(text: str) -> str | None:
-    found = _MODAL.search(text)
-    return found.group(1).lower() if found else None
-
-
 def _disagree(a: Sentence, b: Sentence) -> bool:
     fa, fb = set(figures(a.text)), set(figures(b.text))
     if fa and fb and fa != fb:
         return True
-    ma, mb = _modal(a.text), _modal(b.text)
+    ma, mb = compare_focused.modal(a.text), compare_focused.modal(b.text)
     return bool(ma and mb and ma != mb)
-
-
-def _verdict(found: list[Sentence], differs: bool) -> str:
-    """What the offline engine can say of the provisions side by side: it reads figures and
-    how binding each is, not meaning, so "consistent" is said only of the same figures."""
-    if differs:
-        return "The documents differ on this point."
-    if found and all(figures(s.text) for s in found):
-        return "The documents state the same figures on this point."
-    return ("No difference in figures or in how binding the requirement is was found between "
-            "these provisions; compare their wording above.")
 
 
 async def compare(embedder: Embedder, question: str, documents: Sequence[Document],
@@ -98,62 +76,12 @@ def _fit(items: list[Sentence], matrix: Matrix, query: Matrix,
             - HEADING_PENALTY * points for s, points in zip(items, pointing, strict=True)]
 
 
-def _side_by_side(per_doc: list[list[Sentence]], matrix: Matrix, query: Matrix,
-                  index: dict[int, int]) -> list[Sentence | None]:
-    """One statement per document (None for a document with none), chosen together: each
-    answers the topic, and they speak of the same thing. Chosen one by one, the rulebook's
-    period for training records (13.3.2, six years "from the date on which the training was
-    given") can stand beside the policy's period for customer records, when the rulebook's
-    own (4.5.1) is about as close to the topic."""
-    shortlists: list[list[tuple[Sentence | None, float]]] = []
-    for items in per_doc:
-        fit = _fit(items, matrix, query, index)
-        best = sorted(range(len(items)), key=lambda i: -fit[i])[:SHORTLIST]
-        shortlists.append([(items[i], fit[i]) for i in best] or [(None, 0.0)])
-    # Every pair's cosine once: a pair recurs in many of the choices.
-    listed = [s for shortlist in shortlists for s, _ in shortlist if s is not None]
-    at = {id(s): k for k, s in enumerate(listed)}
-    vectors = matrix[[index[id(s)] for s in listed]]
-    alike = vectors @ vectors.T
-
-    def score(choice: tuple[tuple[Sentence | None, float], ...]) -> float:
-        found = [at[id(s)] for s, _ in choice if s is not None]
-        together = sum(float(alike[a, b]) for i, a in enumerate(found) for b in found[i + 1:])
-        return sum(f for _, f in choice) + AGREEMENT * together
-
-    return [s for s, _ in max(itertools.product(*shortlists), key=score)]
-
-
 def _focused(documents: Sequence[Document], per_doc: dict[UUID, list[Sentence]], matrix: Matrix,
              query: Matrix, index: dict[int, int], topic: str, book: CitationBook) -> Composed:
-    cells: list[ComparisonCell] = []
-    chosen: dict[UUID, Sentence] = {}
-    chosen_each = _side_by_side([per_doc[d.id] for d in documents], matrix, query, index)
-    for document, best in zip(documents, chosen_each, strict=True):
-        if best is None:
-            cells.append(ComparisonCell(document_id=document.id, text="Not addressed."))
-            continue
-        statement = cite(book, best)
-        chosen[document.id] = best
-        cells.append(ComparisonCell(document_id=document.id, text=best.shown,
-                                    citation=statement.citations[0] if statement else None))
-    found = list(chosen.values())
-    differs = len(found) < len(documents) or any(
-        _disagree(a, b) for i, a in enumerate(found) for b in found[i + 1:])
-    row = ComparisonRow(aspect=topic, cells=cells, differs=differs)
-    titles = {d.id: d.title for d in documents}
-    lines = [f"Comparison of {topic} across {len(documents)} documents:", ""]
-    for cell in cells:
-        figs = ", ".join(figures(cell.text))
-        lead = f"{titles[cell.document_id]}" + (f" ({figs})" if figs else "")
-        lines.append(f"- {lead}: {cell.text} {markers([cell.citation])}".rstrip())
-    lines += ["", _verdict(found, differs)]
-    differences = [Statement(text=f"{titles[c.document_id]}: {c.text}",
-                             citations=[c.citation] if c.citation else []) for c in cells] \
-        if differs else []
-    result = ComparisonResult(mode="focused", topic=topic, table=[row], differences=differences,
-                              overview=lines[0])
-    return Composed(answer="\n".join(lines), comparison=result)
+    on_topic = {d.id: list(zip(per_doc[d.id], _fit(per_doc[d.id], matrix, query, index),
+                               strict=True)) for d in documents}
+    vector_of = {id(s): matrix[index[id(s)]] for items in per_doc.values() for s in items}
+    return compare_focused.compare(documents, on_topic, vector_of, topic, book)
 
 
 def _holistic(documents: Sequence[Document], per_doc: dict[UUID, list[Sentence]], matrix: Matrix,

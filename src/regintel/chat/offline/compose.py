@@ -13,11 +13,11 @@ import numpy.typing as npt
 
 from regintel.chat.engine import Composed
 from regintel.chat.evidence import CitationBook, clause_of, markers, normalise
-from regintel.chat.offline import guided_rule, whole_list
+from regintel.chat.offline import answer_kind, guided_rule, whole_list
 from regintel.chat.offline import obligations as obligation_rules
 from regintel.chat.offline.ranking import Sentence, embed, mmr, pointers, sentences_of
 from regintel.domain.chat import MAX_QUOTE_CHARS, Statement, SummaryResult, SummarySection
-from regintel.domain.documents import ChunkHit, DocType, Document
+from regintel.domain.documents import ChunkHit, DocType, Document, titled
 from regintel.ports.embedder import Embedder
 from regintel.retrieval.list_context import EVIDENCE_CHUNKS, retrieved
 
@@ -38,6 +38,9 @@ POINT_MARGIN = 0.2
 # few more answers without one. The sentence alone favours guidance that repeats the
 # question's words over the passage retrieval ranks first.
 CHUNK_WEIGHT = 0.5
+# A sentence stating the kind of fact the question asks for ("how often" and "annually") is
+# this much closer to it: about the gap between a near and a loose match of a question.
+KIND_BONUS = 0.08
 HEADING_PENALTY = 0.3  # a heading (or a pointer to a section) is shown only when nothing
 # under it (or of the section) was retrieved
 # A question about what is required ("What must a firm do if it cannot complete CDD?") is
@@ -274,20 +277,30 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
     similarity = under_headings(candidates, matrix @ query)
     # How well the sentence matches the question, and how relevant retrieval found its chunk.
     pointing = pointers(candidates)
+    kind = answer_kind.asked(question)
     relevance = [(1 - CHUNK_WEIGHT) * float(similarity[i]) + CHUNK_WEIGHT * s.hit.score
                  - 0.05 * s.is_fragment - HEADING_PENALTY * s.is_heading
-                 - HEADING_PENALTY * pointing[i] for i, s in enumerate(candidates)]
+                 - HEADING_PENALTY * pointing[i]
+                 + KIND_BONUS * bool(kind and answer_kind.states(kind, s.clean))
+                 for i, s in enumerate(candidates)]
     best = max(relevance)
     picked = [i for i in mmr(relevance, matrix, INQUIRY_POINTS)
               if relevance[i] >= best - POINT_MARGIN]
     rule: list[str] = []
-    if not _OWN_DOCUMENTS.search(question):
-        # What the regulations say leads; a company's own policy restating it follows.
-        picked.sort(key=lambda i: candidates[i].hit.doc_type != DocType.REGULATION)
-    if asks_requirements(question):
-        picked.sort(key=lambda i: not candidates[i].binds)  # the rules, then the guidance
-        if not any(candidates[i].binds for i in picked):
-            rule = _guided_rule_lines([candidates[i] for i in picked], hits, book)
+    requirements = asks_requirements(question)
+    own = bool(_OWN_DOCUMENTS.search(question))
+
+    def order(i: int) -> tuple[bool, bool]:
+        # What the regulations say leads (a company's own policy restating it follows, unless
+        # the question is about the policy); then, for what is required, the rules before the
+        # guidance.
+        sentence = candidates[i]
+        return (not own and sentence.hit.doc_type != DocType.REGULATION,
+                requirements and not sentence.binds)
+
+    picked.sort(key=order)
+    if requirements and not any(candidates[i].binds for i in picked):
+        rule = _guided_rule_lines([candidates[i] for i in picked], hits, book)
     lines = _lead([*rule, *listed([candidates[i] for i in picked], book, hits)])
     if caution:
         lines += ["", CAUTION]
@@ -344,7 +357,7 @@ async def summary(embedder: Embedder, documents: Sequence[Document],
             document_id=document.id, title=document.title,
             overview=overview.text if overview else "", key_obligations=key)
         sections.append(section)
-        heading = f"{document.title}" + (f" ({document.version})" if document.version else "")
+        heading = titled(document.title, document.version)
         lines += [f"## {heading}", ""]
         if overview:
             lines += [f"Overview: {overview.text} {markers(overview.citations)}", ""]

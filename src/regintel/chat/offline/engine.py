@@ -9,7 +9,7 @@ from uuid import UUID
 
 from regintel.chat.engine import Composed, IntentGuess, ReferenceResolution, TurnRecord
 from regintel.chat.evidence import CitationBook
-from regintel.chat.offline import compare, compose, intent, references
+from regintel.chat.offline import compare, compose, focused_summary, intent, references
 from regintel.chat.state import DocRef
 from regintel.chat.streaming import AnswerStream
 from regintel.domain.chat import Action
@@ -100,7 +100,12 @@ class OfflineEngine:
         documents: Sequence[Document],
         samples: dict[UUID, list[ChunkHit]],
         book: CitationBook,
+        *,
+        focus: str | None = None,
     ) -> Composed:
+        if focus:
+            return await focused_summary.summary(self._embedder, focus, documents, samples,
+                                                 book)
         return await compose.summary(self._embedder, documents, samples, book)
 
     async def compose_comparison(

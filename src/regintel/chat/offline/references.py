@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from regintel.chat.engine import ReferenceResolution
 from regintel.chat.state import DocRef
 from regintel.domain.chat import Action
-from regintel.domain.documents import DocStatus, Document
+from regintel.domain.documents import Document
 
 _REGULATION_NOUNS = r"regulations?|rules?|rulebooks?|guidelines?|guidance|laws?|acts?|directives?"
 _POLICY_NOUNS = r"polic(?:y|ies)|procedures?|manuals?"
@@ -72,8 +72,24 @@ def _names(message: str) -> list[tuple[str, bool]]:
     return found
 
 
+def before_document_noun(message: str, at: int) -> bool:
+    return bool(re.match(rf"\s+(?i:{_NOUN})\b", message[at:]))
+
+
+def document_phrases(message: str) -> list[tuple[str, str | None, tuple[int, int]]]:
+    """Each capitalised name used as a document ("the General Rulebook"), with the kind its
+    noun implies and the span of the name."""
+    found = []
+    for m in _NAMED.finditer(message):
+        name = _clean(m.group("name"))
+        noun = message[m.end("name"):m.end()].split()
+        if name and noun:
+            found.append((name, _kind(noun[-1]), m.span("name")))
+    return found
+
+
 def _clean(name: str) -> str:
-    words = name.split()
+    words = re.sub(r"['\u2019]s$", "", name).split()  # "the GDPR's rules" names the GDPR
     while words and words[0] in _STOP_NAMES:
         words = words[1:]
     return " ".join(words)
@@ -91,14 +107,6 @@ def names(name: str, title: str) -> bool:
         return True
     initials = "".join(w[0] for w in re.findall(r"[A-Z][A-Za-z]*", title))
     return name.isupper() and len(name) >= 2 and name in initials
-
-
-def library_match(name: str, kind: str | None, library: Sequence[Document]) -> Document | None:
-    """The one ready library document ``name`` names (every word in its title, or an acronym
-    of it) of the kind the message's noun implies ("the AML rules" is a regulation)."""
-    ready = [d for d in library if d.status == DocStatus.READY
-             and (kind is None or d.doc_type.value == kind) and names(name, d.title)]
-    return ready[0] if len(ready) == 1 else None
 
 
 def resolve(message: str, action: Action, explicit: Sequence[Document],

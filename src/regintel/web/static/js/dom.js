@@ -72,3 +72,11 @@ const QUOTE_ENDS = /[.;:!?)\]"”’…]\s*$/;
 export function shownQuote(quote) {
   return QUOTE_ENDS.test(quote) ? quote : `${quote}…`;
 }
+
+/** A title with its version after it, unless the title already says it (regintel.domain.
+ * documents.titled): "GDPR (Regulation (EU) 2016/679)", not "… 2016/679) (2016/679)". */
+export function titled(title, version) {
+  const v = String(version || '').trim();
+  const t = String(title || '');
+  return !v || t.toLowerCase().includes(v.toLowerCase()) ? t : `${t} (${v})`;
+}

@@ -25,12 +25,30 @@ function withMentions(text) {
   });
 }
 
+/** A title as clean text: mentions as their names (titles given before chat.titles kept the
+ * "@[…]" markup of the question). */
 function plainTitle(title) {
-  return String(title || '').replace(/@\[([^\]]*)\]/g, '@$1');
+  return String(title || '').replace(/@\[([^\]]*)\]/g, '$1');
+}
+
+/** A stored answer as its turn's `meta` event: the response kept with it (every answer since
+ * it was kept), else the badge, typed result and cost stored beside the text. */
+function storedAnswer(m) {
+  const kept = m.metadata || {};
+  if (kept.response && typeof kept.response === 'object') return kept.response;
+  const result = kept.result || {};
+  return {
+    answer: m.content, citations: kept.citations || [], resolved_documents: kept.resolved || [],
+    confidence: kept.confidence || null, engine: kept.engine, usage: kept.usage || null,
+    audit: result.audit || null, summary: result.summary || null, comparison: result.comparison || null,
+  };
 }
 
 export function dashboardScreen(me) {
-  const state = { conversations: [], threadId: null, title: '', busy: false, tab: 'chats', abort: null };
+  // "Ask about this project" on a project page opens the dashboard with ?project=<id>: the
+  // next new chat is scoped to that project (its snapshot grounds the answers).
+  const projectParam = new URLSearchParams(window.location.search).get('project');
+  const state = { conversations: [], threadId: null, title: '', busy: false, tab: 'chats', abort: null, project: null };
 
   // -- centre: chat -----------------------------------------------------------------------
   const titleEl = h('h1', { class: 'chat-title' }, 'New chat');
@@ -41,11 +59,14 @@ export function dashboardScreen(me) {
   const ctx = {
     onCite: (c) => sources.focus(c),
     onResume: (answer, label) => ask({ resume: answer }, label),
+    hasDocuments: () => library.documents().length > 0,
+    onUpload: () => { setTab('docs'); library.openUpload(); },
   };
   const composer = createComposer({
     getDocuments: () => library.documents(),
     getSets: () => library.sets(),
     onSend: (payload) => ask(payload, null),
+    webSearch: Boolean(me.web_search),
   });
   const chat = h('main', { class: 'chat', id: 'main' },
     h('header', { class: 'chat-head' }, menuButton, titleEl, h('div', { class: 'chat-head-right' }, usageEl, sourcesButton, h('span', { class: 'brand small' }, h('span', { class: 'logo', 'aria-hidden': 'true' }, '§'), 'RegIntel Copilot'))),
@@ -151,17 +172,13 @@ export function dashboardScreen(me) {
     for (const c of state.conversations) {
       const current = c.id === state.threadId;
       const open = h('button', { type: 'button', class: 'chat-open', 'aria-current': current ? 'true' : null },
-        h('span', { class: 'chat-item-title' }, plainTitle(c.title) || 'Untitled chat'),
-        h('span', { class: 'chat-item-time' }, c.last_message_at ? formatDate(c.last_message_at) : `Conversation from ${formatDate(c.created_at)}`));
+        h('span', { class: 'chat-item-title', title: plainTitle(c.title) || null }, plainTitle(c.title) || 'Untitled chat'),
+        h('span', { class: 'chat-item-time' }, formatDate(c.last_message_at || c.created_at)));
       open.addEventListener('click', () => { openConversation(c.id); setLeftOpen(false); });
-      const rename = h('button', { type: 'button', class: 'icon-btn', 'aria-label': `Rename ${c.title || 'chat'}`, title: 'Rename' }, icon('pencil'));
-      rename.addEventListener('click', async () => {
-        const title = window.prompt('Rename the conversation', c.title || '');
-        if (!title || !title.trim()) return;
-        await patch(`/api/conversations/${c.id}`, { title }).catch((e) => window.alert(problemText(e)));
-        await loadConversations();
-      });
-      const remove = h('button', { type: 'button', class: 'icon-btn danger', 'aria-label': `Delete ${c.title || 'chat'}`, title: 'Delete' }, icon('trash'));
+      const shown = plainTitle(c.title) || 'Untitled chat';
+      const rename = h('button', { type: 'button', class: 'icon-btn', 'aria-label': `Rename ${shown}`, title: 'Rename' }, icon('pencil'));
+      rename.addEventListener('click', () => editTitle(c, open));
+      const remove = h('button', { type: 'button', class: 'icon-btn danger', 'aria-label': `Delete ${shown}`, title: 'Delete' }, icon('trash'));
       remove.addEventListener('click', async () => {
         if (!window.confirm('Delete this conversation with its memory?')) return;
         await del(`/api/conversations/${c.id}`).catch((e) => window.alert(problemText(e)));
@@ -170,6 +187,41 @@ export function dashboardScreen(me) {
       });
       chatList.append(h('li', { class: `chat-item${current ? ' current' : ''}`, dataset: { id: c.id } }, open, h('span', { class: 'chat-item-actions' }, rename, remove)));
     }
+  }
+
+  /** Renames a conversation in place: the title becomes a text box (Enter saves, Escape or
+   * leaving it keeps the old title); a refused title shows why, under the box. */
+  function editTitle(c, open) {
+    const box = h('input', { type: 'text', class: 'chat-title-edit', value: plainTitle(c.title), maxlength: 200, 'aria-label': 'Conversation title' });
+    const why = h('p', { class: 'form-error small', role: 'alert', hidden: true });
+    const editor = h('div', { class: 'chat-rename' }, box, why);
+    open.replaceWith(editor);
+    box.focus();
+    box.select();
+    let done = false;
+    const finish = async (save) => {
+      if (done) return;
+      done = true; // Enter, then the blur of the box leaving the page: one save
+      const title = box.value.trim();
+      if (save && title && title !== plainTitle(c.title)) {
+        try {
+          await patch(`/api/conversations/${c.id}`, { title });
+        } catch (error) {
+          why.textContent = problemText(error);
+          why.hidden = false;
+          done = false;
+          box.focus();
+          return;
+        }
+        if (c.id === state.threadId) setTitle(title);
+      }
+      await loadConversations();
+    };
+    box.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') { event.preventDefault(); finish(true); }
+      if (event.key === 'Escape') { event.preventDefault(); finish(false); }
+    });
+    box.addEventListener('blur', () => finish(true));
   }
 
   async function loadConversations() {
@@ -200,10 +252,22 @@ export function dashboardScreen(me) {
     titleEl.textContent = state.title || 'New chat';
   }
 
+  function projectBanner() {
+    if (!state.project) return null;
+    const leave = h('button', { type: 'button', class: 'btn ghost small' }, 'Chat without the project');
+    leave.addEventListener('click', () => {
+      state.project = null;
+      window.history.replaceState(null, '', '/dashboard');
+      newChat();
+    });
+    return h('p', { class: 'project-banner', role: 'note' }, icon('folder'),
+      ` This chat is about the project “${state.project.name}”: its goals, requirements, risks and tasks ground the answers. `, leave);
+  }
+
   function welcome() {
-    messages.append(h('div', { class: 'welcome' },
+    messages.append(h('div', { class: 'welcome' }, projectBanner(),
       h('h2', {}, `Hello${me.display_name ? `, ${me.display_name}` : ''}.`),
-      h('p', {}, 'Ask about your regulations and policies. Type @ to tag documents or sets, pick an action (Summarize, Inquire, Compare, Audit) or turn on web search. To check an email or a draft, write "Check this email against @AML:" and paste it after the colon.'),
+      h('p', {}, `Ask about your regulations and policies. Type @ to tag documents or sets${me.web_search ? ', pick an action (Summarize, Inquire, Compare, Audit) or turn on web search' : ' or pick an action (Summarize, Inquire, Compare, Audit)'}. To check an email or a draft, write "Check this email against @AML:" and paste it after the colon.`),
       library.documents().length ? null : h('button', { type: 'button', class: 'btn primary', onclick: () => { setTab('docs'); library.openUpload(); } }, 'Upload your first document')));
   }
 
@@ -254,10 +318,10 @@ export function dashboardScreen(me) {
       for (const m of stored) {
         if (m.role === 'user') userMessage(m.content);
         else if (m.role === 'assistant') {
-          const meta = { answer: m.content, citations: m.metadata.citations || [], resolved_documents: m.metadata.resolved || [] };
+          const meta = storedAnswer(m);
           messages.append(h('div', { class: 'msg assistant' }, h('span', { class: 'avatar bot', 'aria-hidden': 'true' }, '§'),
             h('div', { class: 'bubble' }, renderAnswer(meta, ctx, { live: false }))));
-          sources.addAll(meta.citations);
+          sources.addAll(meta.citations, { reveal: window.matchMedia(WIDE).matches });
         }
       }
       if (!stored.length) welcome();
@@ -274,20 +338,30 @@ export function dashboardScreen(me) {
     composer.setBusy(true);
     hideTooltip();
     messages.querySelectorAll('.welcome').forEach((el) => el.remove());
+    let createdId = null; // a conversation started by this turn, withdrawn if the turn is refused
+    let sent = null;
+    let out = null;
     try {
       if (!state.threadId) {
-        const created = await post('/api/conversations', {});
+        const created = await post('/api/conversations', state.project ? { project_id: state.project.id } : {});
         state.threadId = created.id;
+        createdId = created.id;
       }
       const body = { ...payload, thread_id: state.threadId };
       if (body.resume) body.message = '';
-      userMessage(payload.message, label, { action: payload.action, web: payload.enable_web_search });
-      if (!payload.resume) composer.clear();
-      const out = assistantShell();
+      sent = userMessage(payload.message, label, { action: payload.action, web: payload.enable_web_search });
+      out = assistantShell();
       scrollDown();
       state.abort = new AbortController();
       let finished = false;
+      let accepted = false;
       await streamChat(body, (kind, data) => {
+        if (!accepted) {
+          // The question is the server's now: the box is cleared only once it is accepted,
+          // so a refused question is still there to be shortened or corrected.
+          accepted = true;
+          if (!payload.resume) composer.clear();
+        }
         if (kind === 'status') {
           if (data.reset) clear(out.text);
           out.status.textContent = NODE_LABELS[data.node] || 'Working…';
@@ -300,23 +374,46 @@ export function dashboardScreen(me) {
           out.body.append(...renderAnswer(data, ctx));
           out.el.classList.remove('streaming');
           out.el.removeAttribute('aria-busy');
-          sources.addAll(data.citations);
+          sources.addAll(data.citations, { reveal: window.matchMedia(WIDE).matches });
           if (data.thread_id) state.threadId = data.thread_id;
         } else if (kind === 'error') {
           finished = true;
           clear(out.body);
-          out.body.append(h('p', { class: 'form-error' }, problemText(new ApiError(data.status || 500, data))));
+          out.body.append(h('p', { class: 'form-error', role: 'alert' }, problemText(new ApiError(data.status || 500, data))));
           out.el.classList.remove('streaming');
+          out.el.removeAttribute('aria-busy');
         }
       }, state.abort.signal);
       if (!finished) {
         out.status.textContent = 'The answer stopped before it was complete.';
         out.el.classList.remove('streaming');
+        out.el.removeAttribute('aria-busy');
       }
       scrollDown();
     } catch (error) {
       if (!(error instanceof DOMException && error.name === 'AbortError')) {
-        messages.append(h('p', { class: 'form-error', role: 'alert' }, problemText(error)));
+        if (error instanceof ApiError && out && out.el.classList.contains('streaming')) {
+          // Refused before it started: nothing was stored, so the turn is taken back (its
+          // bubbles, and the conversation it started) and the reason shows above the kept text.
+          sent.remove();
+          out.el.remove();
+          if (createdId) {
+            await del(`/api/conversations/${createdId}`).catch(() => {});
+            if (state.threadId === createdId) state.threadId = null;
+            if (!messages.childNodes.length) welcome();
+          }
+          composer.refuse(problemText(error));
+        } else {
+          const shown = h('p', { class: 'form-error', role: 'alert' }, problemText(error));
+          if (out && out.el.isConnected) {
+            clear(out.body);
+            out.body.append(shown);
+            out.el.classList.remove('streaming');
+            out.el.removeAttribute('aria-busy');
+          } else {
+            composer.refuse(problemText(error));
+          }
+        }
       }
     } finally {
       state.busy = false;
@@ -325,6 +422,7 @@ export function dashboardScreen(me) {
       await loadConversations();
       const current = state.conversations.find((c) => c.id === state.threadId);
       if (current) setTitle(current.title);
+      else if (!state.threadId) setTitle('');
       showUsage();
       composer.focus();
     }
@@ -339,8 +437,15 @@ export function dashboardScreen(me) {
     if (event.key === 'Escape' && shell.classList.contains('left-open')) setLeftOpen(false);
   });
   setTab('chats');
-  sources.setOpen(window.matchMedia(WIDE).matches);
-  library.refresh().then(() => { if (!state.threadId && !messages.childNodes.length) welcome(); });
+  sources.setOpen(false); // opens with the first citations (sources.addAll)
+  const projectLoaded = projectParam
+    ? get(`/api/projects/${encodeURIComponent(projectParam)}`).then((p) => { state.project = { id: p.id, name: p.name }; }).catch(() => {})
+    : Promise.resolve();
+  Promise.all([library.refresh(), projectLoaded]).then(() => {
+    if (state.threadId) return;
+    messages.querySelectorAll('.welcome').forEach((el) => el.remove());
+    if (!messages.querySelector('.msg')) welcome();
+  });
   loadConversations();
 
   return {

@@ -1,7 +1,7 @@
 // The document library (grouped by set, set colour and doc-type accents, status until ready)
 // and the upload dialog with the spec's metadata.
 import { del, get, post } from '../api.js';
-import { clear, h, newId } from '../dom.js';
+import { clear, h, newId, titled } from '../dom.js';
 import { icon } from '../icons.js';
 import { field, problemText } from '../screens/common.js';
 
@@ -9,8 +9,33 @@ const TYPE_LABELS = { regulation: 'Regulatory Source', policy: 'Company Policy' 
 const STATUS_LABELS = { queued: 'Queued', processing: 'Processing…', ready: 'Ready', failed: 'Failed' };
 const POLL_MS = 1500;
 
+/** "about 3 min" / "about 40 s" / "under 10 s". */
+function aboutTime(seconds) {
+  if (seconds < 10) return 'under 10 s';
+  if (seconds < 90) return `about ${Math.round(seconds / 10) * 10} s`;
+  return `about ${Math.round(seconds / 60)} min`;
+}
+
+/** How far a processing document has got: a bar over its chunks embedded, and the time left
+ * at the rate so far (from the record's chunks_embedded, chunks_total and
+ * processing_started_at). Before its chunks are known: "Reading the file…". */
+function progressOf(d) {
+  const total = d.chunks_total || 0;
+  const done = Math.min(d.chunks_embedded || 0, total);
+  if (!total) return h('span', { class: 'doc-progress-text' }, 'Reading the file…');
+  const percent = Math.floor((100 * done) / total);
+  const started = d.processing_started_at ? Date.parse(d.processing_started_at) : NaN;
+  const elapsed = (Date.now() - started) / 1000;
+  const left = done > 0 && elapsed > 0 ? ((total - done) * elapsed) / done : NaN;
+  const text = `${percent}% · ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} chunks`
+    + (Number.isFinite(left) ? ` · ${aboutTime(left)} left` : '');
+  return h('span', { class: 'doc-progress' },
+    h('progress', { max: total, value: done, 'aria-label': `Embedding ${d.title}` }),
+    h('span', { class: 'doc-progress-text' }, text));
+}
+
 export function displayTitle(d) {
-  return d.version ? `${d.title} (${d.version})` : d.title;
+  return titled(d.title, d.version);
 }
 
 /**
@@ -42,7 +67,8 @@ export function createLibrary({ onChange, onAsk }) {
       h('div', { class: 'doc-main' },
         h('span', { class: 'doc-title' }, displayTitle(d)),
         h('span', { class: 'doc-meta' }, h('span', { class: `type-label type-${d.doc_type}` }, TYPE_LABELS[d.doc_type] || d.doc_type), status),
-        d.status === 'failed' && d.status_reason ? h('span', { class: 'doc-reason' }, d.status_reason) : null),
+        d.status === 'failed' && d.status_reason ? h('span', { class: 'doc-reason' }, d.status_reason) : null,
+        d.status === 'processing' ? progressOf(d) : null),
       h('div', { class: 'doc-actions' },
         d.status === 'ready' ? h('button', { type: 'button', class: 'icon-btn', 'aria-label': `Ask about ${d.title}`, title: 'Tag in the chat', onclick: () => onAsk(d) }, '@') : null,
         h('button', {

@@ -80,8 +80,13 @@ export function citationMarker(c, ctx) {
   return button;
 }
 
+// A project answer's entity references ("[task:<uuid>] Title"): the title is what a reader
+// needs; the id is for machines (the API keeps it).
+const ENTITY_REF = /\[[a-z_]+:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\]\s?/g;
+
 /** Text with its [n] markers turned into citation buttons (everything else literal). */
-export function citedText(text, citations, ctx) {
+export function citedText(raw, citations, ctx) {
+  const text = String(raw || '').replace(ENTITY_REF, '');
   const byN = new Map((citations || []).map((c) => [Number(c.n), c]));
   const nodes = [];
   let last = 0;
@@ -203,34 +208,115 @@ function severityBadge(severity) {
   return h('span', { class: `badge sev sev-${String(severity).toLowerCase()}` }, severity);
 }
 
+const EXPORTS = [['xlsx', 'Excel'], ['docx', 'Word'], ['csv', 'CSV']];
+
+/** Download links for the thread's latest audit (GET …/audit/export: the session cookie
+ * authorises a plain link, and the server names the file). */
+function auditExport(threadId) {
+  if (!threadId) return null;
+  const base = `/api/conversations/${encodeURIComponent(threadId)}/audit/export?format=`;
+  return h('div', { class: 'audit-export', role: 'group', 'aria-label': 'Export the audit report' },
+    h('span', { class: 'muted' }, 'Export report:'),
+    EXPORTS.map(([format, label]) => h('a', {
+      class: 'btn small ghost', href: base + format, download: true,
+      title: `Summary, findings by severity and the full matrix with citations (${label})`,
+    }, label)));
+}
+
+// Severities shown open; the lower ones start collapsed under their heading.
+const OPEN_SEVERITIES = new Set(['Critical', 'High']);
+
+/** A finding's consequence as its own part and its shared part: "The policy does not provide
+ * for X 4.3" and "non-compliance may lead to …" (split at the first "; "). */
+function consequenceParts(text) {
+  const t = String(text || '');
+  const at = t.indexOf('; ');
+  return at < 0 ? { own: t, shared: '' } : { own: `${t.slice(0, at)}.`, shared: t.slice(at + 2) };
+}
+
+function findingItem(f, audit, meta, ctx, shared) {
+  const parts = consequenceParts(f.consequence);
+  // The part every finding of its severity shares is said once, in the group's heading.
+  const own = shared && parts.shared === shared ? parts.own : f.consequence;
+  return h('li', { class: `finding sev-${String(f.severity).toLowerCase()}`, dataset: { kind: f.kind, doc: f.target_doc_id || f.target_doc_title } },
+    h('div', { class: 'finding-head' }, severityBadge(f.severity),
+      h('span', { class: 'chip' }, f.kind === 'conflict' ? 'Conflict' : 'Gap'),
+      f.theme ? h('span', { class: 'finding-theme' }, f.theme) : null,
+      h('span', { class: 'finding-doc' }, f.target_doc_title),
+      markersFor(f.citations, meta.citations, ctx)),
+    own ? h('p', { class: 'consequence' }, own) : null,
+    f.target_quote ? h('blockquote', {}, shownQuote(f.target_quote),
+      findingPlace(f, meta.citations) ? h('cite', {}, findingPlace(f, meta.citations)) : null) : null,
+    f.source_quote ? h('p', { class: 'muted' }, audit.mode === 'text' ? 'Text says: ' : 'Policy says: ', h('q', {}, shownQuote(f.source_quote))) : null,
+    f.suggestion ? h('p', { class: 'suggestion' }, h('strong', {}, 'Suggested fix: '), f.suggestion) : null,
+    findingWork(f, meta.citations));
+}
+
+function select(label, options, onChange) {
+  const el = h('select', { 'aria-label': label }, options.map(([value, text]) => h('option', { value }, text)));
+  el.addEventListener('change', onChange);
+  return h('label', { class: 'audit-filter' }, h('span', {}, label), el);
+}
+
+/** An audit: its verdict, then its findings by severity (Critical and High open, Medium and
+ * Low collapsed), each severity's shared consequence said once, and filters by severity, kind
+ * and regulation. The toolbar is where other actions on the audit (an export) can sit. */
 function auditView(audit, meta, ctx) {
-  const groups = new Map();
-  for (const f of audit.findings || []) {
-    const key = f.target_doc_id || f.target_doc_title;
-    if (!groups.has(key)) groups.set(key, { title: f.target_doc_title, findings: [] });
-    groups.get(key).findings.push(f);
-  }
+  const findings = audit.findings || [];
   const statusClass = { 'No issues found': 'ok', 'Minor Issues': 'minor', 'Major Violations': 'major' }[audit.overall_status] || '';
+  const docs = new Map();
+  for (const f of findings) docs.set(f.target_doc_id || f.target_doc_title, f.target_doc_title);
+  const groups = SEVERITIES.map((severity) => {
+    const mine = findings.filter((f) => f.severity === severity);
+    if (!mine.length) return null;
+    const tails = new Set(mine.map((f) => consequenceParts(f.consequence).shared));
+    const shared = mine.length > 1 && tails.size === 1 ? [...tails][0] : '';
+    const items = mine.map((f) => findingItem(f, audit, meta, ctx, shared));
+    const count = h('span', { class: 'sev-count' }, `${mine.length} finding${mine.length === 1 ? '' : 's'}`);
+    const group = h('details', { class: `sev-group sev-${severity.toLowerCase()}`, open: OPEN_SEVERITIES.has(severity), dataset: { severity } },
+      h('summary', {}, severityBadge(severity), ' ', count),
+      shared ? h('p', { class: 'sev-consequence' }, `For each: ${shared[0].toUpperCase()}${shared.slice(1)}`) : null,
+      h('ol', { class: 'findings' }, items));
+    return { severity, group, items, count };
+  }).filter(Boolean);
+
+  const filters = { severity: '', kind: '', doc: '' };
+  const shownCount = h('span', { class: 'muted audit-shown', 'aria-live': 'polite' });
+  function apply() {
+    let shown = 0;
+    for (const g of groups) {
+      let inGroup = 0;
+      for (const item of g.items) {
+        const f = item.dataset;
+        const visible = (!filters.kind || f.kind === filters.kind) && (!filters.doc || f.doc === filters.doc);
+        item.hidden = !visible;
+        if (visible) inGroup += 1;
+      }
+      g.group.hidden = !inGroup || (filters.severity && g.severity !== filters.severity);
+      if (filters.severity === g.severity) g.group.open = true;
+      g.count.textContent = `${inGroup} finding${inGroup === 1 ? '' : 's'}`;
+      if (!g.group.hidden) shown += inGroup;
+    }
+    shownCount.textContent = shown === findings.length ? '' : `Showing ${shown} of ${findings.length}`;
+  }
+  const toolbar = findings.length > 1 ? h('div', { class: 'audit-toolbar', role: 'toolbar', 'aria-label': 'Audit findings' },
+    select('Severity', [['', 'All severities'], ...groups.map((g) => [g.severity, `${g.severity} (${g.items.length})`])],
+      (e) => { filters.severity = e.target.value; apply(); }),
+    select('Kind', [['', 'Gaps and conflicts'], ['gap', 'Gaps'], ['conflict', 'Conflicts']],
+      (e) => { filters.kind = e.target.value; apply(); }),
+    docs.size > 1 ? select('Regulation', [['', 'All regulations'], ...docs.entries()],
+      (e) => { filters.doc = e.target.value; apply(); }) : null,
+    shownCount) : null;
+
   return h('section', { class: 'audit', 'aria-label': 'Audit results' },
     h('header', { class: 'audit-head' },
       h('span', { class: `badge status ${statusClass}` }, audit.overall_status),
-      h('span', { class: 'muted' }, `${audit.targets_checked} target(s) checked · ${(audit.findings || []).length} finding(s)`)),
+      h('span', { class: 'muted' }, `${audit.targets_checked} target(s) checked · ${findings.length} finding(s)`
+        + (docs.size === 1 ? ` · ${[...docs.values()][0]}` : '')),
+      auditExport(meta.thread_id)),
     audit.summary ? h('p', {}, citedText(audit.summary, meta.citations, ctx)) : null,
-    [...groups.values()].map((group) => h('div', { class: 'audit-group' },
-      h('h3', {}, group.title),
-      h('ol', { class: 'findings' }, group.findings
-        .slice().sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity))
-        .map((f) => h('li', { class: `finding sev-${String(f.severity).toLowerCase()}` },
-          h('div', { class: 'finding-head' }, severityBadge(f.severity),
-            h('span', { class: 'chip' }, f.kind === 'conflict' ? 'Conflict' : 'Gap'),
-            f.theme ? h('span', { class: 'finding-theme' }, f.theme) : null,
-            markersFor(f.citations, meta.citations, ctx)),
-          h('p', { class: 'consequence' }, f.consequence),
-          f.target_quote ? h('blockquote', {}, shownQuote(f.target_quote),
-            findingPlace(f, meta.citations) ? h('cite', {}, findingPlace(f, meta.citations)) : null) : null,
-          f.source_quote ? h('p', { class: 'muted' }, audit.mode === 'text' ? 'Text says: ' : 'Policy says: ', h('q', {}, shownQuote(f.source_quote))) : null,
-          f.suggestion ? h('p', { class: 'suggestion' }, h('strong', {}, 'Suggested fix: '), f.suggestion) : null,
-          findingWork(f, meta.citations)))))));
+    toolbar,
+    groups.map((g) => g.group));
 }
 
 function comparisonView(comparison, meta, ctx) {
@@ -295,6 +381,18 @@ function promptView(needs, ctx) {
             options.some((o) => o.id === 'all') ? option('all', 'Yes, all of these', 'primary') : null],
         option('No, let me specify', 'No, let me specify', 'ghost')),
     ];
+  } else if (needs.kind === 'low_confidence' && ctx.hasDocuments && !ctx.hasDocuments()) {
+    // Nothing to match against: say so, and how to add a document, rather than "no strong
+    // matches" (the continue option still answers from what the workspace has).
+    const go = options.find((o) => o.id === 'continue');
+    const upload = h('button', { type: 'button', class: 'btn primary' }, icon('document'), ' Upload a document');
+    upload.addEventListener('click', () => ctx.onUpload());
+    body = [
+      h('p', { class: 'prompt-title' }, icon('alert'), ' You have no documents yet.'),
+      h('p', {}, 'Answers here are grounded in your own regulations and policies. Upload one (PDF, DOCX, HTML, Markdown or text) from the Documents tab, or with the button below, then ask again.'),
+      h('div', { class: 'prompt-actions' }, upload,
+        go ? option(go.id, 'Continue anyway with disclaimer', 'ghost') : null),
+    ];
   } else if (needs.kind === 'low_confidence') {
     const main = options.filter((o) => o.id !== 'continue');
     const go = options.find((o) => o.id === 'continue');
@@ -331,7 +429,10 @@ export function renderAnswer(meta, ctx, { live = true } = {}) {
     }
     parts.push(live ? promptView(meta.needs_input, ctx) : h('p', { class: 'muted' }, meta.needs_input.message));
   } else if (structured) {
-    parts.push(...paragraphs(firstParagraph(meta.answer), meta.citations, ctx));
+    // The lead sentence of the answer, unless it is only a heading the view below repeats
+    // (a summary's "## Title" over the same title).
+    const lead = firstParagraph(meta.answer);
+    if (!/^#{1,4}\s/.test(lead.trim())) parts.push(...paragraphs(lead, meta.citations, ctx));
     if (meta.audit) parts.push(auditView(meta.audit, meta, ctx));
     if (meta.comparison) parts.push(comparisonView(meta.comparison, meta, ctx));
     if (meta.summary) parts.push(summaryView(meta.summary, meta, ctx));

@@ -12,14 +12,16 @@ export function createSources({ onToggle }) {
   const seen = new Map();
   const docs = h('ul', { class: 'source-list' });
   const web = h('ul', { class: 'source-list' });
+  // A heading shows only over citations of its kind: no bare "Documents" / "Web" headings.
+  const docSection = h('section', { 'aria-label': 'Document sources', hidden: true }, h('h3', {}, icon('document'), ' Documents'), docs);
+  const webSection = h('section', { 'aria-label': 'Web sources', hidden: true }, h('h3', {}, icon('globe'), ' Web'), web);
   const empty = h('p', { class: 'muted empty-sources' }, 'Citations of this chat appear here. Click a document or web marker to jump to its excerpt.');
   const close = h('button', { type: 'button', class: 'icon-btn', 'aria-label': 'Collapse the sources panel' }, icon('close'));
   const peek = h('button', { type: 'button', class: 'sources-peek', 'aria-label': 'Open the sources panel', title: 'Sources' }, h('span', {}, 'Sources'));
   const body = h('div', { class: 'sources-body' },
     h('header', { class: 'panel-head' }, h('h2', {}, 'Sources'), close),
     empty,
-    h('section', { 'aria-label': 'Document sources' }, h('h3', {}, icon('document'), ' Documents'), docs),
-    h('section', { 'aria-label': 'Web sources' }, h('h3', {}, icon('globe'), ' Web'), web));
+    docSection, webSection);
   const element = h('aside', { class: 'sources collapsed', id: 'sources-panel', 'aria-label': 'Sources' }, peek, body);
 
   function setOpen(open) {
@@ -27,7 +29,8 @@ export function createSources({ onToggle }) {
     peek.setAttribute('aria-expanded', String(open));
     onToggle(open);
   }
-  close.addEventListener('click', () => setOpen(false));
+  let dismissed = false; // the user closed it: citations arriving do not reopen it
+  close.addEventListener('click', () => { dismissed = true; setOpen(false); });
   peek.addEventListener('click', () => setOpen(true));
 
   function add(c) {
@@ -41,6 +44,7 @@ export function createSources({ onToggle }) {
       citationMeta(c) ? h('div', { class: 'source-meta' }, citationMeta(c)) : null,
       c.quote ? h('blockquote', {}, shownQuote(c.quote)) : null);
     (isWeb ? web : docs).append(item);
+    (isWeb ? webSection : docSection).hidden = false;
     seen.set(key, item);
     empty.hidden = true;
     return item;
@@ -48,8 +52,12 @@ export function createSources({ onToggle }) {
 
   return {
     element,
-    addAll(citations) {
+    /** Adds citations; with `reveal` (a wide screen) the panel opens on the first ones,
+     * unless the user closed it. The panel starts closed: empty, it has nothing to show. */
+    addAll(citations, { reveal = false } = {}) {
+      const before = seen.size;
       (citations || []).forEach(add);
+      if (reveal && !dismissed && before === 0 && seen.size > 0) setOpen(true);
     },
     focus(c) {
       const item = add(c);
@@ -63,6 +71,8 @@ export function createSources({ onToggle }) {
       seen.clear();
       clear(docs);
       clear(web);
+      docSection.hidden = true;
+      webSection.hidden = true;
       empty.hidden = false;
     },
     setOpen,

@@ -11,6 +11,14 @@ const OVERVIEW_LIMIT = 300;
 const FOCUS_LIMIT = 80;
 const MAX_LOG = 20;
 
+/** "DATA_PROTECTION" → "Data protection". */
+function humanise(key) {
+  // An acronym stays one ("AI", "AML"); other words are lower-cased after the first.
+  const words = String(key).split('_').map((w) => (w.length <= 3 ? w : w.toLowerCase()));
+  const text = words.join(' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function kindOf(labels) {
   if (labels.includes('Concept')) return 'concept';
   if (labels.includes('Section')) return 'section';
@@ -115,6 +123,20 @@ export function graphScreen(me) {
     }
   }
 
+  /** What tells a node from another of the same label: its domain, jurisdiction and source
+   * (the document or the first source's host), else its id. */
+  function distinguishing(node) {
+    let host = '';
+    try {
+      host = node.sourceUrls && node.sourceUrls.length ? new URL(node.sourceUrls[0]).hostname : '';
+    } catch {
+      host = '';
+    }
+    const parts = [node.domain ? humanise(node.domain) : '', node.jurisdiction || '', node.document || host]
+      .filter(Boolean);
+    return parts.length ? parts.join(' · ') : node.id;
+  }
+
   async function search(q) {
     const text = q.trim();
     clear(results);
@@ -130,9 +152,21 @@ export function graphScreen(me) {
       results.append(h('li', { class: 'muted' }, `Nothing in the graph matches “${text}”.`));
       return undefined;
     }
-    for (const node of data.nodes) {
+    // One chip per node, and two that would read the same ("personal data" defined by two
+    // laws) say what tells them apart: domain, jurisdiction, source.
+    const nodes = [...new Map(data.nodes.map((n) => [n.id, n])).values()];
+    const seen = new Map();
+    for (const node of nodes) seen.set(`${node.kind}|${node.label}`, (seen.get(`${node.kind}|${node.label}`) || 0) + 1);
+    const details = new Map(nodes.filter((n) => seen.get(`${n.kind}|${n.label}`) > 1)
+      .map((n) => [n.id, distinguishing(n)]));
+    const detailCount = new Map();
+    for (const d of details.values()) detailCount.set(d, (detailCount.get(d) || 0) + 1);
+    for (const node of nodes) {
+      const found = details.get(node.id) || '';
+      const detail = found && detailCount.get(found) > 1 ? node.id : found;
       results.append(h('li', {}, h('button', { type: 'button', class: 'chip-btn', onclick: () => focusOn(node.id) },
-        h('span', { class: `kind-tag kind-${node.kind}` }, node.kind), ` ${node.label}`)));
+        h('span', { class: `kind-tag kind-${node.kind}` }, node.kind), ` ${node.label}`,
+        detail ? h('span', { class: 'chip-detail' }, ` · ${detail}`) : null)));
     }
     return focusOn(data.nodes[0].id);
   }

@@ -21,6 +21,11 @@ const LABEL_FIELD = {
 };
 let relationsCache = null;
 
+/** A relation as words: "has_task" → "has task" (the id stays the API's). */
+function relationName(rel) {
+  return String(rel || '').replace(/_/g, ' ');
+}
+
 function plural(kind) {
   return `${KIND_NAMES[kind] || kind}s`;
 }
@@ -153,18 +158,24 @@ function projectPage(me, projectId) {
     },
   }, 'Preview the chat context');
 
+  const linkCount = h('span', { class: 'muted' });
   const { element } = pageFrame(me, '/projects',
     h('a', { href: '/projects', 'data-nav': true, class: 'back-link' }, '← All projects'),
-    title, summary, status,
+    h('div', { class: 'project-head' }, title,
+      h('a', { class: 'btn primary', href: `/dashboard?project=${encodeURIComponent(projectId)}`, 'data-nav': true }, 'Ask about this project')),
+    summary, status,
     h('div', { class: 'project-layout' },
       h('section', { class: 'glass card snapshot', 'aria-label': 'Snapshot' }, h('h2', {}, 'Snapshot'), snapshotNote, canvas,
         h('p', { class: 'legend' }, ['project', 'goal', 'requirement', 'risk', 'task', 'document'].map((k) => h('span', { class: `legend-item kind-${k}` }, KIND_NAMES[k])))),
       h('section', { class: 'glass card', 'aria-label': 'Coverage' }, h('h2', {}, 'Coverage'), coverage,
         h('h2', {}, 'Nodes by kind'), byKind)),
     h('div', { class: 'project-forms' }, entityForm, linkForm),
-    h('section', { class: 'glass card', 'aria-label': 'Links' }, h('h2', {}, 'Links'), links),
-    h('section', { class: 'glass card', 'aria-label': 'Chat context' }, h('h2', {}, 'Chat context'),
-      h('p', { class: 'muted' }, 'What the assistant reads when a conversation is scoped to this project.'), previewBtn, contextOut));
+    // Long lists fold away, so the page starts with the picture, the coverage and the forms.
+    h('section', { class: 'glass card', 'aria-label': 'Links' },
+      h('details', { class: 'fold' }, h('summary', {}, h('h2', {}, 'Links'), ' ', linkCount), links)),
+    h('section', { class: 'glass card', 'aria-label': 'Chat context' },
+      h('details', { class: 'fold' }, h('summary', {}, h('h2', {}, 'Chat context')),
+        h('p', { class: 'muted' }, 'What the assistant reads when a conversation is scoped to this project.'), previewBtn, contextOut)));
 
   const nameOf = new Map();
 
@@ -189,15 +200,16 @@ function projectPage(me, projectId) {
       if (!groups.has(n.kind)) groups.set(n.kind, []);
       groups.get(n.kind).push(n);
     }
-    clear(byKind).append(...(groups.size ? [...groups].map(([kind, rows]) => h('div', { class: 'kind-group', dataset: { kind } },
-      h('h3', {}, `${plural(kind)} (${rows.length})`),
+    clear(byKind).append(...(groups.size ? [...groups].map(([kind, rows]) => h('details', { class: 'kind-group fold', dataset: { kind }, open: rows.length <= 3 },
+      h('summary', {}, h('h3', {}, `${plural(kind)} (${rows.length})`)),
       h('ul', { class: 'plain-list' }, rows.map((n) => h('li', {}, h('span', { class: `kind-dot kind-${kind}`, 'aria-hidden': 'true' }),
         n.name, n.state_key ? h('span', { class: 'chip' }, n.state_key) : null, n.direct_edge ? null : h('span', { class: 'chip warn' }, 'not linked')))))) : [h('p', { class: 'muted' }, 'Nothing yet.')]));
+    linkCount.textContent = `(${s.edges.length})`;
     clear(links).append(...(s.edges.length ? s.edges.map((e) => h('li', {},
-      h('span', {}, (nameOf.get(e.src_id) || {}).name || e.src_id), ' ', h('span', { class: 'rel' }, `—${e.rel}→`), ' ',
+      h('span', {}, (nameOf.get(e.src_id) || {}).name || e.src_id), ' ', h('span', { class: 'rel' }, relationName(e.rel)), ' ',
       h('span', {}, (nameOf.get(e.dst_id) || {}).name || e.dst_id), ' ',
       h('button', {
-        type: 'button', class: 'icon-btn danger', 'aria-label': `Remove link ${e.rel}`,
+        type: 'button', class: 'icon-btn danger', 'aria-label': `Remove link ${relationName(e.rel)}`,
         onclick: async () => {
           try {
             await del(`${base}/links/${encodeURIComponent(e.id)}`);

@@ -5,6 +5,7 @@
 const SVG = 'http://www.w3.org/2000/svg';
 export const WIDTH = 900;
 export const HEIGHT = 620;
+const LABEL_CHAR_PX = 6.5;
 
 export function svg(tag, attrs = {}, ...children) {
   const el = document.createElementNS(SVG, tag);
@@ -110,7 +111,11 @@ export function drawGraph(root, nodes, edges, opts = {}) {
       // Labels point outwards: to the right of the centre they start at the node, to the left
       // they end at it, so they stay inside the picture.
       const left = p.x < WIDTH / 2 - 5;
-      group.append(svg('text', { x: left ? -10 : 10, y: 4, class: 'g-label', 'text-anchor': left ? 'end' : 'start' }, short(node.label, haveRings ? 28 : 22)));
+      // Cut to the room between the node and the picture's edge (12 px text: about 6.5 px a
+      // character), so a label at the far left is shortened, not clipped to "GM Anti-Mon…".
+      const room = Math.floor(((left ? p.x : WIDTH - p.x) - 14) / LABEL_CHAR_PX);
+      const label = short(node.label, Math.max(8, Math.min(haveRings ? 28 : 22, room)));
+      group.append(svg('text', { x: left ? -10 : 10, y: 4, class: 'g-label', 'text-anchor': left ? 'end' : 'start' }, label));
     }
     dots.append(group);
   }

@@ -1,0 +1,114 @@
+"""Documents a message names, found in the tenant's library the way an @mention would be: by
+the short name a title gives in parentheses ("… Market Conduct Rulebook (MCR)" is "MCR"),
+by an acronym the title carries ("FSMA (Act 2000 c. 8)" is "the FSMA"), or by title words
+before a document noun ("the General Rulebook", "the MCR rules").
+
+Users name documents as practitioners do, rarely by the exact title; a name that fits more
+than one document names none of them (the resolver then asks, as for any other ambiguity)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from regintel.chat.offline import references
+from regintel.domain.documents import DocStatus, Document
+
+_ACRONYM = re.compile(r"\b[A-Z][A-Z0-9]{1,9}\b")
+# A title's acronyms outside parentheses must be this long to name it alone: "EU" or "UK" in
+# a title is a place, and questions mention places ("a vendor outside the EU").
+_MIN_TITLE_ACRONYM = 3
+
+
+def _top_level_groups(title: str) -> Iterable[str]:
+    """The text of each top-level parenthesised group: "(MCR)" but not the "(EU)" inside
+    "(Regulation (EU) 2016/679)", which qualifies a citation rather than naming the title."""
+    depth, start = 0, 0
+    for i, ch in enumerate(title):
+        if ch == "(":
+            depth += 1
+            if depth == 1:
+                start = i + 1
+        elif ch == ")" and depth:
+            depth -= 1
+            if depth == 0:
+                yield title[start:i]
+
+
+def short_names(title: str) -> set[str]:
+    return {g.strip() for g in _top_level_groups(title) if _ACRONYM.fullmatch(g.strip())}
+
+
+def _outside_parentheses(title: str) -> str:
+    for group in _top_level_groups(title):
+        title = title.replace(f"({group})", " ")
+    return title
+
+
+def title_acronyms(title: str) -> set[str]:
+    return {a for a in _ACRONYM.findall(_outside_parentheses(title))
+            if len(a) >= _MIN_TITLE_ACRONYM}
+
+
+def may_name_documents(message: str) -> bool:
+    """Whether the message has anything that could name a document (so the library is read
+    only for messages that may need it)."""
+    return bool(_ACRONYM.search(message) or references.document_phrases(message))
+
+
+def named_documents(message: str, library: Sequence[Document]) -> list[Document]:
+    """The ready documents ``message`` names, in the order it names them."""
+    text = re.sub(r"@\[[^\]]*\]|@\S+", " ", message)  # @mentions are tagged, not named
+    ready = [d for d in library if d.status == DocStatus.READY]
+    found: list[tuple[int, Document]] = []
+    phrases = references.document_phrases(text)
+    for name, kind, (start, _) in phrases:
+        fits = [d for d in ready if (kind is None or d.doc_type.value == kind)
+                and references.names(name, d.title)]
+        if len(fits) == 1:
+            found.append((start, fits[0]))
+    for m in _ACRONYM.finditer(text):
+        # An acronym before a document noun is read with it: "our XYZ policy" is a policy, and
+        # "the XYZ policies of a firm" are anyone's (``document_phrases`` tells them apart).
+        if any(start <= m.start() < end for _, _, (start, end) in phrases) or \
+                references.before_document_noun(text, m.end()):
+            continue
+        doc = _by_acronym(m.group(0), ready)
+        if doc is not None:
+            found.append((m.start(), doc))
+    ordered: dict[str, Document] = {}
+    for _, doc in sorted(found, key=lambda pair: pair[0]):
+        ordered.setdefault(str(doc.id), doc)
+    return list(ordered.values())
+
+
+def _by_acronym(acronym: str, ready: Sequence[Document]) -> Document | None:
+    # A title's own short name outranks an acronym another title merely contains ("MCR" is
+    # the rulebook's "(MCR)", not the firm's "MCR/KPI Policy").
+    for names_of in (short_names, title_acronyms):
+        fits = [d for d in ready if acronym in names_of(d.title)]
+        if len(fits) == 1:
+            return fits[0]
+        if fits:
+            return None
+    return None
+
+
+def without_document_names(message: str, documents: Sequence[Document]) -> str:
+    """``message`` with the names it gives ``documents`` taken out ("Compare the MCR Rulebook
+    and the FSMA on record keeping" leaves "Compare the and on record keeping"), so what is left
+    is what the message is about."""
+    text = message
+    for d in documents:
+        text = re.sub(re.escape(d.title), " ", text, flags=re.I)
+    cut: list[tuple[int, int]] = []
+    for name, kind, (start, _) in references.document_phrases(text):
+        if any((kind is None or d.doc_type.value == kind) and references.names(name, d.title)
+               for d in documents):
+            noun = re.match(r"[\w'’]*\s+\w+", text[start:])
+            cut.append((start, start + (noun.end() if noun else len(name))))
+    acronyms = {a for d in documents for a in short_names(d.title) | title_acronyms(d.title)}
+    cut += [m.span() for m in _ACRONYM.finditer(text) if m.group(0) in acronyms]
+    for start, end in sorted(cut, reverse=True):
+        text = text[:start] + " " + text[end:]
+    return text

@@ -1,0 +1,189 @@
+"""A focused comparison ("the two rulebooks on how long records must be kept"): the aspects
+of the topic the documents address, each document's provision on it side by side, then the
+differences, stated ("six years vs five years", "must vs should"), the common ground, and what
+only one document covers.
+
+Aspects come from the documents themselves: the first document's provisions closest to the
+topic (diverse, so each is a different point), each paired with the other documents' closest
+provision on the same point. A provision no other document matches is covered by one only.
+An aspect is named by the section heading its provision sits under, else by its clause."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from uuid import UUID
+
+import numpy as np
+
+from regintel.chat.engine import Composed
+from regintel.chat.evidence import CitationBook, clause_of, markers
+from regintel.chat.offline.compose import cite
+from regintel.chat.offline.ranking import Matrix, Sentence, figures, mmr
+from regintel.domain.chat import (
+    ComparisonCell,
+    ComparisonResult,
+    ComparisonRow,
+    Statement,
+)
+from regintel.domain.documents import Document
+
+ASPECTS = 4  # per document, at most
+ASPECT_MARGIN = 0.15  # a provision within this of the document's best is on the topic
+SAME_POINT = 0.5  # cosine above which two documents' provisions speak of the same point
+_MODAL = re.compile(r"\b(must not|shall not|may not|must|shall|should|may)\b", re.I)
+_NUMBERING = re.compile(r"^[\d.()A-Za-z]{0,12}\d[\d.()]*\s+")
+
+
+def compare(documents: Sequence[Document], on_topic: dict[UUID, list[tuple[Sentence, float]]],
+            vector_of: dict[int, Matrix], topic: str, book: CitationBook) -> Composed:
+    """``on_topic``: each document's provisions with their fit to the topic; ``vector_of``:
+    each provision's unit vector by ``id``."""
+    titles = {d.id: d.title for d in documents}
+    picked = {d.id: _points(on_topic.get(d.id, []), vector_of) for d in documents}
+    first, *others = [d.id for d in documents]
+    rows: list[tuple[str, dict[UUID, Sentence | None]]] = []
+    used: dict[UUID, set[int]] = {d: set() for d in others}
+    for sentence in picked[first]:
+        cells: dict[UUID, Sentence | None] = {first: sentence}
+        for other in others:
+            match = _counterpart(sentence, picked[other], used[other], vector_of)
+            cells[other] = match
+            if match is not None:
+                used[other].add(id(match))
+        rows.append((_aspect(sentence), cells))
+    for other in others:
+        for sentence in picked[other]:
+            if id(sentence) not in used[other]:
+                rows.append((_aspect(sentence), {d.id: sentence if d.id == other else None
+                                                 for d in documents}))
+
+    table: list[ComparisonRow] = []
+    differences: list[Statement] = []
+    common: list[Statement] = []
+    only: list[Statement] = []
+    unique: dict[str, list[Statement]] = {}
+    for aspect, cells in rows:
+        cited = {doc: (s, cite(book, s)) for doc, s in cells.items() if s is not None}
+        table.append(ComparisonRow(aspect=aspect, differs=_differs(cells), cells=[
+            ComparisonCell(document_id=doc, text=s.shown if s else "Not addressed.",
+                           citation=(st.citations[0] if (st := cited[doc][1]) else None)
+                           if s else None) for doc, s in cells.items()]))
+        marks = [n for _, st in cited.values() if st for n in st.citations]
+        if len(cited) < len(cells):
+            named = ", ".join(_short(titles[doc]) for doc in cited)
+            statement = Statement(text=f"{aspect}: only {named} addresses it", citations=marks)
+            only.append(statement)
+            for doc in cited:
+                unique.setdefault(str(doc), []).append(statement)
+        elif _differs(cells):
+            differences.append(Statement(text=f"{aspect}: {_difference(cells, titles)}",
+                                         citations=marks))
+        else:
+            common.append(Statement(text=f"{aspect}: {_agreement(cells)}", citations=marks))
+
+    lines = [_opening(topic, documents, differences, common, only), ""]
+    for heading, statements in (("Differences", differences), ("Common ground", common),
+                                ("Covered by one document only", only)):
+        if statements:
+            lines += [f"{heading}:"] + [f"- {st.text} {markers(st.citations)}".rstrip()
+                                        for st in statements] + [""]
+    lines += ["Side by side:"]
+    for row in table:
+        lines.append(f"- {row.aspect}")
+        for cell in row.cells:
+            lines.append(f"  - {titles[cell.document_id]}: {cell.text} "
+                         f"{markers([cell.citation] if cell.citation else [])}".rstrip())
+    result = ComparisonResult(mode="focused", topic=topic, table=table,
+                              differences=differences, similarities=common, unique=unique,
+                              overview=lines[0])
+    return Composed(answer="\n".join(lines).strip(), comparison=result)
+
+
+def _points(items: list[tuple[Sentence, float]], vector_of: dict[int, Matrix]) -> list[Sentence]:
+    """The document's provisions on the topic: close to it, and each a different point."""
+    if not items:
+        return []
+    best = max(f for _, f in items)
+    near = [(s, f) for s, f in items if f >= best - ASPECT_MARGIN]
+    if len(near) == 1:
+        return [near[0][0]]
+    matrix = np.stack([vector_of[id(s)] for s, _ in near])
+    return [near[i][0] for i in mmr([f for _, f in near], matrix, ASPECTS, diversity=0.5)]
+
+
+def _counterpart(sentence: Sentence, candidates: list[Sentence], used: set[int],
+                 vector_of: dict[int, Matrix]) -> Sentence | None:
+    free = [c for c in candidates if id(c) not in used]
+    if not free:
+        return None
+    scored = [(float(vector_of[id(c)] @ vector_of[id(sentence)]), c) for c in free]
+    cosine, best = max(scored, key=lambda pair: pair[0])
+    return best if cosine >= SAME_POINT else None
+
+
+def _aspect(sentence: Sentence) -> str:
+    section = sentence.hit.section_at(sentence.position)
+    if section:
+        name = _NUMBERING.sub("", section.split("›")[-1].strip()).strip()
+        if name and len(name) <= 80:
+            return name
+    clause = clause_of(sentence.hit, sentence.text)
+    return f"{_short(sentence.hit.document_title)} {clause}" if clause else \
+        _short(sentence.hit.document_title)
+
+
+def modal(text: str) -> str | None:
+    found = _MODAL.search(text)
+    return found.group(1).lower() if found else None
+
+
+def _differs(cells: dict[UUID, Sentence | None]) -> bool:
+    found = [s for s in cells.values() if s is not None]
+    if len(found) < len(cells):
+        return True
+    figs = [set(figures(s.text)) for s in found]
+    if all(figs) and len({frozenset(f) for f in figs}) > 1:
+        return True
+    modals = [modal(s.text) for s in found]
+    return all(modals) and len(set(modals)) > 1
+
+
+def _difference(cells: dict[UUID, Sentence | None], titles: dict[UUID, str]) -> str:
+    """The differing facts, stated: "six years vs five years", else "must vs should"."""
+    found = {doc: s for doc, s in cells.items() if s is not None}
+    figs = {doc: ", ".join(figures(s.text)) for doc, s in found.items()}
+    if all(figs.values()) and len(set(figs.values())) > 1:
+        return " vs ".join(f"{figs[d]} ({_short(titles[d])})" for d in found)
+    modals = {doc: modal(s.text) or "states" for doc, s in found.items()}
+    return " vs ".join(f"{modals[d]} ({_short(titles[d])})" for d in found)
+
+
+def _agreement(cells: dict[UUID, Sentence | None]) -> str:
+    found = [s for s in cells.values() if s is not None]
+    figs = figures(found[0].text) if found else []
+    if figs:
+        return f"both state {', '.join(figs)}"
+    verb = modal(found[0].text) if found else None
+    return f"both say the firm {verb} act on it" if verb else "both address it"
+
+
+def _short(title: str) -> str:
+    """A title's short name when it gives one in parentheses ("… Rulebook (MCR)")."""
+    found = re.search(r"\(([A-Z][A-Z0-9]{1,9})\)\s*$", title)
+    return found.group(1) if found else title
+
+
+def _opening(topic: str, documents: Sequence[Document], differences: list[Statement],
+             common: list[Statement], only: list[Statement]) -> str:
+    """One sentence that answers the comparison, citing the provisions it rests on: the first
+    difference when there is one, else the first point in common."""
+    names = " and ".join(_short(d.title) for d in documents)
+    aspects = len(differences) + len(common) + len(only)
+    lead = differences[0] if differences else common[0] if common else only[0] if only else None
+    if lead is None:
+        return f"On {topic}, {names} have no provision the search found."
+    differ = f"differ on {len(differences)} of {aspects} aspects" if differences else \
+        f"agree on the {aspects} aspects compared" if not only else \
+        f"were compared on {aspects} aspects"
+    return f"On {topic}, {names} {differ}, first on {lead.text}. {markers(lead.citations)}"

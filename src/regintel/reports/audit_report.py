@@ -1,0 +1,201 @@
+"""An audit as a report a compliance officer can hand on: a summary, the findings by severity
+and the full matrix, each row with its citation. The exporters (CSV, XLSX, DOCX) read only
+this model, so where its rows come from is decided here once.
+
+The rows come from the audit's coverage matrix (``domain.coverage.CoverageMatrix``: every
+in-scope obligation with its status) when the audit carries one. An audit without a matrix
+(the engines before it, and old threads) still has a matrix of what it did check: a row per
+finding, and a row per rule it checked that no finding names, marked as checked with no
+finding - which is not a finding of compliance, and the report says so."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from regintel.domain.chat import AuditFinding, AuditResult, Citation, OverallStatus, Severity
+from regintel.domain.coverage import CoverageMatrix, CoverageRow
+
+SEVERITIES: tuple[Severity, ...] = ("Critical", "High", "Medium", "Low")
+NO_FINDING = "checked, no finding"
+MatrixSource = Literal["coverage_matrix", "findings_and_rules_checked"]
+
+
+class ReportFinding(BaseModel):
+    number: int = Field(ge=1)
+    severity: Severity
+    kind: Literal["gap", "conflict"]
+    theme: str = ""
+    regulation: str
+    rule: str = ""
+    rule_quote: str
+    rule_location: str = ""
+    policy_quote: str = ""
+    policy_location: str = ""
+    consequence: str = ""
+    fix: str = ""
+    confidence: float = 0.0
+
+
+class MatrixLine(BaseModel):
+    """One row of the matrix, flat: what a spreadsheet column or a table cell shows."""
+
+    regulation: str
+    rule: str = ""
+    obligation: str = Field(description="The rule's text (with its list items), verbatim.")
+    status: str = Field(description="covered, partial, missing, conflicting (from the matrix) "
+                        f"or gap, conflict, '{NO_FINDING}' (without one).")
+    severity: Severity | None = None
+    policy_quote: str = ""
+    policy_clause: str = ""
+    detail: str = Field("", description="What is missing or differs: list items, conditions, "
+                        "'five years vs at least six years'.")
+    fix: str = ""
+    citation: str = Field("", description="Where the rule's text is: page or section and lines.")
+    finding: int | None = Field(None, description="The finding's number, for a finding's row.")
+
+
+class AuditReport(BaseModel):
+    title: str
+    conversation_title: str = ""
+    created_at: datetime
+    engine: str = ""
+    mode: Literal["text", "policy"]
+    policy: str = Field("", description="The audited document's title, or 'pasted text'.")
+    regulations: list[str] = Field(default_factory=list)
+    overall_status: OverallStatus
+    summary: str = ""
+    findings: list[ReportFinding] = Field(default_factory=list)
+    matrix: list[MatrixLine] = Field(default_factory=list)
+    matrix_source: MatrixSource
+    scope_checked: list[str] = Field(default_factory=list)
+    scope_not_checked: list[str] = Field(default_factory=list)
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for f in self.findings if f.severity == severity)
+
+    def by_severity(self) -> list[tuple[Severity, list[ReportFinding]]]:
+        return [(s, [f for f in self.findings if f.severity == s]) for s in SEVERITIES]
+
+
+def build_report(audit: AuditResult, citations: Sequence[Citation], *, title: str,
+                 created_at: datetime, engine: str = "", conversation_title: str = "",
+                 policy: str = "", regulations: Sequence[str] = (),
+                 matrix: CoverageMatrix | None = None) -> AuditReport:
+    """The report of one audit turn: its findings numbered by severity, most severe first,
+    and the matrix's rows (or, without a matrix, the findings and the rules checked)."""
+    cited = {c.n: c for c in citations}
+    ordered = sorted(audit.findings, key=lambda f: (SEVERITIES.index(f.severity),
+                                                    -f.confidence_score))
+    findings = [_finding(i, f, cited) for i, f in enumerate(ordered, start=1)]
+    named = list(regulations) + [f.target_doc_title for f in audit.findings]
+    if matrix is not None:
+        named += [r.obligation.document_title for r in matrix.rows]
+        lines = [_matrix_line(row) for row in matrix.rows]
+        source: MatrixSource = "coverage_matrix"
+        checked = [f"{p.document_title}: {p.section} ({p.reason})" for p in matrix.scope
+                   if p.checked]
+        not_checked = [f"{p.document_title}: {p.section} ({p.reason})" for p in matrix.scope
+                       if not p.checked]
+        policy = policy or matrix.policy_title
+    else:
+        lines = [_finding_line(f, n) for f, n in zip(ordered, findings, strict=True)]
+        lines += [_checked_line(rule, named) for rule in audit.rules_checked
+                  if not any(_names(rule, f) for f in audit.findings)]
+        source = "findings_and_rules_checked"
+        checked, not_checked = _rules_by_document(audit.rules_checked, named), []
+    return AuditReport(
+        title=title, conversation_title=conversation_title, created_at=created_at,
+        engine=engine, mode=audit.mode,
+        policy=policy or ("pasted text" if audit.mode == "text" else ""),
+        regulations=[r for r in dict.fromkeys(named) if r], overall_status=audit.overall_status,
+        summary=audit.summary, findings=findings, matrix=lines, matrix_source=source,
+        scope_checked=checked, scope_not_checked=not_checked)
+
+
+def _finding(number: int, finding: AuditFinding, cited: dict[int, Citation]) -> ReportFinding:
+    target, source = _locations(finding, cited)
+    return ReportFinding(
+        number=number, severity=finding.severity, kind=finding.kind, theme=finding.theme or "",
+        regulation=finding.target_doc_title, rule=finding.target_clause or "",
+        rule_quote=finding.target_quote, rule_location=target,
+        policy_quote=finding.source_quote or "", policy_location=source,
+        consequence=finding.consequence, fix=finding.suggestion,
+        confidence=round(finding.confidence_score, 2))
+
+
+def _locations(finding: AuditFinding, cited: dict[int, Citation]) -> tuple[str, str]:
+    """Where the rule's quote and the policy's quote are, from the finding's citations (the
+    one on the target document is the rule's, any other the policy's)."""
+    target = source = ""
+    for n in finding.citations:
+        citation = cited.get(n)
+        if citation is None:
+            continue
+        if citation.document_id == finding.target_doc_id and not target:
+            target = citation.location
+        elif citation.document_id != finding.target_doc_id and not source:
+            source = citation.location
+    if not target and finding.target_page is not None:
+        target = f"page {finding.target_page}"
+    return target, source
+
+
+def _finding_line(finding: AuditFinding, numbered: ReportFinding) -> MatrixLine:
+    return MatrixLine(
+        regulation=finding.target_doc_title, rule=finding.target_clause or "",
+        obligation=finding.target_quote, status=finding.kind, severity=finding.severity,
+        policy_quote=finding.source_quote or "", policy_clause=numbered.policy_location,
+        detail=finding.consequence, fix=finding.suggestion,
+        citation=numbered.rule_location, finding=numbered.number)
+
+
+def _matrix_line(row: CoverageRow) -> MatrixLine:
+    rule = row.obligation
+    text = rule.text
+    if rule.items:
+        text = "\n".join([rule.lead_in or rule.text] + [f"{i.label} {i.text}" for i in rule.items])
+    details = ([f"missing item: {m}" for m in row.missing_items]
+               + [f"missing condition: {m}" for m in row.missing_conditions]
+               + [d.statement for d in row.differing_facts])
+    where = f"page {rule.page}" if rule.page is not None else (rule.section or "")
+    return MatrixLine(
+        regulation=rule.document_title, rule=rule.rule or "", obligation=text,
+        status=row.status, severity=row.severity,
+        policy_quote="\n".join(q.quote for q in row.policy_quotes),
+        policy_clause=", ".join(q.clause for q in row.policy_quotes if q.clause),
+        detail="; ".join(details), fix=row.fix, citation=where)
+
+
+def _title_of(rule: str, titles: Sequence[str]) -> str:
+    """The document a checked rule ("<title> <clause>") belongs to: the longest title it
+    starts with, or "" when none is known."""
+    return max((t for t in titles if t and rule.startswith(t)), key=len, default="")
+
+
+def _checked_line(rule: str, titles: Sequence[str]) -> MatrixLine:
+    title = _title_of(rule, titles)
+    clause = rule[len(title):].strip() if title else ""
+    return MatrixLine(regulation=title or rule, rule=clause, obligation="", status=NO_FINDING)
+
+
+def _rules_by_document(rules: Sequence[str], titles: Sequence[str]) -> list[str]:
+    """The rules checked, counted a document ("AML — 314 rules, each a row of the matrix"):
+    the list itself is the matrix's, where hundreds of numbers are read in context."""
+    by_title: dict[str, int] = {}
+    for rule in rules:
+        title = _title_of(rule, titles)
+        by_title[title] = by_title.get(title, 0) + 1
+    return [f"{title or 'Other'} — {count} rule{'s' if count != 1 else ''} checked, each a row "
+            "of the matrix" for title, count in by_title.items()]
+
+
+def _names(rule: str, finding: AuditFinding) -> bool:
+    """Whether ``finding`` is on the checked rule ``rule`` ("<title> <clause>"), or on one of
+    its items."""
+    ref = f"{finding.target_doc_title} {finding.target_clause}" if finding.target_clause \
+        else finding.target_doc_title
+    return ref == rule or (ref.startswith(rule) and ref[len(rule):len(rule) + 1] in (".", "("))

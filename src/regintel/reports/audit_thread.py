@@ -1,0 +1,53 @@
+"""The audit of a conversation, read back from its stored messages: the latest assistant
+message that carries an audit (what the UI shows again after a reload), with the citations
+of that message and, once the engine stores one, its coverage matrix."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from regintel.domain.chat import AuditResult, Citation
+from regintel.domain.coverage import CoverageMatrix
+from regintel.errors import NotFound
+from regintel.ports.conversations import ConversationStore
+from regintel.reports.audit_report import AuditReport, build_report
+
+
+async def thread_audit_report(conversations: ConversationStore, tenant_id: UUID,
+                              conversation_id: UUID) -> AuditReport:
+    """The report of the conversation's latest audit; NotFound when the conversation is not
+    the tenant's or holds no audit. (The caller checks that the user owns it.)"""
+    conversation = await conversations.get(tenant_id, conversation_id)
+    messages = await conversations.messages(tenant_id, conversation_id)
+    for message in reversed(messages):
+        result: dict[str, Any] = (message.metadata or {}).get("result") or {}
+        if message.role != "assistant" or "audit" not in result:
+            continue
+        audit = AuditResult.model_validate(result["audit"])
+        citations = [Citation.model_validate(c)
+                     for c in message.metadata.get("citations") or []]
+        matrix = _matrix(result)
+        titles = [str(r.get("title", "")) for r in message.metadata.get("resolved") or []]
+        regulations = [t for t in titles if _is_regulation(t, audit)]
+        policy = next((t for t in titles if t not in regulations), "") \
+            if audit.mode == "policy" else ""
+        return build_report(
+            audit, citations, title=f"Audit report — {conversation.title or 'conversation'}",
+            created_at=message.created_at, engine=str(message.metadata.get("engine", "")),
+            conversation_title=conversation.title, policy=policy, regulations=regulations,
+            matrix=matrix)
+    raise NotFound(f"conversation {conversation_id} has no audit to export",
+                   hint="run an audit in the conversation first")
+
+
+def _is_regulation(title: str, audit: AuditResult) -> bool:
+    """A tagged document audited against: a finding cites it, or a rule checked is its."""
+    return bool(title) and (any(f.target_doc_title == title for f in audit.findings)
+                            or any(r.startswith(title) for r in audit.rules_checked))
+
+
+def _matrix(result: dict[str, Any]) -> CoverageMatrix | None:
+    """The coverage matrix stored with the audit turn (beside the audit, or inside it)."""
+    raw = result.get("matrix") or (result.get("audit") or {}).get("matrix")
+    return CoverageMatrix.model_validate(raw) if raw else None

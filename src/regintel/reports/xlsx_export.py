@@ -1,0 +1,141 @@
+"""The report as an Excel workbook (openpyxl): a Summary sheet, a Findings sheet (most severe
+first) and a Matrix sheet, each table with a frozen, filterable header and wrapped text."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from regintel.errors import ConfigurationError
+from regintel.reports.audit_report import AuditReport
+from regintel.reports.tables import (
+    FINDING_COLUMNS,
+    MATRIX_COLUMNS,
+    Cell,
+    finding_cells,
+    matrix_cells,
+    summary_pairs,
+)
+
+if TYPE_CHECKING:
+    from openpyxl.worksheet.worksheet import Worksheet
+
+# Wide columns for verbatim text, narrow ones for labels (characters).
+_WIDE, _MID, _NARROW = 48, 20, 11
+FINDING_WIDTHS = (5, _NARROW, 9, _MID, _NARROW, _WIDE, _MID, _WIDE, _MID, 36, 36, 11)
+MATRIX_WIDTHS = (_MID, _NARROW, _WIDE, 14, _NARROW, _NARROW, _WIDE, 36, 36, _MID, 10)
+BODY_PT = 9
+# Neither Excel nor LibreOffice sizes a wrapped row from a file that does not say its height,
+# so each row gets the height of its tallest cell: lines of about 1.3 characters a width
+# unit at 9 pt, 12 points a line, within Excel's 409-point limit.
+CHARS_PER_UNIT, POINTS_PER_LINE, MAX_ROW_POINTS = 1.3, 11.5, 409.0
+SEVERITY_FILL = {"Critical": "F4B6B6", "High": "F9D5B0", "Medium": "FBEBA8", "Low": "D9E8D2"}
+HEADER_FILL = "1F3A5F"
+MAX_CELL = 32_767  # Excel's limit on the characters of one cell
+
+
+def to_xlsx(report: AuditReport) -> bytes:
+    try:
+        from openpyxl import Workbook
+    except ImportError as exc:
+        raise ConfigurationError("XLSX export needs openpyxl",
+                                 hint="pip install 'regintel[reports]'") from exc
+    book = Workbook()
+    summary = book.active
+    assert summary is not None
+    summary.title = "Summary"
+    _summary(summary, report)
+    _table(book.create_sheet("Findings"), FINDING_COLUMNS, FINDING_WIDTHS,
+           [finding_cells(f) for f in report.findings], severity_column=1)
+    _table(book.create_sheet("Matrix"), MATRIX_COLUMNS, MATRIX_WIDTHS,
+           [matrix_cells(line) for line in report.matrix], severity_column=4)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def _summary(sheet: Worksheet, report: AuditReport) -> None:
+    from openpyxl.styles import Alignment, Font
+
+    sheet.column_dimensions["A"].width = 18
+    sheet.column_dimensions["B"].width = 110
+    sheet.append([report.title])
+    sheet["A1"].font = Font(bold=True, size=14)
+    sheet.append([])
+    for label, value in summary_pairs(report):
+        sheet.append([label, value])
+        sheet.cell(sheet.max_row, 1).font = Font(bold=True)
+    sheet.append([])
+    sheet.append(["Summary", _fit(report.summary)])
+    if sheet.cell(sheet.max_row, 2).data_type == "f":
+        sheet.cell(sheet.max_row, 2).data_type = "s"
+    sheet.cell(sheet.max_row, 1).font = Font(bold=True)
+    for label, parts in (("Checked", report.scope_checked),
+                         ("Not checked", report.scope_not_checked)):
+        if parts:
+            sheet.append([label, _fit("\n".join(parts))])
+            sheet.cell(sheet.max_row, 1).font = Font(bold=True)
+    for number, row in enumerate(sheet.iter_rows(min_row=3), start=3):
+        for cell in row:
+            cell.alignment = Alignment(wrap_text=True, vertical="top")
+        texts = [str(c.value or "") for c in row[:2]]
+        sheet.row_dimensions[number].height = _height(texts, (18, 110)[:len(texts)])
+    _print_wide(sheet)
+
+
+def _table(sheet: Worksheet, columns: Sequence[str], widths: Sequence[int],
+           rows: Sequence[Sequence[Cell]], *, severity_column: int) -> None:
+    from openpyxl.styles import Alignment, Font, PatternFill
+    from openpyxl.utils import get_column_letter
+
+    sheet.append(list(columns))
+    for cell in sheet[1]:
+        cell.font = Font(bold=True, color="FFFFFF")
+        cell.fill = PatternFill("solid", fgColor=HEADER_FILL)
+        cell.alignment = Alignment(wrap_text=True, vertical="center")
+    for index, width in enumerate(widths, start=1):
+        sheet.column_dimensions[get_column_letter(index)].width = width
+    body = Font(size=BODY_PT)
+    for values in rows:
+        sheet.append([_fit(v) if isinstance(v, str) else v for v in values])
+        sheet.row_dimensions[sheet.max_row].height = _height(values, widths)
+        for cell in sheet[sheet.max_row]:
+            cell.font = body
+            cell.alignment = Alignment(wrap_text=True, vertical="top")
+            if cell.data_type == "f":  # a quote that starts with "=" stays text, verbatim
+                cell.data_type = "s"
+        fill = SEVERITY_FILL.get(str(values[severity_column]))
+        if fill:
+            sheet.cell(sheet.max_row, severity_column + 1).fill = PatternFill(
+                "solid", fgColor=fill)
+    sheet.freeze_panes = "A2"
+    if rows:
+        sheet.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{len(rows) + 1}"
+    sheet.print_title_rows = "1:1"
+    _print_wide(sheet)
+
+
+def _print_wide(sheet: Worksheet) -> None:
+    """Landscape A3, all columns on one page's width: a matrix is read across."""
+    sheet.page_setup.paperSize = sheet.PAPERSIZE_A3
+    sheet.page_setup.orientation = "landscape"
+    sheet.page_setup.fitToWidth = 1
+    sheet.page_setup.fitToHeight = 0
+    from openpyxl.worksheet.properties import PageSetupProperties
+
+    sheet.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
+
+
+def _height(values: Sequence[Cell], widths: Sequence[int]) -> float:
+    lines = 1
+    for value, width in zip(values, widths, strict=True):
+        per_line = max(1, int(width * CHARS_PER_UNIT))
+        lines = max(lines, sum(-(-max(1, len(part)) // per_line)
+                               for part in str(value).split("\n")))
+    return min(MAX_ROW_POINTS, lines * POINTS_PER_LINE + 3)
+
+
+def _fit(text: str) -> str:
+    """A cell's text within Excel's limit."""
+    return text[:MAX_CELL]

@@ -1,0 +1,68 @@
+"""The coverage-matrix audit in the chat (settings.audit.engine = "matrix"): a policy audit
+turn answers from the matrix - findings in the usual shape, every quote verbatim in its
+chunk and cited, the summary saying what was checked and what was not - and when the matrix
+engine fails, the rules engine answers: the chat never breaks."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from pydantic import SecretStr
+
+from regintel.adapters.embeddings.local import LocalEmbedder
+from regintel.chat.evidence import verify
+from regintel.container import Container
+from regintel.domain.chat import Action, ChatRequest
+from regintel.obligations.auditor import MatrixAuditor
+from regintel.settings import AuditSettings, Settings
+from tests.chat.conftest import Corpus
+from tests.conftest import TEST_SECRET
+
+
+@pytest.fixture
+async def matrix_container(corpus: Corpus, data_dir: Path,
+                           embedder: LocalEmbedder) -> AsyncIterator[Container]:
+    settings = Settings(data_dir=data_dir, database_url=SecretStr(corpus.url),
+                        secret_key=SecretStr(TEST_SECRET), audit=AuditSettings(engine="matrix"))
+    opened = await Container.open(settings, embedder=embedder)
+    yield opened
+    await opened.close()
+
+
+def _request(corpus: Corpus) -> ChatRequest:
+    return ChatRequest(message="Audit the policy against these regulations", action=Action.AUDIT,
+                       tagged_doc_ids=(corpus.policy.id, corpus.aml.id, corpus.gen.id))
+
+
+async def test_the_matrix_answers_a_policy_audit(matrix_container: Container,
+                                                 corpus: Corpus) -> None:
+    chat = await matrix_container.chat()
+    response = await chat.ask(corpus.tenant_id, _request(corpus))
+    assert response.audit is not None and response.audit.findings
+    assert response.audit.summary.startswith("Coverage matrix:")
+    assert "Not checked:" in response.audit.summary
+    chunks = {c.id: c.text for d in (corpus.aml, corpus.gen, corpus.policy)
+              for c in await matrix_container.chunk_index.document_chunks(corpus.tenant_id,
+                                                                           d.id)}
+    cited = {c.n: c for c in response.citations}
+    for finding in response.audit.findings:
+        assert finding.citations and finding.suggestion
+        quotes = [finding.target_quote] + ([finding.source_quote] if finding.source_quote
+                                           else [])
+        for n, quote in zip(finding.citations, quotes, strict=False):
+            citation = cited[n]
+            assert citation.chunk_id is not None and verify(quote, chunks[citation.chunk_id])
+
+
+async def test_a_failing_matrix_leaves_the_rules_engine_to_answer(
+        matrix_container: Container, corpus: Corpus, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def broken(*_: object, **__: object) -> None:
+        raise RuntimeError("the matrix broke")
+
+    monkeypatch.setattr(MatrixAuditor, "audit", broken)
+    chat = await matrix_container.chat()
+    response = await chat.ask(corpus.tenant_id, _request(corpus))
+    assert response.audit is not None
+    assert not response.audit.summary.startswith("Coverage matrix:")

@@ -1,0 +1,36 @@
+"""Typed facts read from rule and policy sentences: values normalised so that a rule and a
+policy compare on values, not words."""
+
+from __future__ import annotations
+
+from regintel.obligations.facts import facts_of
+
+
+def _facts(sentence: str) -> dict[str, tuple[str, float | None, str | None, str]]:
+    return {f.kind: (f.text, f.value, f.unit, f.comparator) for f in facts_of(sentence)}
+
+
+def test_periods_deadlines_and_frequencies() -> None:
+    assert _facts("must keep the records for at least six years from the date")["period"] == (
+        "at least six years", 2190.0, "day", "at_least")
+    assert _facts("Records are kept for five years.")["period"][1] == 1825.0
+    assert _facts("notify it not later than 72 hours after having become aware of it")[
+        "deadline"][:2] == ("not later than 72 hours", 3.0)
+    assert _facts("will be provided within ten Business Days of a request")["deadline"][1] == 14.0
+    assert _facts("must inform the Regulator immediately")["deadline"][1] == 0.0
+    assert _facts("must review its controls at least annually")["frequency"][1] == 365.0
+    assert _facts("The review is carried out every two years.")["frequency"][1] == 730.0
+    assert "extent" not in _facts("The review is carried out every two years.")
+
+
+def test_amounts_percentages_approvers_and_extent() -> None:
+    assert _facts("transactions of USD 15,000 or more")["amount"] == (
+        "USD 15,000", 15000.0, "USD", "at_least")
+    found = _facts("fines up to EUR 20 000 000, or up to 4 % of the total turnover")
+    assert found["amount"][1] == 20_000_000.0 and found["percentage"][1] == 4.0
+    assert _facts("must be approved by the Governing Body before it starts")["approver"][2] == \
+        "Governing Body"
+    assert _facts("a review of a sample of the reports filed")["extent"][2] == "sample"
+    assert _facts("an analysis of all reports filed")["extent"][2] == "all"
+    assert _facts("The firm may decide to skip it.")["permission"][2] == "permitted"
+    assert _facts("Staff must not disclose it.")["permission"][2] == "prohibited"
