@@ -311,7 +311,8 @@ class Container:
             engine = LlmEngine(routes, engine,
                                timeout_s=llm.local.timeout_s if llm.is_local else llm.timeout_s,
                                audit_timeout_s=llm.audit_timeout_s,
-                               model_intent=not llm.is_local or llm.local.model_intent)
+                               model_intent=not llm.is_local or llm.local.model_intent,
+                               model_tone=not llm.is_local or llm.local.model_tone)
         return TurnDeps(tenant_id=tenant_id, user_id=user_id, conversation_id=conversation_id,
                         documents=self.documents, conversations=self.conversations,
                         retriever=retriever, index=index, embedder=embedder,

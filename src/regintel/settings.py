@@ -122,6 +122,9 @@ class LocalModelSettings(_Group):
     model_intent: bool = Field(False, description="Ask the model for the intent when the "
                                "rules are unsure. Off: the packaged 0.5B model took a plain "
                                "question for a comparison; the rules decide.")
+    model_tone: bool = Field(False, description="Ask the model to check and rewrite an "
+                             "answer's tone. Off: the 0.5B model's rewrites changed citation "
+                             "markers or ran out of tokens; the rules check the tone.")
     max_output_tokens: int = Field(700, ge=64, le=8192, description="Most tokens one answer "
                                    "may generate (kept free in the window).")
     start_timeout_s: float = Field(180.0, gt=0, description="How long to wait for the server "

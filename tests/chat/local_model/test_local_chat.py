@@ -102,7 +102,7 @@ async def test_summary_and_comparison_are_structured_by_the_model(
 async def test_audit_of_a_short_policy_fits_the_window(
         local_chat: ChatService, local_container: Container, corpus: Corpus) -> None:
     r = await Conversation(local_chat, corpus.tenant_id).ask(
-        f"Check this policy against the AML rules: {SHORT_POLICY}", action=Action.AUDIT,
+        f"Check this email against the AML rules: {SHORT_POLICY}", action=Action.AUDIT,
         tagged_doc_ids=[corpus.aml.id])
     assert r.audit is not None and r.audit.mode == "text"
     # Either the model's audit or the offline one, never an error; a window overflow

@@ -14,12 +14,17 @@ from regintel.adapters.llm.openai_compatible import OpenAICompatibleChatModel
 from regintel.errors import DependencyUnavailable
 from regintel.ports.llm import (
     ChatMessage,
+    DoneChunk,
     ErrorChunk,
     JsonSchemaFormat,
     LlmStreamChunk,
+    TextChunk,
     ToolSpec,
+    Usage,
 )
 from regintel.runtime.llama_server import LocalModelLease
+
+CHARS_PER_TOKEN = 3  # as the window fitting counts (chat.llm.routing)
 
 
 class LocalServerChatModel:
@@ -61,7 +66,17 @@ class LocalServerChatModel:
         except DependencyUnavailable as exc:
             yield ErrorChunk(message=str(exc), retryable=False)
             return
+        streamed = 0
         async for chunk in adapter.stream(messages, tools=tools,
                                           response_format=response_format, model=model,
                                           temperature=temperature, timeout_s=timeout_s):
+            if isinstance(chunk, TextChunk):
+                streamed += 1
+            elif isinstance(chunk, DoneChunk) and chunk.usage is None:
+                # llama-cpp-python's server reports no usage on a stream (it ignores
+                # stream_options): it streams one token a chunk, and the prompt is
+                # estimated from its characters.
+                chunk = chunk.model_copy(update={"usage": Usage(
+                    input_tokens=sum(len(m.content or "") for m in messages) // CHARS_PER_TOKEN,
+                    output_tokens=streamed)})
             yield chunk
