@@ -28,6 +28,10 @@ SHORT_POLICY = ("Falcon Crest keeps customer due diligence records for two years
                 "business relationship ends. Staff may skip identity verification for "
                 "customers they know personally.")
 
+CDD = {"domain": "AML", "kind": "CUSTOMER_DUE_DILIGENCE", "jurisdiction": "AE-ADGM",
+       "prefLabel": "Customer Due Diligence",
+       "definition": "Identifying and verifying a customer before and during a relationship."}
+
 
 async def _events(chat: ChatService, corpus: Corpus, message: str,
                   **fields: object) -> list[ChatEvent]:
@@ -74,10 +78,17 @@ async def test_concept_capture_falls_back_cleanly_without_template_tools(
     """llama.cpp's server cannot stream a ChatML model's tool calls, so the local model is
     not offered ``capture_concepts``: the offline extractor captures the turn's concepts,
     and the answer is still the model's."""
+    # The extractor finds the concepts the graph knows (and terms the cited passages
+    # define): the tenant's graph is given the one the question names, as an earlier turn's
+    # capture would have, so what is checked is that the extractor ran on this turn.
+    services = await local_container.concepts(corpus.tenant_id)
+    known = await services.handler.handle({"concepts": [CDD]}, tenant_id=corpus.tenant_id)
+    assert known.referencedNodeIds
     r = await Conversation(local_chat, corpus.tenant_id).ask(
         "What is customer due diligence and when must it be applied?")
     assert not any(f.startswith("compose_inquiry") for f in _fallbacks(r)), _fallbacks(r)
-    assert r.referenced_nodes, "the offline extractor captured no concept"
+    assert set(known.referencedNodeIds) <= set(r.referenced_nodes), \
+        "the offline extractor did not capture the concept the question names"
     await _all_quotes_verify(local_container, corpus, r)
 
 
@@ -123,8 +134,11 @@ async def test_a_cut_structured_answer_is_recovered_on_the_offline_engine(
                                       supports_tools=False, max_tokens=12)
         route = Route(alias="capped", model=capped, context_tokens=TEST_WINDOW,
                       output_tokens=TEST_OUTPUT)
+        # The product's step timeout on the local model (a loaded CI machine's prefill
+        # passed the default 30 s).
         engine = LlmEngine(TenantRoutes({r: route for r in RouteName}),
-                           OfflineEngine(local_container.embedder))
+                           OfflineEngine(local_container.embedder),
+                           timeout_s=local_container.settings.llm.local.timeout_s)
         chunks = await local_container.chunk_index.document_chunks(corpus.tenant_id,
                                                                    corpus.policy.id)
         samples = {corpus.policy.id: [ChunkHit.of(c, corpus.policy, 1.0) for c in chunks[:3]]}

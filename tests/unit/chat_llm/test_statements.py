@@ -3,8 +3,12 @@ the copied example and the claim its citation does not hold are dropped."""
 
 from __future__ import annotations
 
-from regintel.chat.llm.statements import supported
+from uuid import uuid4
+
+from regintel.chat.evidence import CitationBook
+from regintel.chat.llm.statements import cite_uncited, supported
 from regintel.domain.chat import Citation
+from regintel.domain.documents import ChunkHit, DocType
 
 KEEP = Citation(n=1, title="Library Rules", clause="2.1",
                 quote="Books must be returned within 21 days of the loan.")
@@ -34,3 +38,23 @@ def test_words_shown_with_the_evidence_are_no_claim() -> None:
     assert supported(answer, [KEEP])[0] == ""
     lead_in = frozenset({"members", "borrowing", "reference", "works", "reading", "room"})
     assert supported(answer, [KEEP], lead_in)[0] == answer
+
+
+def _hit(text: str) -> ChunkHit:
+    return ChunkHit(ordinal=0, text=text, page_start=1, page_end=1, char_start=0,
+                    char_end=len(text), clause="2.1", chunk_id=uuid4(), document_id=uuid4(),
+                    document_title="Library Rules", document_version="1",
+                    doc_type=DocType.REGULATION, score=0.9)
+
+
+def test_a_plain_sentence_cites_the_passage_that_holds_it() -> None:
+    hit = _hit("A member may borrow up to five books at a time. Books must be returned "
+               "within 21 days of the loan.")
+    book = CitationBook()
+    answer = "Books must be returned within 21 days of the loan. The moon is made of cheese."
+    cited = cite_uncited(answer, [hit], book)
+    assert cited == ("Books must be returned within 21 days of the loan [1]. "
+                     "The moon is made of cheese.")
+    assert book.citations[0].quote == "Books must be returned within 21 days of the loan."
+    assert supported(cited, book.citations) == (
+        "Books must be returned within 21 days of the loan [1].", 0)

@@ -69,7 +69,8 @@ def supported(answer: str, citations: Sequence[Citation],
               shown_with: frozenset[str] = frozenset()) -> tuple[str, int]:
     """``answer`` with only its statements that their citations support (``shown_with``: the
     content words shown with the evidence, its lead-ins and openings, which no quote holds),
-    the statements of a line kept on one line; and how many statements were dropped."""
+    the statements of a line kept on one line; and how many cited statements were dropped
+    (text without a marker is dropped too)."""
     by_number = {c.n: c for c in citations}
     kept_lines: list[str] = []
     dropped = 0
