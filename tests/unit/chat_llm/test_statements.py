@@ -55,6 +55,9 @@ def test_a_plain_sentence_cites_the_passage_that_holds_it() -> None:
     cited = cite_uncited(answer, [hit], book)
     assert cited == ("Books must be returned within 21 days of the loan [1]. "
                      "The moon is made of cheese.")
+    # A clause number's dots do not end the sentence.
+    assert cite_uncited("Under rule 2.1 books must be returned within 21 days of the loan.",
+                        [hit], CitationBook()).endswith("of the loan [1].")
     assert book.citations[0].quote == "Books must be returned within 21 days of the loan."
     assert supported(cited, book.citations) == (
         "Books must be returned within 21 days of the loan [1].", 0)

@@ -20,7 +20,7 @@ from regintel.domain.documents import ChunkHit
 SUPPORT = 0.5  # share of a statement's content words its quotes must hold (validate_sources)
 _STATEMENT = re.compile(r"[^\n]*?(?:\[\d+\])+[.;]?|[^\n]*?[.;](?:\s*\[\d+\])+")
 _MARKER = re.compile(r"\[(\d+)\]")
-_SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
+_SENTENCE = re.compile(r"(?:[^.!?\n]|\.(?=\d))+[.!?]?")  # "Rule 4.5.1 …" is one sentence
 
 
 def cite_uncited(answer: str, evidence: Sequence[ChunkHit], book: CitationBook) -> str:
