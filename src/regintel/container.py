@@ -41,8 +41,10 @@ from regintel.chat.deps import ChatLimits, Guard, TurnDeps
 from regintel.chat.engine import ChatEngine
 from regintel.chat.llm.engine import LlmEngine
 from regintel.chat.llm.routing import LlmRouter
+from regintel.chat.offline.answer_sentences import PREPARE_ANSWERS_JOB, AnswerPreparation
 from regintel.chat.offline.audit_units import PREPARE_JOB, AuditPreparation
 from regintel.chat.offline.engine import OfflineEngine
+from regintel.chat.offline.ranking import Kept
 from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.chat.service import ChatService
 from regintel.concepts.services import ConceptServices
@@ -141,9 +143,12 @@ class Container:
                 parser=AutoParser(), embedder=self.embedder, queue=self.queue,
                 max_bytes=self.settings.upload.max_bytes,
                 follow_ups=((PREPARE_JOB,) if self.settings.upload.prepare_audits else ())
+                + ((PREPARE_ANSWERS_JOB,) if self.settings.upload.prepare_answers else ())
                 + (REGISTER_JOB,))
             self._ingestion.register_jobs()
             self.queue.register(PREPARE_JOB, self._prepare_for_audit,
+                                queue=FOLLOW_UP_QUEUE, priority=FOLLOW_UP_PRIORITY, retries=1)
+            self.queue.register(PREPARE_ANSWERS_JOB, self._prepare_for_answers,
                                 queue=FOLLOW_UP_QUEUE, priority=FOLLOW_UP_PRIORITY, retries=1)
             self.queue.register(REGISTER_JOB, self._build_register,
                                 queue=FOLLOW_UP_QUEUE, priority=FOLLOW_UP_PRIORITY, retries=1)
@@ -177,6 +182,11 @@ class Container:
         # Resolved per job, not at registration: the memo the chat's audits read now (one
         # dropped by drop_unit_vectors_in_memory is not filled any more).
         await self.audit_preparation.run_job(tenant_id, document_id)
+
+    async def _prepare_for_answers(self, tenant_id: str, document_id: str) -> None:
+        await AnswerPreparation(documents=self.documents, index=self.chunk_index,
+                                embedder=self.embedder,
+                                memo=self.unit_vectors).run_job(tenant_id, document_id)
 
     @classmethod
     async def open(cls, settings: Settings, *, embedder: Embedder | None = None) -> Container:
@@ -303,7 +313,7 @@ class Container:
                             adaptive_threshold=r.adaptive_threshold,
                             max_documents=r.max_scope_documents)
         retriever, index, embedder = self.retriever, self.chunk_index, self.embedder
-        engine: ChatEngine = OfflineEngine(embedder)
+        engine: ChatEngine = OfflineEngine(embedder, Kept(self.unit_vectors, tenant_id))
         if self._llm is not None:  # a fresh engine per turn: it records the turn's spending
             routes = self._llm.for_tenant(str(tenant_id),
                                           self._tenant_keys.get(str(tenant_id), ""))

@@ -196,6 +196,10 @@ class RetrievalSettings(_Group):
 
 class UploadSettings(_Group):
     max_bytes: int = Field(50 * 1024 * 1024, ge=1, description="Largest accepted upload, bytes.")
+    prepare_answers: bool = Field(
+        True, description="Once a document is ready, embed its sentences as answers read "
+        "them (a follow-up job, about as long as the document's own embedding), so that an "
+        "offline answer's composition reads them back instead of embedding them.")
     prepare_audits: bool = Field(
         True, description="Once a document is ready, embed what an audit reads of it (a "
         "follow-up job: 30 % on top of the ingestion of the 40 ADGM rulebooks), so that a "

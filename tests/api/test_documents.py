@@ -12,9 +12,11 @@ from uuid import UUID
 from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.adapters.postgres.unit_vector_repo import PostgresUnitVectorStore
 from regintel.chat.offline.audit_units import policy_units, source_texts, target_texts
+from regintel.chat.offline.ranking import sentences_of
 from regintel.chat.offline.segments import page_texts, segment
 from regintel.container import Container
-from regintel.domain.documents import DocStatus, DocType, StoredChunk
+from regintel.domain.documents import ChunkHit, DocStatus, DocType, StoredChunk
+from regintel.retrieval import preceding
 from regintel.settings import Settings
 from tests.api.conftest import MAX_UPLOAD, POLICY_TEXT, User, ingest, upload
 
@@ -207,3 +209,25 @@ def _source_texts(document_id: UUID, chunks: list[StoredChunk]) -> list[str]:
 
 def _target_texts(document_id: UUID, chunks: list[StoredChunk]) -> list[str]:
     return target_texts(segment(document_id, page_texts(chunks)))
+
+
+async def test_a_ready_document_is_prepared_for_answers(alice: User, mallory: User,
+                                                        container: Container) -> None:
+    """The ingestion's follow-up job embeds each sentence as an offline answer reads it (with
+    the lead-in the chunks before give it) into the tenant's store, so the answer reads them
+    back; another tenant's store holds none of them."""
+    created = await upload(alice, REGULATION_TEXT.encode(), "answers.txt",
+                           title="Rules answered from", doc_type="regulation")
+    document_id = UUID(created.json()["document"]["id"])
+    assert (await ingest(container, alice, str(document_id)))["status"] == "ready"
+    document = await container.documents.get(alice.tenant_id, document_id)
+    chunks = await container.chunk_index.document_chunks(alice.tenant_id, document_id)
+    hits = await preceding.attach(container.chunk_index, alice.tenant_id,
+                                  [ChunkHit.of(c, document, 1.0) for c in chunks])
+    texts = {s.in_context for s in sentences_of(hits)}
+    keys = [(document_id, hashlib.sha256(t.encode()).digest()) for t in texts]
+    store = PostgresUnitVectorStore(container.database)
+    model = container.embedder.model_name
+    assert len(keys) >= 2  # the two rules (list items are read with their lead-in)
+    assert set(await store.load(alice.tenant_id, model, keys)) == set(keys)
+    assert await store.load(mallory.tenant_id, model, keys) == {}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from regintel.chat.evidence import verify
+from regintel.chat.service import ChatService
 from regintel.container import Container
 from regintel.domain.chat import Action, ChatResponse, Engine
 from tests.chat.conftest import Conversation, Corpus
@@ -132,8 +133,33 @@ async def test_summarize_gives_sections_with_key_obligations(conversation: Conve
     assert r.engine is not Engine.LLM_FALLBACK, r.context.get("fallbacks")
     assert [s.document_id for s in r.summary.sections] == [corpus.policy.id, corpus.aml.id]
     for section in r.summary.sections:
-        assert section.overview and len(section.key_obligations) >= 3
-        assert all(o.citations for o in section.key_obligations)
+        # A document's parts walked in order (the offline engine, when its chunks record
+        # headings), or its key obligations.
+        said = section.key_obligations or [p.statement for p in section.parts]
+        assert section.overview and len(said) >= 3
+        assert all(o.citations for o in said)
+    await _all_quotes_verify(container, corpus, r)
+
+
+async def test_a_rulebook_summary_walks_its_chapters_in_order(offline_chat: ChatService,
+                                                              container: Container,
+                                                              corpus: Corpus) -> None:
+    r = await Conversation(offline_chat, corpus.tenant_id).ask(
+        "Summarise this rulebook", action=Action.SUMMARIZE, tagged_doc_ids=[corpus.aml.id])
+    assert r.summary is not None
+    [section] = r.summary.sections
+    numbers = [int(m.group()) for p in section.parts if (m := re.match(r"\d+", p.heading))]
+    assert len(numbers) == len(section.parts) >= 10, [p.heading for p in section.parts]
+    assert numbers == sorted(numbers), "the chapters in the document's order"
+    # Each chapter's line is a statement of that chapter: its citation's clause is under it.
+    by_n = {c.n: c for c in r.citations}
+    for number, part in zip(numbers, section.parts, strict=True):
+        clause = by_n[part.statement.citations[0]].clause or ""
+        assert clause.split(".")[0] == str(number), (part.heading, clause)
+    assert section.coverage is not None
+    covered = re.match(r"(\d+) of (\d+) chapters", section.coverage)
+    assert covered and int(covered[1]) == len(section.parts) <= int(covered[2]), section.coverage
+    assert f"Coverage: {section.coverage}." in r.answer
     await _all_quotes_verify(container, corpus, r)
 
 

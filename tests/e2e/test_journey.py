@@ -27,10 +27,17 @@ CONDUCT_TITLE = "ADGM Conduct Rules"
 POLICY_TITLE = "Falcon AML Policy"
 QUESTION = "What must a firm do about a suspicious transaction?"
 
-# Records whether answer text was ever rendered while the answer was still streaming.
+# Records whether answer text was ever rendered while the answer was still streaming, and
+# every text the status line showed (the nodes added to it: a batch of mutations keeps them).
 WATCH_STREAM = """() => {
   window.__streamed = false;
-  new MutationObserver(() => {
+  window.__steps = [];
+  new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.target.classList && r.target.classList.contains('msg-status')) {
+        for (const n of r.addedNodes) window.__steps.push(n.textContent);
+      }
+    }
     for (const el of document.querySelectorAll('.msg.streaming .streamed')) {
       if (el.textContent.trim()) window.__streamed = true;
     }
@@ -125,6 +132,11 @@ async def test_whole_path(browser: Browser, live_server: str, screenshots: Path)
     await expect(page.locator(".msg.user").last).to_contain_text(QUESTION)
     await last_answer_done(page)
     assert await page.evaluate("window.__streamed") is True
+    # The status line named the real steps as they started, then the check of the quotes.
+    steps = await page.evaluate("window.__steps")
+    assert any(re.fullmatch(r"Searching (\d+ documents?|your library)…", s) for s in steps), steps
+    assert any(re.fullmatch(r"Reading \d+ provisions?…", s) for s in steps), steps
+    assert "Checking the quotes…" in steps, steps
     answer = page.locator(".msg.assistant").last
     # The offline engine calls no model: its answers say so instead of "0 tokens · $0.000".
     await expect(answer.locator(".cost")).to_have_text(" Offline engine · no model cost")

@@ -98,9 +98,7 @@ class ChatService:
                     durability="exit"):
                 chunk: dict[str, Any] = item  # type: ignore[assignment]
                 if mode == "custom":
-                    # {"reset": true}: what was streamed is withdrawn; the answer follows anew.
-                    yield ChatEvent("text", chunk["text"]) if "text" in chunk else \
-                        ChatEvent("status", {"node": "compose", "reset": True})
+                    yield _custom_event(chunk)
                     continue
                 for node, value in chunk.items():
                     if node == "__interrupt__":
@@ -202,3 +200,13 @@ def _plain_question(request: ChatRequest, screened: dict[str, Any] | None) -> bo
     """A new question that may well be an inquiry: its first search can start now."""
     return (screened is not None and not screened["blocked"] and request.answer is None
             and request.action in (None, Action.INQUIRE) and not request.source_text)
+
+
+def _custom_event(chunk: dict[str, Any]) -> ChatEvent:
+    """A node's own event: answer text, a step starting ("Searching 3 documents…"), or
+    {"reset": true} - what was streamed is withdrawn and the answer follows anew."""
+    if "text" in chunk:
+        return ChatEvent("text", chunk["text"])
+    if "step" in chunk:
+        return ChatEvent("status", {"node": chunk["node"], "detail": chunk["step"]})
+    return ChatEvent("status", {"node": "compose", "reset": True})

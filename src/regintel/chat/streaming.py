@@ -16,6 +16,16 @@ Writer = Callable[[Any], None]
 STREAM_PIECE = 80  # characters per text event when an answer is not generated token by token
 
 
+def step(writer: Writer, node: str, text: str) -> None:
+    """The step the turn is taking, in the user's words ("Searching 3 documents…"), sent as it
+    starts: the graph's own events arrive only when a node ends."""
+    writer({"step": text, "node": node})
+
+
+def plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 class AnswerStream:
     """What has been sent of the answer so far. ``prefix`` (a notice such as "Analyzing X.")
     goes out before the first delta, so the stream reads like the final answer; ``sent`` is

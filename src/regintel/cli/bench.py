@@ -215,7 +215,9 @@ def bench_chat(
             f"\naudit_first: the units were embedded ahead, as each document's ingestion "
             f"follow-up does ({f['prepare_s']} s for the three documents); audit_cold: none "
             f"was (the follow-ups not run yet, or failed); audit_new_policy: the policy's were "
-            f"not, the regulations' were (a policy audited as soon as it is uploaded)")
+            f"not, the regulations' were (a policy audited as soon as it is uploaded)"
+            f"\ninquire composition p95: {f['inquire']['p95_ms_by_phase']['composition']} ms "
+            f"(target 150 ms)")
 
     _measure(lambda container, _: chat.run(container, rulebooks, rounds=rounds, audits=audits),
              json_out, show)

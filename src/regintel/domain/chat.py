@@ -148,11 +148,23 @@ class Statement(BaseModel):
     citations: list[int] = Field(default_factory=list)
 
 
+class SummaryPart(BaseModel):
+    """One part of a document as its summary walks it: its heading and its central
+    statement."""
+
+    heading: str
+    statement: Statement
+
+
 class SummarySection(BaseModel):
     document_id: UUID
     title: str
     overview: str
     key_obligations: list[Statement] = Field(default_factory=list)
+    # A whole-document summary walks the document's own parts in order; ``coverage`` says how
+    # many of them it summarised ("14 of 16 chapters").
+    parts: list[SummaryPart] = Field(default_factory=list)
+    coverage: str | None = None
 
 
 class SummaryResult(BaseModel):

@@ -28,6 +28,13 @@ _DURATION = re.compile(
     rf"\b(?:(?P<cmp>{_AT_LEAST}|{_AT_MOST}|{_WITHIN}|for|of|after|every)\s+)?"
     rf"(?:(?:a )?period of\s+)?(?:the\s+)?(?P<n>{_NUMBER})(?:\s*\(\d+\))?[\s-]+(?P<u>{_UNIT})\b",
     re.IGNORECASE)
+# An age limit is a duration too ("at least 16 years old" against "aged 12 or older").
+_AGE = re.compile(rf"\b(?:aged|age of)\s+(?P<n>{_NUMBER})(?:\s+years?)?"
+                  r"(?P<up>\s+(?:or|and)\s+(?:older|over|above))?\b", re.IGNORECASE)
+_ACT = re.compile(r"\b(?:notif|report|submit|inform|respond|file|provide|deliver)\w*\b",
+                  re.IGNORECASE)
+_KEPT = re.compile(r"\b(?:kept|keeps?|retain\w*|stored?|stores|held|holds?|maintain\w*|"
+                   r"preserv\w*|archiv\w*)\b", re.IGNORECASE)
 _PROMPT = re.compile(r"\b(?:immediately|forthwith|without (?:undue )?delay|promptly|"
                      r"as soon as (?:reasonably )?(?:practicable|possible))\b", re.IGNORECASE)
 _FREQUENCY = re.compile(
@@ -143,16 +150,24 @@ def durations(sentence: str) -> list[TypedFact]:
             continue
         cmp_word = (m["cmp"] or "").lower()
         comparator = _comparator(cmp_word)
+        # "keeps … reports … for five years" is how long something is kept; "notify …" with
+        # no keeping before it, a time to act.
+        kept = _KEPT.search(sentence[:m.start()]) is not None
         deadline = comparator == "within" or cmp_word == "after" or bool(
-            re.search(r"\b(?:notif|report|submit|inform|respond|file|provide|deliver)\w*\b",
-                      sentence[max(0, m.start() - 80):m.start()], re.IGNORECASE)
-            and comparator != "at_least")
+            _ACT.search(sentence[max(0, m.start() - 80):m.start()])
+            and comparator != "at_least" and not kept)
         text = m[0] if m["cmp"] and cmp_word not in ("for", "of") else \
             m[0][len(m["cmp"] or ""):].strip()
         found.append(TypedFact(kind="deadline" if deadline else "period", text=text,
                                value=n * _unit_days(m["u"]), unit="day",
                                comparator="within" if deadline and comparator == "none"
                                else comparator))
+    for m in _AGE.finditer(sentence):
+        age = number(m["n"])
+        if age is not None and m["n"].lower() not in ("a", "an") and not any(
+                s <= m.start("n") < e for s, e in taken):
+            found.append(TypedFact(kind="period", text=m[0], value=age * _DAYS["year"],
+                                   unit="day", comparator="at_least" if m["up"] else "none"))
     for m in _DATE.finditer(sentence):
         month = _MONTHS.index((m["end"] or m["month"] or m["month2"]).lower())
         day = 30.0 if m["end"] else float(m["day"] or m["day2"])

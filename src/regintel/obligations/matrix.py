@@ -7,14 +7,19 @@ clauses that address it, with a status.
   binding obligations is at least SCOPE close to some policy sentence, or the user's focus
   names it; the other parts are listed as not checked, with their closest match.
 - Status: ``conflicting`` when a policy sentence at least RELATED close states a fact the rule
-  contradicts (compare.differences), for the rule or for one of its list items; ``missing``
+  contradicts (compare.differences), for the rule or for one of its list items, or when the
+  rule's mutually closest sentence (each the other's best match) leaves the duty to someone's
+  choice or adds a condition the rule lacks; a policy sentence contradicts only the rule it is
+  closest to, and rules outside the checked parts are read for contradictions too; ``missing``
   when no policy sentence is COVERED close; ``partial`` when the rule is met but some of its
-  items are not (each item's closest sentence below ITEM_COVERED); else ``covered``.
+  items are not (each item's closest sentence below ITEM_COVERED), the furthest first, its
+  confidence 0.5 plus how far it stands below the next item; else ``covered``.
 - Severity from the rule's strength (a prohibition is graver than a duty) and the kind of gap
   (a contradiction is graver than an omission, a missing item than a missing rule)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from uuid import UUID
@@ -28,6 +33,7 @@ from regintel.domain.coverage import (
     CoverageStatus,
     FactDifference,
     ObligationRow,
+    PolicyQuote,
     ScopePart,
     TypedFact,
 )
@@ -38,6 +44,8 @@ from regintel.obligations.quotes import policy_quote
 
 SECTION_DEPTH = 2
 LEXICAL_WEIGHT = 0.3
+NEAR_TIE = 0.03
+CONTAINED = 0.66  # two thirds of an item's content words: "date of birth" in "…, date of birth, …"
 
 
 @dataclass(frozen=True)
@@ -112,6 +120,19 @@ def _overlaps(rule_texts: Sequence[str],
     return shared
 
 
+def _item_closeness(item_vectors: npt.NDArray[np.float32], item_texts: Sequence[str],
+                    unit_vectors: npt.NDArray[np.float32],
+                    unit_words: Sequence[frozenset[str]]) -> npt.NDArray[np.float32]:
+    """Closeness of a list's items: a policy sentence that uses most of a short item's words
+    restates it ("full name, date of birth, nationality…" meets "(b) date of birth"), however
+    little the embedding of a long sentence resembles a three-word item's."""
+    blended = closeness(item_vectors, item_texts, unit_vectors, unit_words)
+    used = _overlaps(item_texts, unit_words)
+    out: npt.NDArray[np.float32] = np.where(used >= CONTAINED, np.maximum(blended, used),
+                                            blended).astype(np.float32)
+    return out
+
+
 def _severity(row: ObligationRow, status: CoverageStatus, uncertain: bool) -> Severity:
     levels: tuple[Severity, ...] = ("Critical", "High", "Medium", "Low")
     base = {"conflicting": 1, "missing": 2, "partial": 2}.get(status, 3)
@@ -140,19 +161,70 @@ def _fix(row: ObligationRow, status: CoverageStatus, missing_items: Sequence[str
     return ""
 
 
+@dataclass(frozen=True)
+class Conflict:
+    """A policy unit that states a fact the rule (or one of its items) contradicts."""
+
+    diffs: list[FactDifference]
+    unit: int
+    score: float  # how close the unit is to the rule (or to the item)
+
+
 def _facts_conflict(rule_facts: Sequence[TypedFact], scores: npt.NDArray[np.float32],
-                    units: Sequence[PolicyUnit], related: float
-                    ) -> tuple[list[FactDifference], int | None]:
+                    units: Sequence[PolicyUnit], related: float) -> Conflict | None:
     """The contradictions of the closest related unit that states a conflicting fact."""
     if not rule_facts:
-        return [], None
+        return None
     for index in np.argsort(-scores)[:TOP]:
         if scores[index] < related:
             break
         found = differences(rule_facts, units[int(index)].facts)
         if found:
-            return found, int(index)
-    return [], None
+            return Conflict(found, int(index), float(scores[index]))
+    return None
+
+
+# A policy sentence that leaves to someone's choice what the rule requires: "may be accepted
+# at the discretion of", "may allow the business to proceed"; or that makes it conditional
+# where the rule is not: "are informed only if the authority instructs us".
+_DISCRETION = re.compile(r"\bmay\s+(?:be\s+[a-z]+(?:ed|en|de)|allow|decide|choose|waive|"
+                         r"permit|approve|accept|proceed|defer)\b|"
+                         r"\bat\s+(?:the|its|their|his|her)\s+(?:sole\s+)?discretion\b",
+                         re.IGNORECASE)
+_ONLY_IF = re.compile(r"\bonly\s+(?:if|where|when|once|after)\b", re.IGNORECASE)
+
+
+def _weakened(row: ObligationRow, unit: PolicyUnit) -> list[FactDifference]:
+    """The policy's closest sentence (mutually closest) turns the rule's duty into a choice or
+    adds a condition the rule does not have."""
+    if row.strength != "mandatory" or _DISCRETION.search(row.text):
+        return []
+    choice = _DISCRETION.search(unit.text)
+    if choice is not None:
+        return [FactDifference(kind="permission", policy=choice[0], rule=row.modal)]
+    only = _ONLY_IF.search(unit.text)
+    if only is not None and not _ONLY_IF.search(row_text(row)):
+        return [FactDifference(kind="permission", policy=unit.text[only.start():][:80].strip(),
+                               rule=row.modal)]
+    return []
+
+
+def conflict_of(row: ObligationRow, scores: npt.NDArray[np.float32],
+                item_scores: npt.NDArray[np.float32] | None, units: Sequence[PolicyUnit],
+                related: float, mutual: int | None = None) -> Conflict | None:
+    """The row's contradiction: of the rule's own facts, else of the first item's, else a
+    duty the mutually closest policy sentence weakens."""
+    found = _facts_conflict(_comparable(row.facts), scores, units, related)
+    if found is None and item_scores is not None:
+        for item, s in zip(row.items, item_scores, strict=True):
+            found = _facts_conflict(_comparable(_item_facts(item.text)), s, units, related)
+            if found is not None:
+                break
+    if found is None and mutual is not None and scores[mutual] >= related:
+        weakened = _weakened(row, units[mutual])
+        if weakened:
+            found = Conflict(weakened, mutual, float(scores[mutual]))
+    return found
 
 
 def _comparable(facts: Sequence[TypedFact]) -> list[TypedFact]:
@@ -192,42 +264,65 @@ def rows_for(regulation: Regulation, units: Sequence[PolicyUnit],
                                document_title=regulation.title, section=part,
                                checked=part in checked, reason=reason,
                                obligations=len(positions)))
-    rows: list[CoverageRow] = []
+    prepared = []
     for position, index in enumerate(binding):
         row = regulation.rows[index]
-        if part_of(row) not in checked:
+        # A contradiction is the policy's own statement, wherever the rule stands; an
+        # omission counts only in a part the policy takes up.
+        in_scope = part_of(row) in checked
+        top_unit = int(np.argmax(scores[position])) if scores.shape[1] else None
+        # Mutually closest: the rule's best sentence, and no rule much closer to that sentence
+        # (a rule restated in a sub-rule ties with it).
+        mutual = top_unit if top_unit is not None and scores[position, top_unit] >= float(
+            scores[:, top_unit].max()) - NEAR_TIE else None
+        if not in_scope and mutual is None and not _states_facts(row):
             continue
-        rows.append(_row(row, scores[position], units, unit_vectors, unit_words,
-                         regulation.item_vectors[item_offsets[index]:item_offsets[index + 1]],
-                         thresholds))
+        item_scores = _item_closeness(
+            regulation.item_vectors[item_offsets[index]:item_offsets[index + 1]],
+            [i.text for i in row.items], unit_vectors, unit_words) if row.items and len(
+                units) else None
+        conflict = conflict_of(row, scores[position], item_scores, units, thresholds.related,
+                               mutual)
+        if in_scope or conflict is not None:
+            prepared.append((row, scores[position], item_scores, conflict, in_scope))
+    # A policy sentence that states one fact against several rules (one retention period
+    # against every record-keeping rule) contradicts the rule it is closest to, not each.
+    owner: dict[int, tuple[float, int]] = {}
+    for n, (_, _, _, conflict, _) in enumerate(prepared):
+        if conflict is not None and conflict.score > owner.get(conflict.unit, (-1.0, -1))[0]:
+            owner[conflict.unit] = (conflict.score, n)
+    rows = []
+    for n, (row, s, item_scores, conflict, in_scope) in enumerate(prepared):
+        kept = conflict if conflict is not None and owner[conflict.unit][1] == n else None
+        if in_scope or kept is not None:
+            rows.append(_row(row, s, units, item_scores, kept, thresholds))
     return rows, scope
 
 
 def _row(row: ObligationRow, scores: npt.NDArray[np.float32], units: Sequence[PolicyUnit],
-         unit_vectors: npt.NDArray[np.float32], unit_words: Sequence[frozenset[str]],
-         item_vectors: npt.NDArray[np.float32], thresholds: Thresholds) -> CoverageRow:
+         item_scores: npt.NDArray[np.float32] | None, conflict: Conflict | None,
+         thresholds: Thresholds) -> CoverageRow:
     best = float(scores.max()) if scores.size else 0.0
     order = [int(i) for i in np.argsort(-scores)[:TOP]] if scores.size else []
-    diffs, at = _facts_conflict(_comparable(row.facts), scores, units, thresholds.related)
+    diffs = conflict.diffs if conflict is not None else []
     missing_items: list[str] = []
     margin = 0.0
-    if row.items and len(units):
-        item_scores = closeness(item_vectors, [i.text for i in row.items], unit_vectors,
-                                unit_words)
+    if item_scores is not None:
         item_best = item_scores.max(axis=1)
         # Items are judged against their siblings: the scale of closeness varies with the
         # drafting, while an item the policy leaves out stands out of its list.
         median = float(np.median(item_best))
-        for item, s, top in zip(row.items, item_scores, item_best, strict=True):
-            item_diffs, item_at = _facts_conflict(_comparable(_item_facts(item.text)), s, units,
-                                                  thresholds.related)
-            if item_diffs and not diffs:
-                diffs, at = item_diffs, item_at
+        for at in np.argsort(item_best):  # the item furthest from the policy first
+            item, top = row.items[int(at)], float(item_best[at])
             if top < thresholds.item_covered or (
                     len(row.items) >= 3 and top < min(thresholds.item_high,
                                                       median - thresholds.item_gap)):
                 missing_items.append(f"{item.label} {item.text}".strip())
-                margin = max(margin, median - float(top))
+        if missing_items and len(row.items) >= 3:
+            # How far the worst item stands below the next: one item left out of a list the
+            # policy otherwise restates stands out of it.
+            low = np.sort(item_best)
+            margin = float(low[1] - low[0])
     status: CoverageStatus
     if diffs:
         status = "conflicting"
@@ -239,12 +334,16 @@ def _row(row: ObligationRow, scores: npt.NDArray[np.float32], units: Sequence[Po
         status = "missing"
     else:
         status = "covered"
-    shown = ([at] if at is not None else []) + [i for i in order if i != at]
-    quotes = tuple(q for q in (policy_quote(units[i], float(scores[i])) for i in shown[:TOP]
-                               if scores[i] >= thresholds.related) if q is not None)
+    quotes: list[PolicyQuote] = []
+    if conflict is not None:  # the contradicting sentence first, however close it is
+        shown = policy_quote(units[conflict.unit], conflict.score)
+        quotes += [shown] if shown is not None else []
+    quotes += [q for q in (policy_quote(units[i], float(scores[i])) for i in order
+                           if scores[i] >= thresholds.related
+                           and (conflict is None or i != conflict.unit)) if q is not None]
     uncertain = abs(best - thresholds.covered) < 0.05
     return CoverageRow(
-        obligation=row, status=status, policy_quotes=quotes,
+        obligation=row, status=status, policy_quotes=tuple(quotes[:TOP]),
         missing_items=tuple(missing_items), differing_facts=tuple(diffs),
         severity=None if status == "covered" else _severity(row, status, uncertain),
         fix=_fix(row, status, missing_items, diffs), score=round(min(1.0, max(0.0, best)), 4),
@@ -252,6 +351,11 @@ def _row(row: ObligationRow, scores: npt.NDArray[np.float32], units: Sequence[Po
                                                   else margin if status == "partial"
                                                   else 0.0))), 4),
         uncertain=uncertain)
+
+
+def _states_facts(row: ObligationRow) -> bool:
+    return bool(_comparable(row.facts)) or any(_comparable(_item_facts(i.text))
+                                               for i in row.items)
 
 
 def _item_facts(text: str) -> tuple[TypedFact, ...]:

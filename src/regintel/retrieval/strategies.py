@@ -9,6 +9,7 @@ from uuid import UUID
 
 from regintel.domain.documents import ChunkHit, SearchScope, StoredChunk
 from regintel.ports.library import ChunkIndex
+from regintel.retrieval import outline
 from regintel.retrieval.hybrid import HybridRetriever
 
 
@@ -58,6 +59,23 @@ async def stratified_sample(index: ChunkIndex, tenant_id: UUID,
     """Chunks spread evenly over the whole document (for summaries and policy themes): the
     middle chunk of each of n equal strata, so the start, middle and end are all represented."""
     return stratify(await index.document_chunks(tenant_id, document_id))
+
+
+async def outline_sample(index: ChunkIndex, tenant_id: UUID,
+                         document_id: UUID) -> list[StoredChunk]:
+    """For a whole-document summary: chunks of each of the document's own parts
+    (retrieval.outline), in order; ``stratify`` when its chunks record no headings."""
+    chunks = await index.document_chunks(tenant_id, document_id)
+    level = outline.level_of(chunks)
+    if level is None:
+        return stratify(chunks)
+    wanted = set(outline.sample(chunks, level, per_part=OUTLINE_PER_PART,
+                                cap=OUTLINE_MAX_CHUNKS))
+    return [c for c in chunks if c.ordinal in wanted]
+
+
+OUTLINE_PER_PART = 3
+OUTLINE_MAX_CHUNKS = 60
 
 
 def stratify(chunks: Sequence[StoredChunk]) -> list[StoredChunk]:

@@ -34,3 +34,14 @@ def test_amounts_percentages_approvers_and_extent() -> None:
     assert _facts("an analysis of all reports filed")["extent"][2] == "all"
     assert _facts("The firm may decide to skip it.")["permission"][2] == "permitted"
     assert _facts("Staff must not disclose it.")["permission"][2] == "prohibited"
+
+
+def test_an_age_limit_is_a_period() -> None:
+    assert _facts("Users aged 12 or older may give their own consent")["period"] == (
+        "aged 12 or older", 4380.0, "day", "at_least")
+
+
+def test_how_long_a_notice_is_kept_is_a_period_not_a_deadline() -> None:
+    kept = _facts("Compliance keeps every notification of a personal trade for three years.")
+    assert kept["period"][:2] == ("three years", 1095.0) and "deadline" not in kept
+    assert _facts("The firm must notify the Regulator five days after it")["deadline"][1] == 5.0

@@ -93,3 +93,23 @@ def test_statuses_quotes_and_findings(embedder: LocalEmbedder) -> None:
     assert by_clause["3.1.2(b)"].kind == "gap"
     assert by_clause["3.1.2(b)"].target_quote.startswith("report the complaints received")
     assert all(len(f.citations) >= 1 for f in findings)
+
+
+def test_a_duty_left_to_choice_or_made_conditional_is_weakened() -> None:
+    from regintel.domain.coverage import ObligationRow
+    from regintel.obligations.matrix import _weakened
+    from regintel.obligations.pages import Page
+    from regintel.obligations.policy_text import PolicyUnit
+
+    row = ObligationRow(id=uuid.uuid4(), document_id=uuid.uuid4(), modal="must",
+                        text="The firm must decline to act for the client.",
+                        strength="mandatory")
+    page = Page(1, "", ())
+
+    def unit(text: str) -> PolicyUnit:
+        return PolicyUnit(page, 0, len(text), text, (), None)
+
+    assert _weakened(row, unit("The officer may allow the business to proceed."))
+    assert _weakened(row, unit("Clients are told only if the authority instructs us."))
+    assert not _weakened(row, unit("We decline to act for the client."))
+    assert not _weakened(row, unit("A client may ask to be reclassified."))  # the client's right

@@ -20,7 +20,7 @@ from regintel.chat.named_documents import without_document_names
 from regintel.chat.nodes.common import Rt, Update, documents_of, hits_of, note, request_of
 from regintel.chat.nodes.resolve import CONTINUE, TAG, WEB, answer_notice
 from regintel.chat.state import ChatState
-from regintel.chat.streaming import AnswerStream
+from regintel.chat.streaming import AnswerStream, plural, step
 from regintel.domain.chat import (
     Action,
     AuditResult,
@@ -149,6 +149,7 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
         state.get("memory") if request_of(state).use_memory else None))
     hits: list[ChunkHit] = []
     asked = request_of(state).enable_web_search or bool(state.get("web_requested"))
+    _searching(runtime, "inquire", documents)
     searching = asyncio.create_task(web.search(deps, question)) if web.wanted(
         deps, question, asked=asked) else None  # runs while the documents are searched
     try:
@@ -200,6 +201,7 @@ async def summarize(state: ChatState, runtime: Rt) -> Update:
     deps = runtime.context
     documents = documents_of(state)
     focus = summary_focus(state.get("message", ""), documents)
+    _searching(runtime, "summarize", documents)
     hits: list[ChunkHit] = []
     with deps.timed("retrieval"):
         if focus:
@@ -211,8 +213,8 @@ async def summarize(state: ChatState, runtime: Rt) -> Update:
                                                  per_doc=FOCUSED_SUMMARY_PASSAGES)
         else:
             for document in documents:
-                sample = await strategies.stratified_sample(deps.index, deps.tenant_id,
-                                                            document.id)
+                sample = await strategies.outline_sample(deps.index, deps.tenant_id,
+                                                         document.id)
                 hits += [ChunkHit.of(c, document, 1.0) for c in sample]
         hits = await preceding.attach(deps.index, deps.tenant_id, hits)
         if focus:
@@ -253,6 +255,7 @@ async def compare(state: ChatState, runtime: Rt) -> Update:
     deps = runtime.context
     documents = documents_of(state)
     topic = comparison_topic(state.get("message", ""), documents)
+    _searching(runtime, "compare", documents)
     with deps.timed("retrieval"):
         if topic:
             hits = await strategies.adaptive_k(
@@ -302,6 +305,9 @@ async def audit(state: ChatState, runtime: Rt) -> Update:
     source = documents.get(source_id) if source_id else None
     targets = [d for i, d in documents.items() if i != source_id]
     book = CitationBook()
+    what = "the policy" if source is not None else "the text"
+    step(runtime.stream_writer, "audit",
+         f"Checking {what} against {plural(len(targets), 'document')}…")
     with deps.timed("composition"):
         composed = await deps.engine.compose_audit(
             deps.auditor, retriever=deps.retriever, index=deps.index, tenant_id=deps.tenant_id,
@@ -372,6 +378,9 @@ async def compose(state: ChatState, runtime: Rt) -> Update:
     book = CitationBook()
     documents = documents_of(state)
     streamed = ""
+    if hits:
+        provisions = {(h.document_id, h.clause or h.chunk_id) for h in hits}
+        step(runtime.stream_writer, "compose", f"Reading {plural(len(provisions), 'provision')}…")
     with deps.timed("composition"):
         last_tool = (state.get("tool_log") or [""])[-1]
         if action == Action.INQUIRE.value and last_tool.startswith("project_graph"):
@@ -400,6 +409,13 @@ async def compose(state: ChatState, runtime: Rt) -> Update:
             if state.get("web"):
                 composed = replace(composed, answer=web.cite(composed.answer,
                                                              state.get("web") or [], book))
+    if not streamed and composed.answer:
+        # An engine that composes at once (the offline one) sends its answer line by line as
+        # soon as it is composed: the checks after it change it rarely (a reset then).
+        stream = AnswerStream(runtime.stream_writer, prefix=_prefix(state))
+        for line in composed.answer.splitlines(keepends=True):
+            stream.write(line)
+        streamed = stream.text
     result = {key: value.model_dump(mode="json") for key, value in (
         ("summary", composed.summary), ("comparison", composed.comparison)) if value}
     out: Update = {"answer": composed.answer, "result": result, "dropped_quotes": book.dropped,
@@ -409,6 +425,11 @@ async def compose(state: ChatState, runtime: Rt) -> Update:
         asked = abbreviations.expand(state.get("query") or state.get("message", ""))
         out["confidence"] = _answer_confidence(asked, hits, book, runtime).model_dump()
     return out
+
+
+def _searching(runtime: Rt, node: str, documents: list[Document]) -> None:
+    step(runtime.stream_writer, node, f"Searching {plural(len(documents), 'document')}…"
+         if documents else "Searching your library…")
 
 
 def _prefix(state: ChatState) -> str:

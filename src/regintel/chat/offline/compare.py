@@ -15,12 +15,13 @@ from regintel.chat.evidence import CitationBook
 from regintel.chat.offline import compare_focused
 from regintel.chat.offline.compose import HEADING_PENALTY, bullet, cite
 from regintel.chat.offline.ranking import (
+    Kept,
     Matrix,
     Sentence,
-    embed,
     figures,
     mmr,
     pointers,
+    query_and_sentences,
     sentences_of,
 )
 from regintel.domain.chat import ComparisonResult, Statement
@@ -51,15 +52,15 @@ def _disagree(a: Sentence, b: Sentence) -> bool:
 
 async def compare(embedder: Embedder, question: str, documents: Sequence[Document],
                   evidence: dict[UUID, list[ChunkHit]], topic: str | None,
-                  book: CitationBook) -> Composed:
+                  book: CitationBook, *, kept: Kept | None = None) -> Composed:
     per_doc = {d.id: [s for s in sentences_of(
         sorted(evidence.get(d.id, []), key=lambda h: -h.score)[:MAX_CHUNKS]) if _comparable(s)]
         for d in documents}
     flat = [(doc_id, s) for doc_id, items in per_doc.items() for s in items]
     if not flat:
         return Composed(answer="The selected documents returned no comparable passages.")
-    vectors = await embed(embedder, [topic or question] + [s.in_context for _, s in flat])
-    query, matrix = vectors[0], vectors[1:]
+    query, matrix = await query_and_sentences(embedder, topic or question,
+                                              [s for _, s in flat], kept)
     index = {id(s): i for i, (_, s) in enumerate(flat)}
     if topic:
         return _focused(documents, per_doc, matrix, query, index, topic, book)

@@ -15,10 +15,25 @@ from regintel.chat.engine import Composed
 from regintel.chat.evidence import CitationBook, clause_of, markers, normalise
 from regintel.chat.offline import answer_kind, guided_rule, whole_list
 from regintel.chat.offline import obligations as obligation_rules
-from regintel.chat.offline.ranking import Sentence, embed, mmr, pointers, sentences_of
-from regintel.domain.chat import MAX_QUOTE_CHARS, Statement, SummaryResult, SummarySection
+from regintel.chat.offline.ranking import (
+    Kept,
+    Sentence,
+    mmr,
+    pointers,
+    query_and_sentences,
+    sentence_vectors,
+    sentences_of,
+)
+from regintel.domain.chat import (
+    MAX_QUOTE_CHARS,
+    Statement,
+    SummaryPart,
+    SummaryResult,
+    SummarySection,
+)
 from regintel.domain.documents import ChunkHit, DocType, Document, titled
 from regintel.ports.embedder import Embedder
+from regintel.retrieval import outline
 from regintel.retrieval.list_context import EVIDENCE_CHUNKS, retrieved
 
 CAUTION = ("Medium confidence: the retrieved provisions only partly match the question. "
@@ -64,6 +79,7 @@ _ASKS_REQUIREMENTS = re.compile(
     r"mandatory|need to|needs to|have to|has to)\b", re.I)
 SUMMARY_OBLIGATIONS = 6
 MAX_SUMMARY_SENTENCES = 160
+MAX_OUTLINE_SENTENCES = 240  # 60 chunks of four
 
 
 def cite(book: CitationBook, sentence: Sentence, *, located: bool = False) -> Statement | None:
@@ -266,14 +282,13 @@ def bullet(statement: Statement) -> str:
 
 
 async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
-                  book: CitationBook, *, caution: bool) -> Composed:
+                  book: CitationBook, *, caution: bool, kept: Kept | None = None) -> Composed:
     top = sorted(retrieved(hits), key=lambda h: -h.score)[:EVIDENCE_CHUNKS]
     candidates = sentences_of(top)
     if not candidates:
         return Composed(answer="No passage in the selected documents addresses this question. "
                         "Please rephrase it or tag the documents to search.")
-    vectors = await embed(embedder, [question] + [s.in_context for s in candidates])
-    query, matrix = vectors[0], vectors[1:]
+    query, matrix = await query_and_sentences(embedder, question, candidates, kept)
     similarity = under_headings(candidates, matrix @ query)
     # How well the sentence matches the question, and how relevant retrieval found its chunk.
     pointing = pointers(candidates)
@@ -298,6 +313,15 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
         return (not own and sentence.hit.doc_type != DocType.REGULATION,
                 requirements and not sentence.binds)
 
+    if requirements:
+        # What is required is led by the binding rule closest to the question, among those
+        # close enough to be shown: a chunk retrieval ranked higher (a list of guidance) must
+        # not push the rule itself out of the answer.
+        binding = [i for i, s in enumerate(candidates) if s.binds and (
+            own or s.hit.doc_type == DocType.REGULATION) and relevance[i] >= best - POINT_MARGIN]
+        if binding:
+            lead = max(binding, key=lambda i: float(similarity[i]))
+            picked = [lead, *(i for i in picked if i != lead)][:INQUIRY_POINTS]
     picked.sort(key=order)
     if requirements and not any(candidates[i].binds for i in picked):
         rule = _guided_rule_lines([candidates[i] for i in picked], hits, book)
@@ -328,18 +352,25 @@ def _lead(lines: list[str]) -> list[str]:
 
 
 async def summary(embedder: Embedder, documents: Sequence[Document],
-                  samples: dict[UUID, list[ChunkHit]], book: CitationBook) -> Composed:
+                  samples: dict[UUID, list[ChunkHit]], book: CitationBook, *,
+                  kept: Kept | None = None) -> Composed:
     sections: list[SummarySection] = []
     lines: list[str] = []
     for document in documents:
         hits = samples.get(document.id, [])
-        candidates = [s for s in sentences_of(hits, per_chunk=8)
-                      if s.is_statement][:MAX_SUMMARY_SENTENCES]
+        # Fewer sentences of each chunk when the sample follows the document's parts: every
+        # part keeps its own (the cap would leave the last parts without any).
+        structured = outline.level_of(hits) is not None
+        per_chunk = (8 if not structured else 4 if len(hits) <= MAX_OUTLINE_SENTENCES // 4
+                     else 2)  # a document of many parts: two sentences of each chunk
+        candidates = [s for s in sentences_of(hits, per_chunk=per_chunk)
+                      if s.is_statement][:MAX_OUTLINE_SENTENCES if structured
+                                         else MAX_SUMMARY_SENTENCES]
         if not candidates:
             sections.append(SummarySection(document_id=document.id, title=document.title,
                                            overview="The document has no summarisable text."))
             continue
-        matrix = await embed(embedder, [s.in_context for s in candidates])
+        matrix = await sentence_vectors(embedder, candidates, kept)
         centroid = matrix.mean(axis=0)
         centroid /= max(float(np.linalg.norm(centroid)), 1e-9)
         centrality = [float(v) for v in matrix @ centroid]
@@ -347,20 +378,76 @@ async def summary(embedder: Embedder, documents: Sequence[Document],
         if overview_at is None:
             overview_at = int(np.argmax(centrality))
         overview = cite(book, candidates[overview_at])
-        obligations = key_duties(candidates, exclude=overview_at)
-        chosen = mmr([centrality[i] for i in obligations], matrix[obligations],
-                     SUMMARY_OBLIGATIONS, diversity=0.5)
-        ordered = sorted((obligations[j] for j in chosen),
-                         key=lambda i: (candidates[i].hit.ordinal, candidates[i].position))
-        key = [st for i in ordered if (st := cite(book, candidates[i])) is not None]
-        section = SummarySection(
-            document_id=document.id, title=document.title,
-            overview=overview.text if overview else "", key_obligations=key)
-        sections.append(section)
+        level = outline.level_of(hits) if structured else None
+        parts: list[SummaryPart] = []
+        coverage: str | None = None
+        key: list[Statement] = []
+        if level is not None:
+            walked = outline.parts_of(hits, level)
+            parts = _walk(book, candidates, matrix, walked, level, skip=overview_at)
+            coverage = (f"{len(parts)} of {len(walked)} {outline.noun(walked)} summarised, "
+                        "in the document's order")
+        else:
+            obligations = key_duties(candidates, exclude=overview_at)
+            chosen = mmr([centrality[i] for i in obligations], matrix[obligations],
+                         SUMMARY_OBLIGATIONS, diversity=0.5)
+            ordered = sorted((obligations[j] for j in chosen),
+                             key=lambda i: (candidates[i].hit.ordinal, candidates[i].position))
+            key = [st for i in ordered if (st := cite(book, candidates[i])) is not None]
+        shown = f"{overview.text} {markers(overview.citations)}" if overview else ""
+        sections.append(SummarySection(
+            document_id=document.id, title=document.title, overview=shown,
+            key_obligations=key, parts=parts, coverage=coverage))
         heading = titled(document.title, document.version)
         lines += [f"## {heading}", ""]
-        if overview:
-            lines += [f"Overview: {overview.text} {markers(overview.citations)}", ""]
+        if shown:
+            lines += [f"Overview: {shown}", ""]
+        if coverage:
+            lines += [f"Coverage: {coverage}.", ""]
+        if parts:
+            lines += [f"- {p.heading}: {p.statement.text} {markers(p.statement.citations)}"
+                      for p in parts] + [""]
         if key:
             lines += ["Key obligations:"] + [bullet(s) for s in key] + [""]
     return Composed(answer="\n".join(lines).strip(), summary=SummaryResult(sections=sections))
+
+
+PART_BINDING_BONUS = 0.05  # a part is summarised by a duty it states, when one is about as central
+
+
+def _walk(book: CitationBook, candidates: Sequence[Sentence], matrix: npt.NDArray[np.float32],
+          walked: Sequence[outline.Part], level: int, *, skip: int) -> list[SummaryPart]:
+    """Each part of the document in order with its most central statement (closest to what
+    the part's sampled sentences share); a part with nothing to state (a heading alone, a
+    glossary) is left out, and the coverage says so."""
+    by_part: dict[str, list[int]] = {}
+    for i, sentence in enumerate(candidates):
+        if i == skip or sentence.is_heading or _DEFINITION_LINE.search(sentence.clean):
+            continue
+        heading = outline.heading_at(sentence.hit, sentence.position, level)
+        if heading:
+            by_part.setdefault(heading, []).append(i)
+    parts: list[SummaryPart] = []
+    for part in walked:
+        members = by_part.get(part.heading, [])
+        if not members:
+            continue
+        centre = matrix[members].mean(axis=0)
+        scores = matrix[members] @ centre
+        best = max(range(len(members)), key=lambda j: float(scores[j])
+                   + PART_BINDING_BONUS * candidates[members[j]].binds
+                   - PART_BINDING_BONUS * bool(_LEANS_ON.match(candidates[members[j]].clean)))
+        statement = cite(book, candidates[members[best]])
+        if statement is not None:
+            parts.append(SummaryPart(heading=part.heading, statement=statement))
+    return parts
+
+
+# A sentence that leans on the one before ("However, …", "For the avoidance of doubt, …",
+# "Such a report …") does not stand alone as a part's summary.
+_LEANS_ON = re.compile(r"^(?:However|For the avoidance of doubt|Accordingly|Therefore|Thus|"
+                       r"Furthermore|Moreover|In addition|Additionally|Nevertheless|Similarly|"
+                       r"Also|This|These|That|Those|Such|It|They|"
+                       r"In (?:the above|that|this|such|those|these)\b)\b")
+# A glossary entry ("'Employee' means …") says what a word means, not what a part requires.
+_DEFINITION_LINE = re.compile(r"^\S.{0,80}?\s(?:[Mm]eans|has the meaning)\b")

@@ -10,6 +10,7 @@ from uuid import UUID
 from regintel.chat.engine import Composed, IntentGuess, ReferenceResolution, TurnRecord
 from regintel.chat.evidence import CitationBook
 from regintel.chat.offline import compare, compose, focused_summary, intent, references
+from regintel.chat.offline.ranking import Kept
 from regintel.chat.state import DocRef
 from regintel.chat.streaming import AnswerStream
 from regintel.domain.chat import Action
@@ -58,8 +59,9 @@ def topics(text: str, k: int = 5) -> list[str]:
 class OfflineEngine:
     name = "offline"
 
-    def __init__(self, embedder: Embedder) -> None:
+    def __init__(self, embedder: Embedder, kept: Kept | None = None) -> None:
         self._embedder = embedder
+        self._kept = kept  # where sentence vectors outlast the turn (ranking.Kept)
         self.aspects: list[str] = []  # the offline engine sends no prompt
 
     def record(self) -> TurnRecord:
@@ -93,7 +95,8 @@ class OfflineEngine:
         self, question: str, hits: Sequence[ChunkHit], book: CitationBook, *, caution: bool,
         stream: AnswerStream | None = None,
     ) -> Composed:
-        return await compose.inquiry(self._embedder, question, hits, book, caution=caution)
+        return await compose.inquiry(self._embedder, question, hits, book, caution=caution,
+                                     kept=self._kept)
 
     async def compose_summary(
         self,
@@ -105,8 +108,8 @@ class OfflineEngine:
     ) -> Composed:
         if focus:
             return await focused_summary.summary(self._embedder, focus, documents, samples,
-                                                 book)
-        return await compose.summary(self._embedder, documents, samples, book)
+                                                 book, kept=self._kept)
+        return await compose.summary(self._embedder, documents, samples, book, kept=self._kept)
 
     async def compose_comparison(
         self,
@@ -116,7 +119,8 @@ class OfflineEngine:
         topic: str | None,
         book: CitationBook,
     ) -> Composed:
-        return await compare.compare(self._embedder, question, documents, evidence, topic, book)
+        return await compare.compare(self._embedder, question, documents, evidence, topic, book,
+                                     kept=self._kept)
 
     async def summarize_thread(self, previous: str, messages: Sequence[StoredMessage]) -> str:
         """A rolling digest: the earlier summary plus one line per exchange, newest kept when

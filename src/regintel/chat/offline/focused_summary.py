@@ -13,7 +13,7 @@ from uuid import UUID
 
 from regintel.chat.engine import Composed
 from regintel.chat.evidence import CitationBook, markers
-from regintel.chat.offline.ranking import Sentence, embed, mmr, sentences_of
+from regintel.chat.offline.ranking import Kept, Sentence, mmr, query_and_sentences, sentences_of
 from regintel.domain.chat import Statement, SummaryResult, SummarySection
 from regintel.domain.documents import ChunkHit, Document
 from regintel.ports.embedder import Embedder
@@ -31,7 +31,8 @@ OPENING_MARGIN = 0.05  # the opening is the closest rule unless guidance is clea
 
 
 async def summary(embedder: Embedder, focus: str, documents: Sequence[Document],
-                  evidence: dict[UUID, list[ChunkHit]], book: CitationBook) -> Composed:
+                  evidence: dict[UUID, list[ChunkHit]], book: CitationBook, *,
+                  kept: Kept | None = None) -> Composed:
     sections: list[SummarySection] = []
     lines: list[str] = []
     for document in documents:
@@ -45,12 +46,12 @@ async def summary(embedder: Embedder, focus: str, documents: Sequence[Document],
                                            overview=text))
             lines += [text, ""]
             continue
-        vectors = await embed(embedder, [focus] + [s.in_context for s in candidates])
-        similarity = vectors[1:] @ vectors[0]
+        query, matrix = await query_and_sentences(embedder, focus, candidates, kept)
+        similarity = matrix @ query
         relevance = [float(similarity[i]) + BINDING_BONUS * s.binds
                      for i, s in enumerate(candidates)]
         best = max(relevance)
-        chosen = [i for i in mmr(relevance, vectors[1:], FOCUS_POINTS + 1, diversity=0.4)
+        chosen = [i for i in mmr(relevance, matrix, FOCUS_POINTS + 1, diversity=0.4)
                   if relevance[i] >= best - FOCUS_MARGIN]
         # The opening states a duty when one is on the focus: the rule before its guidance.
         opening = next((i for i in chosen if candidates[i].binds
@@ -60,7 +61,8 @@ async def summary(embedder: Embedder, focus: str, documents: Sequence[Document],
         overview, *points = statements
         key = [st for st in points if st is not None]
         sections.append(SummarySection(document_id=document.id, title=document.title,
-                                       overview=overview.text if overview else "",
+                                       overview=f"{overview.text} "
+                                       f"{markers(overview.citations)}" if overview else "",
                                        key_obligations=key))
         if overview:
             lines += [f"Overview: {overview.text} {markers(overview.citations)}", ""]

@@ -364,8 +364,14 @@ export function dashboardScreen(me) {
         }
         if (kind === 'status') {
           if (data.reset) clear(out.text);
-          out.status.textContent = NODE_LABELS[data.node] || 'Working…';
+          // A step as it starts, in words ("Searching 3 documents…"), else the label of the
+          // node that ended; a node without one leaves the last step shown.
+          const label = data.detail || NODE_LABELS[data.node];
+          if (label) out.status.textContent = label;
+          else if (!out.status.textContent) out.status.textContent = 'Working…';
         } else if (kind === 'text') {
+          // The answer arrives as it is composed; its quotes are checked before it is final.
+          if (!out.text.textContent) out.status.textContent = 'Checking the quotes…';
           out.text.append(document.createTextNode(data.delta || ''));
           scrollDown();
         } else if (kind === 'meta') {

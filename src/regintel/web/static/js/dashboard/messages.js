@@ -346,6 +346,11 @@ function summaryView(summary, meta, ctx) {
   return h('section', { class: 'summary', 'aria-label': 'Summary' },
     (summary.sections || []).map((s) => h('div', { class: 'summary-section' },
       h('h3', {}, s.title), s.overview ? h('p', {}, citedText(s.overview, meta.citations, ctx)) : null,
+      s.coverage ? h('p', { class: 'summary-coverage' }, `Coverage: ${s.coverage}.`) : null,
+      s.parts && s.parts.length
+        ? h('ol', { class: 'summary-parts' }, s.parts.map((p) => h('li', {},
+          h('strong', {}, p.heading), ' — ', citedText(p.statement.text || '', meta.citations, ctx),
+          ' ', markersFor(p.statement.citations, meta.citations, ctx)))) : null,
       s.key_obligations && s.key_obligations.length
         ? [h('h4', {}, 'Key obligations'), h('ul', {}, s.key_obligations.map((o) => statement(o, meta.citations, ctx)))] : null)));
 }
