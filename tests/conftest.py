@@ -4,6 +4,7 @@ guard that fails any test trying to reach the network beyond loopback."""
 
 from __future__ import annotations
 
+import importlib.util
 import ipaddress
 import os
 import shutil
@@ -151,3 +152,24 @@ def settings(data_dir: Path, embedded: EmbeddedEndpoints) -> Settings:
 def embedder() -> LocalEmbedder:
     """The real all-MiniLM-L6-v2, loaded once per test session."""
     return LocalEmbedder()
+
+
+# -- the local model ---------------------------------------------------------------------------
+# Kept between runs (like pip's wheel cache): the packaged model is assembled and verified once.
+MODEL_CACHE = Path(tempfile.gettempdir()) / "regintel-test-models"
+
+
+@pytest.fixture(scope="session")
+def local_model_path() -> Path:
+    """The packaged 0.5B model's GGUF. Missing llama-cpp-python or model parts FAIL the tests
+    that need it (never skip them): CI must prove the local-model path."""
+    from regintel.errors import DependencyUnavailable
+    from regintel.runtime.models import DEFAULT_MODEL, ModelStore
+
+    if importlib.util.find_spec("llama_cpp") is None:
+        pytest.fail("llama-cpp-python is not installed: the real-model tests need it "
+                    "(pip install -e '.[local-llm]', which scripts/bootstrap.sh does)")
+    try:
+        return Path(ModelStore(MODEL_CACHE).ensure(DEFAULT_MODEL).path)
+    except DependencyUnavailable as exc:
+        pytest.fail(f"the packaged model is missing: {exc}")

@@ -10,13 +10,16 @@ import httpx
 from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.adapters.embeddings.openai_compatible import OpenAICompatibleEmbedder
 from regintel.adapters.graph.falkordb_store import FalkorGraphStore
+from regintel.adapters.llm.local_model import LocalServerChatModel
 from regintel.adapters.llm.openai_compatible import OpenAICompatibleChatModel
 from regintel.chat.llm.egress import FindPii, RedactingChatModel
-from regintel.chat.llm.routing import LlmRouter, Price, Route
+from regintel.chat.llm.routing import LlmRouter, Price, Route, RouteName
 from regintel.errors import ConfigurationError, DependencyUnavailable
 from regintel.ports.embedder import Embedder
 from regintel.ports.graph import GraphStore
 from regintel.ports.llm import ChatModel
+from regintel.runtime.llama_server import EmbeddedModelServer, LocalModelLease
+from regintel.runtime.models import ModelStore
 from regintel.settings import EmbeddingProvider, LlmProvider, LlmSettings, Settings
 
 log = logging.getLogger(__name__)
@@ -87,3 +90,27 @@ def build_llm(llm: LlmSettings, find_pii: FindPii) -> tuple[LlmRouter, list[http
     log.info("chat models: %s", ", ".join(f"{a}={r.model_name}" for a, r in routes.items()))
     return (LlmRouter(routes, llm.action_models, tenant_overrides=llm.tenant_action_models),
             list(clients.values()))
+
+
+def build_local_llm(settings: Settings) -> tuple[LlmRouter, list[httpx.AsyncClient],
+                                                 LocalModelLease]:
+    """Every route on the embedded model server (started by the first call that needs it).
+    Ours, so nothing is redacted; its window is the server's, which each step is fitted to."""
+    local = settings.llm.local
+    store = ModelStore(settings.models_dir)
+    path = store.resolve(local.model)
+    alias = path.stem  # an installed model's file is named after it
+    server = EmbeddedModelServer(settings.data_dir / "llm", path, alias=alias,
+                                 threads=local.threads, context_tokens=local.context_tokens,
+                                 chat_format=local.chat_format,
+                                 start_timeout_s=local.start_timeout_s)
+    lease = LocalModelLease(settings.data_dir, server)
+    client = httpx.AsyncClient(timeout=httpx.Timeout(local.timeout_s))
+    model = LocalServerChatModel(lease, model=alias, client=client, timeout_s=local.timeout_s,
+                                 supports_tools=local.tools,
+                                 max_tokens=local.max_output_tokens)
+    route = Route(alias="local", model=model, price=Price(),
+                  context_tokens=local.context_tokens, output_tokens=local.max_output_tokens)
+    routes = {"local": route}
+    log.info("chat model: local %s (%s)", alias, path)
+    return (LlmRouter(routes, {r.value: "local" for r in RouteName}), [client], lease)

@@ -35,7 +35,7 @@ from regintel.adapters.postgres.ontology_repo import PostgresOntologyStore
 from regintel.adapters.postgres.unit_vector_repo import PostgresUnitVectorStore
 from regintel.adapters.queue.procrastinate_queue import ProcrastinateQueue
 from regintel.adapters.websearch.tavily import TavilySearch
-from regintel.builders import build_embedder, build_graph, build_llm
+from regintel.builders import build_embedder, build_graph, build_llm, build_local_llm
 from regintel.chat.auditing import OfflineAuditor
 from regintel.chat.deps import ChatLimits, Guard, TurnDeps
 from regintel.chat.engine import ChatEngine
@@ -67,6 +67,7 @@ from regintel.ports.library import ChunkIndex, DocumentStore
 from regintel.ports.queue import JobQueue
 from regintel.ports.websearch import WebSearch
 from regintel.retrieval.hybrid import HybridRetriever
+from regintel.runtime.llama_server import LocalModelLease
 from regintel.runtime.stores import EmbeddedStores
 from regintel.settings import Settings
 
@@ -96,6 +97,7 @@ class Container:
         default_factory=OrderedDict, repr=False)
     _llm: LlmRouter | None = field(default=None, repr=False)
     _llm_clients: list[httpx.AsyncClient] = field(default_factory=list, repr=False)
+    local_model: LocalModelLease | None = field(default=None, repr=False)
     _tenant_keys: dict[str, str] = field(default_factory=dict, repr=False)
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict, repr=False)
     # The audits' unit vectors, kept between audits (chat.offline.unit_vectors).
@@ -315,8 +317,12 @@ class Container:
         if self._llm is not None:  # a fresh engine per turn: it records the turn's spending
             routes = self._llm.for_tenant(str(tenant_id),
                                           self._tenant_keys.get(str(tenant_id), ""))
-            engine = LlmEngine(routes, engine, timeout_s=self.settings.llm.timeout_s,
-                               audit_timeout_s=self.settings.llm.audit_timeout_s)
+            llm = self.settings.llm
+            engine = LlmEngine(routes, engine,
+                               timeout_s=llm.local.timeout_s if llm.is_local else llm.timeout_s,
+                               audit_timeout_s=llm.audit_timeout_s,
+                               model_intent=not llm.is_local or llm.local.model_intent,
+                               model_tone=not llm.is_local or llm.local.model_tone)
         return TurnDeps(tenant_id=tenant_id, user_id=user_id, conversation_id=conversation_id,
                         documents=self.documents, conversations=self.conversations,
                         retriever=retriever, index=index, embedder=embedder,
@@ -352,7 +358,10 @@ class Container:
             await self.concepts()  # turns reach the concept graph through it
         except Exception:  # the graph is an enrichment: chat works without it
             log.exception("concept services unavailable; turns run without the concept graph")
-        if self.settings.llm.configured and self._llm is None:
+        if self.settings.llm.is_local and self._llm is None:
+            self._llm, self._llm_clients, self.local_model = await asyncio.to_thread(
+                build_local_llm, self.settings)
+        elif self.settings.llm.configured and self._llm is None:
             self._llm, self._llm_clients = build_llm(self.settings.llm, guard.find_pii)
             for slug in self.settings.llm.tenant_action_models:
                 # Overrides name tenants by slug; turns know their tenant by id.
@@ -420,7 +429,20 @@ class Container:
         db, graph = await asyncio.gather(
             check(self.database.ping()), check(self.graph.ping())
         )
-        return {"db": db, "graph": graph, "queue": db}
+        checks: dict[str, StoreStatus] = {"db": db, "graph": graph, "queue": db}
+        return checks
+
+    @property
+    def llm_router(self) -> LlmRouter | None:
+        """The configured models' routes, once ``chat()`` has built them (benchmarks)."""
+        return self._llm
+
+    def llm_status(self) -> str:
+        """The local model server: ``ok``, ``idle`` (starts on the first turn that needs it),
+        ``down``; ``off`` when chat does not use it."""
+        if not self.settings.llm.is_local:
+            return "off"
+        return "idle" if self.local_model is None else self.local_model.status()
 
     async def close(self) -> None:
         if self._closed:
@@ -436,5 +458,7 @@ class Container:
                 await closer()
             except Exception:  # closing must reach the embedded stores whatever else failed
                 log.exception("error while closing %s", closer)
+        if self.local_model is not None:
+            await asyncio.to_thread(self.local_model.close)
         if self.embedded is not None:
             await asyncio.to_thread(self.embedded.close)

@@ -104,7 +104,40 @@ def _default_models() -> dict[str, LlmModel]:
     }
 
 
+class LocalModelSettings(_Group):
+    """The embedded model server (``llama-cpp-python[server]``) that ``provider=local`` starts
+    on demand under the data directory."""
+
+    model: str | None = Field(
+        None, description="An installed model's name (`regintel model list`) or a GGUF path; "
+        "unset: the one chosen by `regintel model use`, else the packaged 0.5B model.")
+    threads: int = Field(2, ge=1, le=256, description="CPU threads the server generates with.")
+    context_tokens: int = Field(4096, ge=1024, le=131_072, description="The server's context "
+                                "window (n_ctx); every step is fitted into it.")
+    chat_format: str = Field("chatml", description="llama.cpp chat format of the model's "
+                             "template (Qwen2.5 uses ChatML).")
+    tools: bool = Field(False, description="The template's tool calls can be streamed by the "
+                        "server; llama.cpp's ChatML formats cannot, so concept capture uses "
+                        "the offline extractor.")
+    model_intent: bool = Field(False, description="Ask the model for the intent when the "
+                               "rules are unsure. Off: the packaged 0.5B model took a plain "
+                               "question for a comparison; the rules decide.")
+    model_tone: bool = Field(False, description="Ask the model to check and rewrite an "
+                             "answer's tone. Off: the 0.5B model's rewrites changed citation "
+                             "markers or ran out of tokens; the rules check the tone.")
+    max_output_tokens: int = Field(700, ge=64, le=8192, description="Most tokens one answer "
+                                   "may generate (kept free in the window).")
+    start_timeout_s: float = Field(180.0, gt=0, description="How long to wait for the server "
+                                   "to load the model and answer.")
+    timeout_s: float = Field(120.0, gt=0, description="One step's wait on the local model "
+                             "(CPU prefill of a few thousand tokens takes tens of seconds).")
+
+
 class LlmSettings(_Group):
+    provider: str | None = Field(
+        None, pattern="^(local)$", description="`local`: every route runs on the embedded "
+        "model server (see `local`); unset: `base_url`/`providers`, else the offline engine.")
+    local: LocalModelSettings = Field(default_factory=LocalModelSettings)
     base_url: str | None = Field(
         None, description="The default provider's endpoint; unset (and no `providers`) means "
         "the offline engine."
@@ -137,7 +170,11 @@ class LlmSettings(_Group):
 
     @property
     def configured(self) -> bool:
-        return self.base_url is not None or bool(self.providers)
+        return self.is_local or self.base_url is not None or bool(self.providers)
+
+    @property
+    def is_local(self) -> bool:
+        return self.provider == "local"
 
 
 class RetrievalSettings(_Group):
@@ -346,6 +383,10 @@ class Settings(BaseSettings):
     @property
     def files_dir(self) -> Path:
         return self.data_dir / "files"
+
+    @property
+    def models_dir(self) -> Path:
+        return self.data_dir / "models"
 
 
 def resolve_secret_key(settings: Settings) -> str:

@@ -24,6 +24,7 @@ async def test_healthz_reports_every_store_ok(app: FastAPI) -> None:
     assert response.status_code == 200
     body = response.json()
     assert body["db"] == "ok" and body["graph"] == "ok" and body["queue"] == "ok"
+    assert body["llm"] == "off"  # no local model configured (see tests/chat/local_model)
     assert body["status"] == "ok"
 
 

@@ -65,13 +65,13 @@ async def test_summary_comes_from_the_model_with_verified_citations(
     # The offline engine's answer shape, so the UI and the CLI render it the same.
     assert r.answer.startswith(f"## {corpus.policy.title} ({corpus.policy.version})")
     assert r.answer.count("Overview: ") == 2 and r.answer.count("Key obligations:") == 2
-    # One call on the summarize route, the evidence numbered under each document's id.
+    # One call on the summarize route, the evidence numbered under each document's label.
     [call] = _calls(behaviour, "compose_summary")
     assert call["model"] == "stub-small"
     system, user = (m["content"] for m in call["messages"])
     assert prompts.SUMMARY_TASK in system
-    assert f"### Document {corpus.policy.id}: " in user and f"### Document {corpus.aml.id}: " \
-        in user and "\n[1] " in user
+    assert f"### Document D1: {corpus.policy.title}" in user and \
+        f"### Document D2: {corpus.aml.title}" in user and "\n[1] " in user
     assert r.validation.sources.grounded, r.validation.sources.issues
 
 

@@ -41,12 +41,20 @@ def e2e_db_url(pg_endpoint: PostgresEndpoint) -> Iterator[str]:
 @pytest.fixture(scope="package")  # stopped when the e2e tests are done
 def live_server(data_dir: Path, e2e_db_url: str, embedder: LocalEmbedder) -> Iterator[str]:
     """The base URL of the app served over real HTTP."""
-    settings = Settings(data_dir=data_dir, database_url=SecretStr(e2e_db_url),
-                        secret_key=SecretStr(TEST_SECRET),
-                        api={"chat_burst": 50, "upload_burst": 50,
-                             "first_event_wait_ms": 10_000,
-                             # Every browser signs up from 127.0.0.1.
-                             "signups_per_address": 1000})
+    yield from serve(e2e_settings(data_dir, e2e_db_url), embedder)
+
+
+def e2e_settings(data_dir: Path, db_url: str, **extra: object) -> Settings:
+    return Settings(data_dir=data_dir, database_url=SecretStr(db_url),
+                    secret_key=SecretStr(TEST_SECRET),
+                    api={"chat_burst": 50, "upload_burst": 50,
+                         "first_event_wait_ms": 10_000,
+                         # Every browser signs up from 127.0.0.1.
+                         "signups_per_address": 1000}, **extra)  # type: ignore[arg-type]
+
+
+def serve(settings: Settings, embedder: LocalEmbedder) -> Iterator[str]:
+    """Serve the app under uvicorn in a thread; yields its base URL until closed."""
     app = create_app(settings, run_worker=True, embedder=embedder)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

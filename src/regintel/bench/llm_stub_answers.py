@@ -15,7 +15,7 @@ _EVIDENCE = re.compile(r"^\[(\d+)\] [^\n]*\n(.*?)(?=\n\n\[\d+\] |\Z)", re.S | re
 _SENTENCE = re.compile(r"(.+?[.;:])(?:\s|$)", re.S)
 _WORDS = re.compile(r"[a-z]{4,}")
 _TOPIC = re.compile(r"\b(?:[A-Z][a-z]+(?: [A-Z][a-z]+)+|[A-Z]{2,6})\b")
-_DOCUMENT = re.compile(r"^### Document ([0-9a-f-]{36}): (.*)$", re.M)
+_DOCUMENT = re.compile(r"^### Document (D\d+): (.*)$", re.M)
 _DUTY = re.compile(r"\b(?:must|shall|required)\b", re.I)
 _FIGURE = re.compile(r"\d+")
 

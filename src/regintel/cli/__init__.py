@@ -7,6 +7,7 @@ from regintel.cli import (  # noqa: F401
     chat,
     graph,
     library,
+    models,
     obligations,
     platform,
     projects,

@@ -576,3 +576,56 @@ def bench_scenarios(
         container, settings.demo_data_dir, split=split,
         answers_file=answers_file, texts_file=texts_file, show_heldout=show_heldout),
         json_out, show)
+
+
+@bench_app.command("llm")
+def bench_llm(
+    corpus: CorpusOption,
+    questions: QuestionsOption,
+    limit: LimitOption = 100,
+    model: Annotated[str | None, typer.Option(
+        help="An installed model's name or a GGUF path (default: the model in use).")] = None,
+    json_out: JsonOption = False,
+) -> None:
+    """The local model on held-out ObliQA questions (fold 1): tokens/s, first-token latency,
+    turn time, fallback share per step, and gold-citation rate against the offline engine."""
+    from regintel.bench import llm_local
+
+    settings = load_settings()
+    llm = settings.llm.model_copy(update={"provider": "local", "local": (
+        settings.llm.local.model_copy(update={"model": model}) if model
+        else settings.llm.local)})
+    settings = settings.model_copy(update={"llm": llm})
+
+    def show(f: Figures) -> str:
+        speed = render_table(
+            f"Local model {f['model']} ({f['context_tokens']}-token window), {f['questions']} "
+            f"held-out ObliQA questions",
+            ["measure", "value"],
+            [["prefill tokens/s (p50)", f["prefill_tokens_per_s"]],
+             ["generation tokens/s (p50)", f["generation_tokens_per_s"]],
+             ["prompt tokens (p50)", f["prompt_tokens_p50"]],
+             ["first token p50 / p95 (ms)",
+              f"{f['first_token_p50_ms']} / {f['first_token_p95_ms']}"],
+             ["inquiry turn p50 / p95, model (ms)",
+              f"{f['turn_ms']['inquire_llm']['p50']} / {f['turn_ms']['inquire_llm']['p95']}"],
+             ["inquiry turn p50 / p95, offline (ms)",
+              f"{f['turn_ms']['inquire_offline']['p50']} / "
+              f"{f['turn_ms']['inquire_offline']['p95']}"],
+             *([f"fallback share: {step}", share]
+               for step, share in f["fallback_share"].items())])
+        gold = render_table("Gold citations", ["answers by", "answers", "citing gold",
+                                               "gold share of citations"],
+                            [[k, g["answers"], g["answers_citing_gold"], g["gold_share"]]
+                             for k, g in f["gold"].items()])
+        return f"{speed}\n\n{gold}"
+
+    def go() -> Figures:
+        async def work() -> Figures:
+            async with open_container(settings) as container:
+                return await llm_local.run(container, corpus, questions, limit=limit,
+                                           cache_dir=settings.data_dir / "cache")
+        return run(work)
+
+    figures = go()
+    typer.echo(render_json(figures) if json_out else show(figures))

@@ -89,11 +89,17 @@ def serve_cmd(
 def demo_cmd(
     host: Annotated[str | None, typer.Option(help="Bind address.")] = None,
     port: Annotated[int | None, typer.Option(help="Bind port.")] = None,
+    local_model: Annotated[bool, typer.Option(
+        "--local-model", help="Answer with the local model (as REGINTEL_LLM__PROVIDER=local)."
+    )] = False,
 ) -> None:
     """Start the product on the embedded stores with a generated secret (local use only)."""
     from regintel.demo.account import demo_login
 
     settings = load_settings(demo=True)
+    if local_model:
+        settings = settings.model_copy(update={
+            "llm": settings.llm.model_copy(update={"provider": "local"})})
     email, password = demo_login(settings.data_dir)
     typer.echo(f"Starting the demo (data in {settings.data_dir.resolve()}); its address and "
                "login follow as soon as it answers…")

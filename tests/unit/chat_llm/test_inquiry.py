@@ -167,6 +167,20 @@ async def test_answer_cut_at_token_limit_falls_back(hits: list[ChunkHit],
     _assert_offline_answer(engine, book, hits, composed.answer)
 
 
+async def test_answer_run_past_its_statements_keeps_the_cited_ones(
+        hits: list[ChunkHit], offline: OfflineEngine) -> None:
+    """A small model that runs on to the token limit: its whole cited statements stand."""
+    model = ScriptedChatModel([[TextChunk(text="Customers must be identified before "),
+                                TextChunk(text="onboarding [2]. The firm also"),
+                                DoneChunk(finish_reason="length")]])
+    engine = LlmEngine(model, offline)
+    book = CitationBook()
+    composed = await engine.compose_inquiry(QUESTION, hits, book, caution=False)
+    assert not engine.fell_back
+    assert composed.answer == "Customers must be identified before onboarding [1]."
+    assert [c.chunk_id for c in book.citations] == [hits[1].chunk_id]
+
+
 async def test_caution_and_no_answer(hits: list[ChunkHit], offline: OfflineEngine) -> None:
     model = ScriptedChatModel([reply("Customers are identified [2, 1]."),
                                reply(prompts.NO_ANSWER)])

@@ -41,7 +41,7 @@ def _said(text: str, *evidence: int) -> Payload:
 
 
 SUMMARY: Payload = {"documents": [{
-    "document_id": str(AML_ID),
+    "document_id": "D1",  # the label of its heading (the comparisons give the UUID)
     "overview": _said("The Rules set when and how a Relevant Person must undertake CDD.", 1),
     "key_obligations": [
         _said("A Relevant Person must undertake CDD where it establishes a business "
@@ -112,7 +112,12 @@ async def test_summary_maps_evidence_numbers_to_verified_citations(
     assert call.response_format is not None and call.response_format.name == "compose_summary"
     system, user = (m.content or "" for m in call.messages)
     assert prompts.SUMMARY_TASK in system and prompts.SUMMARY_TASK not in user
-    assert f"### Document {AML_ID}: {AML.title}, 1 (regulation)" in user
+    assert f"### Document D1: {AML.title}, 1 (regulation)" in user
+    # The schema holds the model to the ids and numbers it was shown.
+    schema = call.response_format.json_schema
+    assert schema["$defs"]["SummarySectionOutput"]["properties"]["document_id"]["enum"] == ["D1"]
+    assert schema["$defs"]["CitedOutput"]["properties"]["evidence"]["items"]["enum"] == \
+        list(range(1, user.count("\n[") + 1))
     assert "[3] Anti-Money Laundering and Sanctions Rules, clause 14.2, p. 12" in user
 
 
@@ -165,6 +170,8 @@ SUMMARY_FAULTS: dict[str, tuple[list[Item], str]] = {
                         "cites evidence [4], which was not shown"),
     "unknown document": (_changed(SUMMARY, lambda p: p["documents"][0].update(
         document_id=str(uuid4()))), "is not among the documents"),
+    "unknown label": (_changed(SUMMARY, lambda p: p["documents"][0].update(
+        document_id="D2")), "'D2' is not among the documents"),
     "not an id": (_changed(SUMMARY, lambda p: p["documents"][0].update(
         document_id="the AML Rules")), "is not a document id"),
     "uncited statement": (_changed(SUMMARY, lambda p: _obligation(p, 1).update(evidence=[])),

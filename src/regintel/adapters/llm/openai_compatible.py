@@ -75,6 +75,7 @@ class OpenAICompatibleChatModel:
     def __init__(self, *, base_url: str, model: str, api_key: str | None = None,
                  timeout_s: float = 60.0, supports_tools: bool = True,
                  supports_json_schema: bool = True, supports_streaming: bool = True,
+                 schema_dialect: str = "openai", max_tokens: int | None = None,
                  max_retries: int = 2, backoff_s: float = 0.5, max_backoff_s: float = 8.0,
                  max_retry_after_s: float = 30.0, extra_headers: Mapping[str, str] | None = None,
                  client: httpx.AsyncClient | None = None,
@@ -90,6 +91,10 @@ class OpenAICompatibleChatModel:
         self.supports_tools = supports_tools
         self.supports_json_schema = supports_json_schema
         self.supports_streaming = supports_streaming
+        if schema_dialect not in {"openai", "llama_cpp"}:
+            raise ValueError(f"unknown schema dialect {schema_dialect!r}")
+        self._schema_dialect = schema_dialect
+        self._max_tokens = max_tokens
         self._max_retries = max_retries
         self._backoff_s = backoff_s
         self._max_backoff_s = max_backoff_s
@@ -144,11 +149,18 @@ class OpenAICompatibleChatModel:
             body["stream_options"] = {"include_usage": True}
         if temperature is not None:
             body["temperature"] = temperature
+        if self._max_tokens is not None:
+            body["max_tokens"] = self._max_tokens
         if tools and self.supports_tools:
             body["tools"] = [{"type": "function",
                               "function": {"name": t.name, "description": t.description,
                                            "parameters": t.parameters}} for t in tools]
-        if response_format is not None:  # without schema support: JSON mode, schema in prompt
+        if response_format is not None and self._schema_dialect == "llama_cpp":
+            # llama.cpp's Python server constrains the output to the schema by a grammar,
+            # asked for as JSON mode with the schema beside it.
+            body["response_format"] = {"type": "json_object",
+                                       "schema": response_format.json_schema}
+        elif response_format is not None:  # without schema support: JSON mode, schema in prompt
             schema = {"name": response_format.name, "schema": response_format.json_schema,
                       "strict": response_format.strict}
             body["response_format"] = ({"type": "json_schema", "json_schema": schema}

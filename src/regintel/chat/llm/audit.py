@@ -47,6 +47,7 @@ from regintel.chat.llm.audit_plan import (
     Sentence,
     Shown,
     Source,
+    Window,
     plan_theme,
     shown_text,
     whole_source,
@@ -131,6 +132,7 @@ async def llm_audit(ask: Ask, *, retriever: HybridRetriever, index: ChunkIndex,
                     tenant_id: UUID, targets: Sequence[Document],
                     source_document: Document | None, source_text: str | None,
                     book: CitationBook, context_tokens: int = 0,
+                    evidence_chars: int | None = None,
                     prepare: Prepare | None = None) -> Composed:
     """The audit of ``source_document`` (policy mode) or ``source_text`` (text mode) against
     ``targets``, answered as the offline auditor answers; ``context_tokens``, the audit
@@ -143,15 +145,19 @@ async def llm_audit(ask: Ask, *, retriever: HybridRetriever, index: ChunkIndex,
     if not 1 <= len(targets) <= MAX_TARGETS:
         raise InvalidRequest(f"an audit checks against 1 to {MAX_TARGETS} regulations "
                              f"({len(targets)} given)")
+    # ``evidence_chars``: what one findings call may show; a small window plans smaller calls.
+    window = Window.for_context(evidence_chars) if evidence_chars is not None else None
     kept = book.checkpoint()
     try:
         if source_document is not None:
             themes, drafts = await _policy(ask, retriever, index, tenant_id, targets,
-                                           source_document, context_tokens, prepare)
+                                           source_document, context_tokens, prepare,
+                                           window, evidence_chars or 0)
             result = _result("policy", drafts, targets, themes, book)
             audited = source_document.title
         elif source_text and source_text.strip():
-            drafts = await _text(ask, retriever, tenant_id, targets, source_text.strip())
+            drafts = await _text(ask, retriever, tenant_id, targets, source_text.strip(),
+                                 window)
             result = _result("text", drafts, targets, None, book)
             audited = "the submitted text"
         else:
@@ -165,35 +171,39 @@ async def llm_audit(ask: Ask, *, retriever: HybridRetriever, index: ChunkIndex,
 
 async def _policy(ask: Ask, retriever: HybridRetriever, index: ChunkIndex, tenant: UUID,
                   targets: Sequence[Document], source: Document, context_tokens: int,
-                  prepare: Prepare | None) -> tuple[list[str], list[_Draft]]:
+                  prepare: Prepare | None, window: Window | None,
+                  evidence_chars: int) -> tuple[list[str], list[_Draft]]:
     chunks = await index.document_chunks(tenant, source.id)
-    whole = whole_source(chunks, source, context_tokens)
+    whole = whole_source(chunks, source, context_tokens, window)
+    limit = window.passage_chars if window else None
     if whole and prepare is not None:
-        await prepare([_source_passages(whole)])
-    sample = _thin(stratify(chunks), SAMPLE_SIZE)
+        await prepare([_source_passages(whole, limit)])
+    sample = _thin(stratify(chunks), min(SAMPLE_SIZE, window.sample(evidence_chars))
+                   if window else SAMPLE_SIZE)
     if not sample:
         raise InvalidRequest(f"\"{source.title}\" has no text to audit")
     passages = "\n\n".join(
         PASSAGE.format(id=f"S{n}", where=_where(source.title, c.clause, c.page_start),
-                       text=shown_text(c.text)) for n, c in enumerate(sample, 1))
+                       text=shown_text(c.text, limit)) for n, c in enumerate(sample, 1))
     out = await ask(AuditStep.EXTRACT_THEMES, THEMES_TASK,
                     THEMES_INPUT.format(title=source.title, count=len(sample),
                                         passages=passages), ThemesOutput)
-    themes = _themes(out)
+    themes = _themes(out)[:window.themes] if window else _themes(out)
     planned = await asyncio.gather(*(plan_theme(retriever, index, tenant, theme, source,
-                                                targets, whole) for theme in themes))
+                                                targets, whole, window) for theme in themes))
     gate = asyncio.Semaphore(CONCURRENCY)
 
     async def one(shown: Shown) -> list[_Draft]:
         async with gate:
-            return await _findings(ask, shown, source.title, targets)
+            return await _findings(ask, shown, source.title, targets, limit)
 
     per_call = await _all([one(shown) for calls in planned for shown in calls])
     return themes, [d for drafts in per_call for d in drafts]
 
 
 async def _text(ask: Ask, retriever: HybridRetriever, tenant: UUID,
-                targets: Sequence[Document], text: str) -> list[_Draft]:
+                targets: Sequence[Document], text: str,
+                window: Window | None = None) -> list[_Draft]:
     words = len(text.split())
     if words > MAX_WORDS:
         raise InvalidRequest(f"the text to audit has {words} words; text mode takes up to "
@@ -203,21 +213,23 @@ async def _text(ask: Ask, retriever: HybridRetriever, tenant: UUID,
         query = query[:query.rfind(" ")] if " " in query else query
     vector = await retriever.embed_query(query)
     found = await asyncio.gather(*(
-        retriever.search(tenant, query, k=TEXT_PER_TARGET, vector=vector,
+        retriever.search(tenant, query, vector=vector, k=TEXT_PER_TARGET if window is None
+                         else max(1, min(TEXT_PER_TARGET, window.batch // len(targets))),
                          scope=SearchScope(document_ids=(t.id,))) for t in targets))
     shown = Shown(theme=None,
                    sources=tuple(Sentence(s.strip()) for s in sentences(text) if s.strip()),
                    targets=tuple(h for hits in found for h in hits))
-    return await _findings(ask, shown, "the submitted text", targets)
+    return await _findings(ask, shown, "the submitted text", targets,
+                           window.passage_chars if window else None)
 
 
-async def _findings(ask: Ask, shown: Shown, source: str,
-                    targets: Sequence[Document]) -> list[_Draft]:
+async def _findings(ask: Ask, shown: Shown, source: str, targets: Sequence[Document],
+                    limit: int | None = None) -> list[_Draft]:
     if not shown.targets:  # nothing of any target to check against: nothing to ask
         return []
     user = FINDINGS_INPUT.format(theme=shown.theme or WHOLE_TEXT, source=source,
-                                 sources=_source_passages(shown.sources),
-                                 targets=_target_passages(shown.targets, targets))
+                                 sources=_source_passages(shown.sources, limit),
+                                 targets=_target_passages(shown.targets, targets, limit))
     out = await ask(AuditStep.AUDIT_FINDINGS, FINDINGS_TASK, user, FindingsOutput)
     where = f"theme {shown.theme!r}" if shown.theme else "the text"
     return [_draft(f, shown, f"{where}, finding {i}") for i, f in enumerate(out.findings, 1)]
@@ -332,18 +344,20 @@ def _where(title: str, clause: str | None, page: int) -> str:
     return f"{title}" + (f", clause {clause}" if clause else "") + f", p. {page}"
 
 
-def _source_passages(sources: Sequence[Source]) -> str:
+def _source_passages(sources: Sequence[Source], limit: int | None = None) -> str:
     items = []
     for n, source in enumerate(sources, 1):
         if isinstance(source, ChunkHit):
-            items.append(PASSAGE.format(id=f"S{n}", text=shown_text(source.text), where=_where(
+            items.append(PASSAGE.format(id=f"S{n}", text=shown_text(source.text, limit),
+                                        where=_where(
                 source.document_title, source.clause, source.page_start)))
         else:
             items.append(f"[S{n}] {source.text}")
     return "\n\n".join(items) or NO_PASSAGES
 
 
-def _target_passages(hits: Sequence[ChunkHit], targets: Sequence[Document]) -> str:
+def _target_passages(hits: Sequence[ChunkHit], targets: Sequence[Document],
+                     limit: int | None = None) -> str:
     """The passages under their regulation's heading, numbered on across regulations (the
     hits come grouped by target, in the order of ``targets``)."""
     blocks = []
@@ -352,7 +366,7 @@ def _target_passages(hits: Sequence[ChunkHit], targets: Sequence[Document]) -> s
         heading = TARGET_HEADING.format(title=target.title, version=f" ({target.version})"
                                         if target.version else "")
         blocks.append("\n\n".join([heading, *(
-            PASSAGE.format(id=f"T{n}", text=shown_text(h.text),
+            PASSAGE.format(id=f"T{n}", text=shown_text(h.text, limit),
                            where=_where(h.document_title, h.clause, h.page_start))
             for n, h in mine)] if mine else [heading, NO_PASSAGES]))
     return "\n\n".join(blocks)

@@ -42,13 +42,14 @@ from regintel.chat.engine import (
     ReferenceResolution,
     TurnRecord,
 )
-from regintel.chat.evidence import CitationBook
-from regintel.chat.llm import evidence_text, references, reports
+from regintel.chat.evidence import CitationBook, content_words
+from regintel.chat.llm import evidence_text, output_schema, references, reports, statements
 from regintel.chat.llm import prompts as p
 from regintel.chat.llm.audit import AuditStep, Prepare, llm_audit
+from regintel.chat.llm.audit_prompts import FINDINGS_INPUT, FINDINGS_TASK
 from regintel.chat.llm.citing import StreamedCitations
 from regintel.chat.llm.egress import RedactingChatModel
-from regintel.chat.llm.reports import Numbered, StepFailed
+from regintel.chat.llm.reports import StepFailed
 from regintel.chat.llm.routing import Price, Route, RouteName, TenantRoutes
 from regintel.chat.offline.compose import CAUTION
 from regintel.chat.prompts import SYSTEM_PROMPT
@@ -83,6 +84,10 @@ ToolRunner = Callable[[str, dict[str, Any]], Awaitable[Any]]
 CONFIDENT = 0.6           # intent confidence from which the action is taken without asking
 MAX_TOOL_ROUNDS = 2       # detail-tool rounds on the main call before it must answer
 MAX_TOOL_RESULT_CHARS = 6000
+MIN_ANSWER_WORDS = 3      # besides citation markers: a lone "[1]" is no answer
+# A window this small is a small local model's: its answer keeps only its supported
+# statements, and it is shown a worked example and shortened evidence.
+SMALL_CONTEXT_TOKENS = 8192
 DEFAULT_TIMEOUT_S = 30.0  # one whole step, first token to last
 # The model's whole audit (themes, then one call per theme, some concurrent): each call has
 # its own bound, but a policy with many themes on a slow model could still keep the user
@@ -133,8 +138,11 @@ class LlmEngine:
     def __init__(self, routes: TenantRoutes | ChatModel, fallback: ChatEngine, *,
                  timeout_s: float = DEFAULT_TIMEOUT_S,
                  audit_timeout_s: float = DEFAULT_AUDIT_TIMEOUT_S,
-                 aspects: Sequence[str] = ()) -> None:
+                 aspects: Sequence[str] = (), model_intent: bool = True,
+                 model_tone: bool = True) -> None:
         self.name = "llm"
+        self._model_intent = model_intent
+        self._model_tone = model_tone
         if not isinstance(routes, TenantRoutes):
             one = Route(alias="default", model=routes, price=Price())
             routes = TenantRoutes({r: one for r in RouteName})
@@ -197,12 +205,18 @@ class LlmEngine:
 
     # -- one structured call ------------------------------------------------------------------
     async def _ask(self, step: Step, task: str, user: str, output: type[Out], *,
-                   route_name: RouteName | None = None) -> Out:
+                   route_name: RouteName | None = None,
+                   numbered: reports.Numbered | None = None) -> Out:
         """Send ``[system, user]`` and validate the JSON answer as ``output``. Raises
         ``StepFailed`` (or ``TimeoutError``) when the answer is unusable. The step's route
-        unless ``route_name`` says otherwise."""
+        unless ``route_name`` says otherwise; a report's schema is narrowed to the
+        ``numbered`` evidence shown and to the route's output tokens."""
         schema = output.model_json_schema()
         route = self._routes[route_name or ROUTE_OF[step]]
+        if numbered is not None:
+            schema = output_schema.narrowed(
+                schema, documents=list(numbered.labels.values()), evidence=len(numbered.hits),
+                output_tokens=route.output_tokens)
         if not route.model.supports_json_schema:
             task += f"\nThe JSON object must match this JSON Schema:\n{json.dumps(schema)}\n"
         system = self._system(task)
@@ -236,7 +250,7 @@ class LlmEngine:
         """The offline rules first: when they are sure (an explicit "summarize", "audit …
         against …"), a model call would only add latency and cost."""
         ruled = await self._fallback.classify_intent(message)
-        if ruled.confident:
+        if ruled.confident or not self._model_intent:
             return ruled
         step = Step.CLASSIFY_INTENT
         try:
@@ -273,7 +287,8 @@ class LlmEngine:
                               book: CitationBook, *, caution: bool,
                               stream: AnswerStream | None = None) -> Composed:
         step = Step.COMPOSE_INQUIRY
-        top, user = evidence_text.inquiry_input(question, hits)
+        top, user = evidence_text.inquiry_input(question, hits, self._inquiry_budget(),
+                                                short=self._small(Step.COMPOSE_INQUIRY))
         if not top:  # nothing to ground an answer on: the fixed reply needs no model
             return await self._fallback.compose_inquiry(question, hits, book, caution=caution)
         kept = book.checkpoint()  # a failed answer's citations are taken back
@@ -291,10 +306,35 @@ class LlmEngine:
 
     async def prepare_inquiry(self, question: str, hits: Sequence[ChunkHit]) -> None:
         """The egress guard's scan of the evidence, done while the turn's other steps run."""
-        top, user = evidence_text.inquiry_input(question, hits)
+        top, user = evidence_text.inquiry_input(question, hits, self._inquiry_budget(),
+                                                short=self._small(Step.COMPOSE_INQUIRY))
         scan = _scan_ahead(self._routes[ROUTE_OF[Step.COMPOSE_INQUIRY]])
         if top and scan is not None:
             await scan([user])
+
+    def _small(self, step: Step) -> bool:
+        return self._routes[ROUTE_OF[step]].context_tokens <= SMALL_CONTEXT_TOKENS
+
+    def _inquiry_budget(self) -> int:
+        route = self._routes[ROUTE_OF[Step.COMPOSE_INQUIRY]]
+        tools = [p.CAPTURE_CONCEPTS_TOOL, *self._tools] if route.model.supports_tools else []
+        example = [m.content or "" for m in self._example(Step.COMPOSE_INQUIRY)]
+        return route.evidence_chars(
+            self._system(p.INQUIRY_TASK, *([p.CAPTURE_INSTRUCTION] if tools else [])),
+            p.INQUIRY_INPUT, *example, *(json.dumps(t.parameters) + t.description
+                                         for t in tools))
+
+    def _example(self, step: Step) -> list[ChatMessage]:
+        """A worked example as an earlier exchange, for a small model only: without it the
+        0.5B model copied the evidence block or answered with markers alone."""
+        if not self._small(step):
+            return []
+        return [ChatMessage(role="user", content=p.INQUIRY_INPUT.format(
+                    question=p.EXAMPLE_QUESTION, evidence=p.EXAMPLE_EVIDENCE)),
+                ChatMessage(role="assistant", content=p.EXAMPLE_ANSWER)]
+
+    def _report_budget(self, route_name: RouteName, task: str, prompt: str) -> int:
+        return self._routes[route_name].evidence_chars(self._system(task), prompt)
 
     async def _main_call(self, step: Step, user: str, evidence: Sequence[ChunkHit],
                          book: CitationBook, stream: AnswerStream | None
@@ -306,7 +346,7 @@ class LlmEngine:
         route = self._routes[ROUTE_OF[step]]
         tools = [p.CAPTURE_CONCEPTS_TOOL, *self._tools] if route.model.supports_tools else []
         system = self._system(p.INQUIRY_TASK, *([p.CAPTURE_INSTRUCTION] if tools else []))
-        messages = [ChatMessage(role="system", content=system),
+        messages = [ChatMessage(role="system", content=system), *self._example(step),
                     ChatMessage(role="user", content=user)]
         citing = StreamedCitations(evidence, book)
         parts: list[str] = []
@@ -333,7 +373,16 @@ class LlmEngine:
                     else:
                         self._account(route, chunk.usage)
                         if chunk.finish_reason == "length":
-                            raise StepFailed("the answer was cut at the token limit")
+                            # A small model runs on past its answer: what it said up to its
+                            # last cited statement stands; a cut before any does not.
+                            whole = _whole_statements("".join([*parts, *round_parts,
+                                                               citing.close()]))
+                            if whole is None:
+                                raise StepFailed("the answer was cut at the token limit")
+                            if stream is not None:
+                                stream.reset()
+                                stream.write(whole)
+                            return self._kept(route, whole, evidence, book, stream), concepts
                         shown = citing.close()
                     round_parts.append(shown)
                     if stream is not None:
@@ -343,11 +392,34 @@ class LlmEngine:
                 break
             messages += await self._tool_messages("".join(round_parts), calls)
         answer = "".join(parts).strip()
-        if not answer:
+        if len(_MARKER.sub(" ", answer).split()) < MIN_ANSWER_WORDS:
             raise StepFailed("the model returned no answer")
+        small = route.context_tokens <= SMALL_CONTEXT_TOKENS
+        if answer != p.NO_ANSWER and not self._tool_names and small:
+            return self._kept(route, answer, evidence, book, stream), concepts
         if answer != p.NO_ANSWER and not citing.cited and not self._tool_names:
             raise StepFailed("no statement of the answer cites verifiable evidence")
         return answer, concepts
+
+    def _kept(self, route: Route, answer: str, evidence: Sequence[ChunkHit],
+              book: CitationBook, stream: AnswerStream | None) -> str:
+        """On a small model's window, the answer's statements that their citations support,
+        a sentence left without a marker citing the item that holds it (``statements``); the
+        stream shows what is kept. ``StepFailed`` when nothing is."""
+        if route.context_tokens > SMALL_CONTEXT_TOKENS:
+            return answer
+        answer = statements.cite_uncited(answer, evidence, book)
+        shown_with = frozenset(content_words(" ".join(
+            f"{h.lead_in or ''} {h.opening or ''}" for h in evidence)))
+        kept, dropped = statements.supported(answer, book.citations, shown_with)
+        if dropped:
+            log.info("dropped %d unsupported statement(s) of the answer", dropped)
+        if len(_MARKER.sub(" ", kept).split()) < MIN_ANSWER_WORDS:
+            raise StepFailed("no statement of the answer is supported by its citation")
+        if stream is not None:  # what is shown is what stands (and its added markers)
+            stream.reset()
+            stream.write(kept)
+        return kept
 
     async def _tool_messages(self, text: str, calls: Sequence[ToolChunk]) -> list[ChatMessage]:
         """The assistant's calls and one answer per call (an error the model can read when
@@ -375,15 +447,18 @@ class LlmEngine:
                               samples: dict[UUID, list[ChunkHit]],
                               book: CitationBook, *, focus: str | None = None) -> Composed:
         step = Step.COMPOSE_SUMMARY
-        numbered = Numbered.of(documents, samples, per_document=SUMMARY_EVIDENCE,
-                               best_first=False)
+        numbered = evidence_text.fit_numbered(
+            documents, samples, per_document=SUMMARY_EVIDENCE, best_first=False,
+            budget_chars=self._report_budget(RouteName.SUMMARIZE, p.SUMMARY_TASK,
+                                             p.SUMMARY_INPUT))
         if not numbered.hits:  # nothing sampled: the offline placeholders need no model
             return await self._fallback.compose_summary(documents, samples, book, focus=focus)
         user = p.SUMMARY_INPUT.format(count=len(numbered.document_ids),
                                       evidence=evidence_text.numbered_evidence(documents, numbered))
         kept = book.checkpoint()  # a rejected answer's citations are taken back
         try:
-            out = await self._ask(step, p.SUMMARY_TASK, user, p.SummaryOutput)
+            out = await self._ask(step, p.SUMMARY_TASK, user, p.SummaryOutput,
+                                  numbered=numbered)
             return reports.summary(out, documents, numbered, book)
         except (StepFailed, TimeoutError) as exc:
             book.rollback(kept)
@@ -396,8 +471,13 @@ class LlmEngine:
         """Focused (a topic): a difference table on the ``compare_focused`` route; holistic:
         the five-part report on the ``compare_holistic`` route (the larger model)."""
         step = Step.COMPOSE_COMPARISON
-        numbered = Numbered.of(documents, evidence, best_first=topic is not None,
-                               per_document=FOCUSED_EVIDENCE if topic else HOLISTIC_EVIDENCE)
+        route_name = RouteName.COMPARE_FOCUSED if topic else RouteName.COMPARE_HOLISTIC
+        numbered = evidence_text.fit_numbered(
+            documents, evidence, best_first=topic is not None,
+            per_document=FOCUSED_EVIDENCE if topic else HOLISTIC_EVIDENCE,
+            budget_chars=self._report_budget(
+                route_name, p.COMPARE_FOCUSED_TASK if topic else p.COMPARE_HOLISTIC_TASK,
+                question + (p.COMPARE_FOCUSED_INPUT if topic else p.COMPARE_HOLISTIC_INPUT)))
         if not numbered.hits:  # nothing to compare: the offline reply needs no model
             return await self._fallback.compose_comparison(question, documents, evidence,
                                                            topic, book)
@@ -409,12 +489,14 @@ class LlmEngine:
                 focused = await self._ask(
                     step, p.COMPARE_FOCUSED_TASK, p.COMPARE_FOCUSED_INPUT.format(
                         question=question, topic=topic, count=count, evidence=shown),
-                    p.FocusedComparisonOutput, route_name=RouteName.COMPARE_FOCUSED)
+                    p.FocusedComparisonOutput, route_name=RouteName.COMPARE_FOCUSED,
+                    numbered=numbered)
                 return reports.focused(focused, documents, numbered, topic, book)
             holistic = await self._ask(
                 step, p.COMPARE_HOLISTIC_TASK, p.COMPARE_HOLISTIC_INPUT.format(
                     question=question, count=count, evidence=shown),
-                p.HolisticComparisonOutput, route_name=RouteName.COMPARE_HOLISTIC)
+                p.HolisticComparisonOutput, route_name=RouteName.COMPARE_HOLISTIC,
+                numbered=numbered)
             return reports.holistic(holistic, documents, numbered, book)
         except (StepFailed, TimeoutError) as exc:
             book.rollback(kept)
@@ -434,6 +516,8 @@ class LlmEngine:
                                        source_document=source_document,
                                        source_text=source_text, book=book,
                                        context_tokens=route.context_tokens,
+                                       evidence_chars=route.evidence_chars(
+                                           self._system(FINDINGS_TASK), FINDINGS_INPUT),
                                        prepare=_scan_ahead(route))
         except (StepFailed, TimeoutError) as exc:  # its citations are already taken back
             self._fall_back(Step.AUDIT, _why(exc))
@@ -447,9 +531,12 @@ class LlmEngine:
 
     async def summarize_thread(self, previous: str, messages: Sequence[StoredMessage]) -> str:
         step = Step.SUMMARIZE_THREAD
-        user = p.THREAD_INPUT.format(
-            previous=previous.strip() or "(none)",
-            messages="\n".join(f"{m.role}: {' '.join(m.content.split())}" for m in messages))
+        lines = [f"{m.role}: {' '.join(m.content.split())}" for m in messages]
+        budget = self._report_budget(ROUTE_OF[step], p.THREAD_TASK, p.THREAD_INPUT + previous)
+        while len(lines) > 1 and sum(len(x) + 1 for x in lines) > budget:
+            lines.pop(0)  # a small window: the latest messages (the summary holds the rest)
+        user = p.THREAD_INPUT.format(previous=previous.strip() or "(none)",
+                                     messages="\n".join(lines)[-budget:])
         try:
             out = await self._ask(step, p.THREAD_TASK, user, p.ThreadSummaryOutput)
         except (StepFailed, TimeoutError) as exc:
@@ -458,6 +545,8 @@ class LlmEngine:
 
     async def rewrite_tone(self, text: str) -> tuple[str, list[str]]:
         step = Step.REWRITE_TONE
+        if not self._model_tone:  # by choice, not a failure: the rules check the tone
+            return await self._fallback.rewrite_tone(text)
         try:
             out = await self._ask(step, p.TONE_TASK, p.TONE_INPUT.format(text=text),
                                   p.ToneOutput)
@@ -475,6 +564,18 @@ class LlmEngine:
 # -- helpers ----------------------------------------------------------------------------------
 def _why(exc: Exception) -> str:
     return "timeout" if isinstance(exc, TimeoutError) else str(exc)
+
+
+_STATEMENT_END = re.compile(r"(?:\[\d+\])+[.;]?|[.;](?:\s*\[\d+\])+")
+
+
+def _whole_statements(text: str) -> str | None:
+    """``text`` up to the end of its last cited statement, when that leaves an answer."""
+    ends = [m.end() for m in _STATEMENT_END.finditer(text)]
+    if not ends:
+        return None
+    whole = text[:ends[-1]].strip()
+    return whole if len(_MARKER.sub(" ", whole).split()) >= MIN_ANSWER_WORDS else None
 
 
 def _markers_of(text: str) -> list[str]:

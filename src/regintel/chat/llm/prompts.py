@@ -86,10 +86,25 @@ citation shows the exact wording. If the evidence does not answer the question, 
 CAPTURE_INSTRUCTION = f"## Concepts\n{CAPTURE_CONCEPTS_INSTRUCTIONS}\n"
 # The concept-capture spec's tool (§4.2), offered on the main call of every turn.
 CAPTURE_CONCEPTS_TOOL = ToolSpec.model_validate(CAPTURE_CONCEPTS_SCHEMA)
+# The question again after the evidence: a small model reading a long evidence block otherwise
+# loses it (the 0.5B model answered a lone "[1]").
 INQUIRY_INPUT = """Question: {question}
 
 Evidence:
-{evidence}"""
+{evidence}
+
+Answer the question "{question}" in a few sentences, each ending with its evidence number."""
+# The worked example a small model is shown as an earlier exchange (an invented rulebook: the
+# model copies an example's words, which then cite nothing and are dropped).
+EXAMPLE_QUESTION = "How long may a member keep a book?"
+EXAMPLE_EVIDENCE = """[1] Library Rules, clause 2.1
+A member may borrow up to five books at a time. Books must be returned within 21 days of the
+loan.
+
+[2] Library Rules, clause 3.4
+A member who returns a book late pays a fee of one unit for each day."""
+EXAMPLE_ANSWER = ("A member must return a book within 21 days of the loan [1]. A late return "
+                  "costs one unit a day [2].")
 EVIDENCE_ITEM = "[{n}] {title}{clause}{page}\n{before}{text}"
 # What the passage needs from the text before it (retrieval.preceding); not part of the
 # passage, so not to be quoted (a quote is verified against the passage alone).
@@ -119,8 +134,8 @@ _STATEMENT_RULES = """Every statement is an object {"text": "...", "evidence": [
 "text" is one sentence that stays close to the wording of the evidence (never a fact the
 evidence does not state); "evidence" lists the numbers of the evidence items it comes from —
 at least one, and only numbers shown in the evidence. Do not quote at length and do not put
-[n] markers in "text": the citation shows the exact wording. Use document ids exactly as
-given."""
+[n] markers in "text": the citation shows the exact wording. Use document ids (D1, D2, …)
+exactly as given in the headings."""
 
 SUMMARY_TASK = f"""## Task: summarise the documents from the numbered evidence
 The evidence is a sample spread over each document, grouped under its document's id. For

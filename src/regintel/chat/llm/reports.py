@@ -38,6 +38,8 @@ from regintel.domain.documents import ChunkHit, Document, titled
 
 NO_TEXT = "The document has no summarisable text."  # the offline engine's wording
 NOT_ADDRESSED = "Not addressed."
+# A document's label as given ("D2") or as a small model may copy it ("d2", "2").
+_LABEL = re.compile(r"[Dd]?(\d{1,3})")
 _MARKERS = re.compile(r"\s*\[\d{1,3}(?:\s*,\s*\d{1,3})*\]")
 
 
@@ -72,6 +74,13 @@ class Numbered:
     def document_ids(self) -> set[UUID]:
         return {h.document_id for h in self.hits}
 
+    @property
+    def labels(self) -> dict[UUID, str]:
+        """Each shown document's short id (``D1``, ``D2`` … in the order shown): a small model
+        copies it where it garbles a UUID, and it costs two tokens, not twenty-five."""
+        order = dict.fromkeys(h.document_id for h in self.hits)
+        return {d: f"D{i}" for i, d in enumerate(order, 1)}
+
 
 class Citer:
     """Statements of one answer → ``Statement`` with verified citation numbers."""
@@ -79,10 +88,19 @@ class Citer:
     def __init__(self, numbered: Numbered, book: CitationBook) -> None:
         self._hits = numbered.hits
         self._shown = numbered.document_ids
+        self._labelled = {label: d for d, label in numbered.labels.items()}
         self._book = book
 
     def document(self, value: str, where: str) -> UUID:
-        """The id of a document the model was shown, or ``StepFailed``."""
+        """The id of a document the model was shown (its label, or its UUID), or
+        ``StepFailed``."""
+        label = _LABEL.fullmatch(value.strip())
+        if label:
+            document_id = self._labelled.get(f"D{int(label.group(1))}")
+            if document_id is None:
+                raise StepFailed(f"{where}: document {value.strip()!r} is not among the "
+                                 "documents")
+            return document_id
         try:
             document_id = UUID(value.strip())
         except ValueError as exc:

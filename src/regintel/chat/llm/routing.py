@@ -21,6 +21,13 @@ from regintel.settings import DEFAULT_CONTEXT_TOKENS
 log = logging.getLogger(__name__)
 
 
+# Sizing text against a window without the model's tokenizer: regulatory English runs nearer
+# 3.5 characters a token than 4 (numbers, clause ids, capitalised terms), so 3 keeps a margin.
+CHARS_PER_TOKEN = 3
+PROMPT_MARGIN_TOKENS = 100  # the chat template's own tokens, message headers
+MIN_EVIDENCE_TOKENS = 300
+
+
 class RouteName(StrEnum):
     SUMMARIZE = "summarize"
     INQUIRE = "inquire"
@@ -54,6 +61,13 @@ class Route:
     model: ChatModel
     price: Price = Price()
     context_tokens: int = DEFAULT_CONTEXT_TOKENS
+    output_tokens: int = 4096  # kept free in the window for the answer
+
+    def evidence_chars(self, *fixed: str) -> int:
+        """Characters of evidence one call may add to ``fixed`` (its prompts) and still leave
+        ``output_tokens`` free in the window; at least one passage's worth."""
+        free = self.context_tokens - self.output_tokens - sum(map(len, fixed)) // CHARS_PER_TOKEN
+        return max(free - PROMPT_MARGIN_TOKENS, MIN_EVIDENCE_TOKENS) * CHARS_PER_TOKEN
 
     @property
     def model_name(self) -> str:

@@ -174,6 +174,22 @@ export function confidenceBadge(confidence) {
   return h('span', { class: 'badge conf low', title: `Low confidence${score}` }, icon('alert'), ' Low confidence — shown with a disclaimer');
 }
 
+// Which engine wrote the answer, and with which model: "llm+fallback" names the steps that
+// fell back to the offline engine.
+export function engineBadge(meta) {
+  const engine = meta.engine || 'offline';
+  const models = ((meta.context && meta.context.models) || []).join(', ');
+  const fallbacks = (meta.context && meta.context.fallbacks) || [];
+  if (engine === 'offline') {
+    return h('span', { class: 'badge engine offline', 'data-engine': engine }, 'Offline engine');
+  }
+  const label = engine === 'llm+fallback'
+    ? `Model ${models} + offline fallback` : `Model ${models}`;
+  const title = fallbacks.length ? `Fell back: ${fallbacks.join('; ')}` : `Answered by ${models}`;
+  return h('span', { class: `badge engine ${engine === 'llm' ? 'llm' : 'fallback'}`,
+    'data-engine': engine, title }, label);
+}
+
 export function costLine(usage, engine) {
   if (!usage) return null;
   const tokens = (usage.input_tokens || 0) + (usage.output_tokens || 0);
@@ -435,7 +451,8 @@ export function renderAnswer(meta, ctx, { live = true } = {}) {
     parts.push(h('ul', { class: 'notices' }, notices.map((n) => h('li', {}, String(n)))));
   }
   const footer = h('div', { class: 'msg-footer' },
-    meta.needs_input ? null : confidenceBadge(meta.confidence), costLine(meta.usage, meta.engine));
+    meta.needs_input ? null : confidenceBadge(meta.confidence), engineBadge(meta),
+    costLine(meta.usage, meta.engine));
   if (footer.childNodes.length) parts.push(footer);
   return parts;
 }
