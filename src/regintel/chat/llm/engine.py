@@ -321,7 +321,8 @@ class LlmEngine:
         example = [m.content or "" for m in self._example(Step.COMPOSE_INQUIRY)]
         return route.evidence_chars(
             self._system(p.INQUIRY_TASK, *([p.CAPTURE_INSTRUCTION] if tools else [])),
-            p.INQUIRY_INPUT, *example, *(json.dumps(t.parameters) + t.description
+            p.INQUIRY_INPUT + (p.QUESTION_AGAIN if example else ""), *example,
+            *(json.dumps(t.parameters) + t.description
                                          for t in tools))
 
     def _example(self, step: Step) -> list[ChatMessage]:
@@ -330,7 +331,8 @@ class LlmEngine:
         if not self._small(step):
             return []
         return [ChatMessage(role="user", content=p.INQUIRY_INPUT.format(
-                    question=p.EXAMPLE_QUESTION, evidence=p.EXAMPLE_EVIDENCE)),
+                    question=p.EXAMPLE_QUESTION, evidence=p.EXAMPLE_EVIDENCE)
+                    + p.QUESTION_AGAIN.format(question=p.EXAMPLE_QUESTION)),
                 ChatMessage(role="assistant", content=p.EXAMPLE_ANSWER)]
 
     def _report_budget(self, route_name: RouteName, task: str, prompt: str) -> int:

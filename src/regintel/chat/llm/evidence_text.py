@@ -36,8 +36,9 @@ def inquiry_input(question: str, hits: Sequence[ChunkHit], budget_chars: int | N
     if budget_chars is not None:  # a small window: the best that fit, at least the best one
         shown = fit(shown, budget_chars - len(question))
         top = top[:len(shown)]
-    return top, p.INQUIRY_INPUT.format(question=question, evidence="\n\n".join(
+    user = p.INQUIRY_INPUT.format(question=question, evidence="\n\n".join(
         evidence_item(n, hit) for n, hit in enumerate(shown, 1)))
+    return top, user + (p.QUESTION_AGAIN.format(question=question) if short else "")
 
 
 def shortened(text: str, question: str, max_chars: int = SHORT_ITEM_CHARS) -> str:

@@ -86,12 +86,13 @@ citation shows the exact wording. If the evidence does not answer the question, 
 CAPTURE_INSTRUCTION = f"## Concepts\n{CAPTURE_CONCEPTS_INSTRUCTIONS}\n"
 # The concept-capture spec's tool (§4.2), offered on the main call of every turn.
 CAPTURE_CONCEPTS_TOOL = ToolSpec.model_validate(CAPTURE_CONCEPTS_SCHEMA)
-# The question again after the evidence: a small model reading a long evidence block otherwise
-# loses it (the 0.5B model answered a lone "[1]").
 INQUIRY_INPUT = """Question: {question}
 
 Evidence:
-{evidence}
+{evidence}"""
+# The question again after the evidence, for a small model: reading a long evidence block it
+# otherwise loses it (the 0.5B model answered a lone "[1]").
+QUESTION_AGAIN = """
 
 Answer the question "{question}" in a few sentences, each ending with its evidence number."""
 # The worked example a small model is shown as an earlier exchange (an invented rulebook: the
