@@ -6,7 +6,6 @@ embeds kept for the next turn of the same tenant only."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from uuid import uuid4
 
 from regintel.adapters.embeddings.local import LocalEmbedder
@@ -18,8 +17,8 @@ from regintel.chat.service import ChatService
 from regintel.container import Container
 from regintel.domain.chat import ChatRequest
 from regintel.domain.documents import SearchScope
-from regintel.ports.embedder import Vectors
 from tests.chat.conftest import Corpus
+from tests.chat.test_unit_vectors import Counting
 
 QUESTION = "How long must a Relevant Person keep records of customer due diligence?"
 
@@ -43,18 +42,6 @@ async def test_steps_are_named_and_text_arrives_before_the_answer_ends(
     assert final.kind == "meta"
     assert final.data.answer == streamed, "the stream spells the final answer"
     assert final.data.citations
-
-
-class Counting:
-    """The real model, counting the texts it embeds."""
-
-    def __init__(self, inner: LocalEmbedder) -> None:
-        self.inner, self.texts = inner, 0
-        self.model_name, self.dimension = inner.model_name, inner.dimension
-
-    def embed(self, texts: Sequence[str]) -> Vectors:
-        self.texts += len(texts)
-        return self.inner.embed(texts)
 
 
 async def test_sentence_vectors_are_kept_for_the_same_tenant_only(

@@ -20,7 +20,7 @@ from regintel.chat.offline import lists, matching
 from regintel.chat.offline.segments import Unit, page_texts, segment
 from regintel.chat.offline.unit_lists import group_lists
 from regintel.chat.offline.unit_vectors import UnitVectors
-from regintel.domain.documents import DocStatus, DocType, StoredChunk
+from regintel.domain.documents import DocStatus, DocType, Document, StoredChunk
 from regintel.errors import NotFound
 from regintel.ports.embedder import Embedder
 from regintel.ports.library import ChunkIndex, DocumentStore
@@ -28,6 +28,7 @@ from regintel.ports.library import ChunkIndex, DocumentStore
 log = logging.getLogger(__name__)
 
 PREPARE_JOB = "audit.prepare_units"
+BATCH = 32  # texts embedded at a time
 
 
 def policy_units(document_id: UUID, chunks: Sequence[StoredChunk]) -> list[Unit]:
@@ -72,10 +73,20 @@ class AuditPreparation:
         if document.status is not DocStatus.READY:
             return
         chunks = await self._index.document_chunks(tenant, doc_id)
+        texts = list(dict.fromkeys(await self.texts(tenant, document, chunks)))
+        # In small batches: a turn that needs a text being embedded waits for its batch
+        # (unit_vectors), not for the whole document.
+        for start in range(0, len(texts), BATCH):
+            await self._memo.embed(self._embedder, tenant,
+                                   [(doc_id, text) for text in texts[start:start + BATCH]])
+        log.info("document %s prepared for %s: %d texts", doc_id, self.purpose, len(texts))
+
+    purpose = "audit"
+
+    async def texts(self, tenant_id: UUID, document: Document,
+                    chunks: Sequence[StoredChunk]) -> list[str]:
+        """What is embedded of the document: a policy as an audit's source, a regulation as
+        its target."""
         if document.doc_type is DocType.POLICY:
-            texts = source_texts(policy_units(doc_id, chunks))
-        else:
-            texts = target_texts(segment(doc_id, page_texts(chunks)))
-        unique = list(dict.fromkeys(texts))
-        await self._memo.embed(self._embedder, tenant, [(doc_id, text) for text in unique])
-        log.info("document %s prepared for audit: %d units", doc_id, len(unique))
+            return source_texts(policy_units(document.id, chunks))
+        return target_texts(segment(document.id, page_texts(chunks)))
