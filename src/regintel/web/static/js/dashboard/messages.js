@@ -348,7 +348,7 @@ function summaryView(summary, meta, ctx) {
       h('h3', {}, s.title), s.overview ? h('p', {}, citedText(s.overview, meta.citations, ctx)) : null,
       s.coverage ? h('p', { class: 'summary-coverage' }, `Coverage: ${s.coverage}.`) : null,
       s.parts && s.parts.length
-        ? h('ol', { class: 'summary-parts' }, s.parts.map((p) => h('li', {},
+        ? h('ul', { class: 'summary-parts' }, s.parts.map((p) => h('li', {},
           h('strong', {}, p.heading), ' — ', citedText(p.statement.text || '', meta.citations, ctx),
           ' ', markersFor(p.statement.citations, meta.citations, ctx)))) : null,
       s.key_obligations && s.key_obligations.length
