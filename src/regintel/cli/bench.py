@@ -482,6 +482,13 @@ def bench_load(
     seconds: Annotated[float, typer.Option(min=1, help="How long they chat.")] = 60.0,
     url: Annotated[str, typer.Option(help="The running server (`regintel serve`).")] = (
         "http://127.0.0.1:8000"),
+    document: Annotated[Path | None, typer.Option(
+        exists=True, dir_okay=False,
+        help="A real rulebook to ask about (uploaded as a regulation), instead of the small "
+             "built-in policy.")] = None,
+    settle: Annotated[float, typer.Option(
+        min=0, help="Seconds to wait after the document is ready, before the users start, so "
+                    "its follow-up jobs (audit units, answer sentences) are done.")] = 0.0,
     json_out: JsonOption = False,
 ) -> None:
     """Concurrent users chatting through the HTTP API: errors, time to first SSE event,
@@ -491,7 +498,8 @@ def bench_load(
     from regintel.bench import load
 
     try:
-        figures = run(lambda: load.run(url, users=users, seconds=seconds))
+        figures = run(lambda: load.run(url, users=users, seconds=seconds,
+                                      document=document, settle_s=settle))
     except (httpx.HTTPError, RuntimeError) as exc:
         typer.secho(f"error: {exc}", err=True, fg=typer.colors.RED)
         raise typer.Exit(1) from exc
