@@ -295,6 +295,12 @@ class ApiSettings(_Group):
     first_event_wait_ms: float = Field(
         150, ge=0, description="How long a chat request waits for the pipeline's first event "
         "(so early refusals are plain 4xx answers) before the stream opens with `accepted`.")
+    concurrent_turns: int | None = Field(
+        None, ge=1, le=256, description="Chat turns one server process works on at once; "
+        "later ones wait their turn (their stream opens with `accepted` at once). Unset: one "
+        "per core on the offline engine, whose turns are CPU work (unbounded, every turn "
+        "competes with every other and with the event loop, so under load everyone waits "
+        "longer), and no limit with a model configured, whose turns mostly wait on the model.")
 
 
 class ConceptSettings(_Group):

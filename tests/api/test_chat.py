@@ -190,6 +190,34 @@ async def test_slow_start_opens_with_accepted_and_refuses_in_stream(
         api_app.state.settings = saved
 
 
+async def test_a_turn_beyond_the_concurrent_limit_waits_its_turn(
+        api_app: FastAPI, alice: User, container: Container) -> None:
+    saved: Settings = api_app.state.settings
+    api_app.state.settings = saved.model_copy(update={
+        "api": saved.api.model_copy(update={"first_event_wait_ms": 0})})
+    gate = container.turn_gate
+    assert gate is not None  # the offline engine's turns are CPU work: they are limited
+    held = 0
+    try:
+        document = await _ready_document(alice, container)
+        while not gate.locked():
+            await gate.acquire()  # every place taken, as by turns in progress
+            held += 1
+        waiting = asyncio.create_task(alice.client.post("/api/chat", json={
+            "message": QUESTION, "tagged_doc_ids": [document["id"]]}))
+        await asyncio.sleep(1.0)
+        assert not waiting.done()  # it waits for a place …
+        gate.release()
+        held -= 1
+        events = sse_events((await asyncio.wait_for(waiting, 120)).text)
+        # … with its stream open at once, and is answered when a place frees up.
+        assert events[0] == ("status", {"node": "accepted"}) and events[-1][0] == "meta"
+    finally:
+        for _ in range(held):
+            gate.release()
+        api_app.state.settings = saved
+
+
 async def test_a_chat_created_empty_takes_a_clean_distinct_title(alice: User,
                                                                  container: Container) -> None:
     document = await _ready_document(alice, container)

@@ -26,6 +26,19 @@ async def test_a_follow_up_is_searched_with_the_thread_subject(offline_chat: Cha
                for c in second.citations), clauses
 
 
+async def test_a_follow_up_is_led_by_the_rule_on_what_it_asks(offline_chat: ChatService,
+                                                              corpus: Corpus) -> None:
+    thread = Conversation(offline_chat, corpus.tenant_id)
+    await thread.ask("What must an employee do if they suspect money laundering?")
+    second = await thread.ask("and for how long must the records be kept?")
+    lead = second.answer.split("\n")[0]
+    # Led by the keeping of the reports' records (14.5.1): not by the earlier question's rule
+    # (14.2.2, which the search with the thread's question ranks first), nor by the records
+    # of another subject (training, 13.3.2).
+    assert "14.5.1" in lead, lead
+    assert "six years" in lead, lead
+
+
 async def test_a_focused_summary_reads_its_focus(offline_chat: ChatService,
                                                 corpus: Corpus) -> None:
     r = await Conversation(offline_chat, corpus.tenant_id).ask(

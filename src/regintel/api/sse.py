@@ -43,7 +43,9 @@ def _payload(event: ChatEvent) -> Any:
 
 
 class ChatStream:
-    def __init__(self, events: AsyncIterator[ChatEvent]) -> None:
+    def __init__(self, events: AsyncIterator[ChatEvent],
+                 gate: asyncio.Semaphore | None = None) -> None:
+        self._gate = gate
         self._queue: asyncio.Queue[ChatEvent | BaseException | None] = asyncio.Queue(
             _QUEUE_SIZE)
         self._task = asyncio.create_task(self._produce(events), name="regintel-chat-turn")
@@ -52,8 +54,9 @@ class ChatStream:
 
     async def _produce(self, events: AsyncIterator[ChatEvent]) -> None:
         try:
-            async for event in events:
-                await self._queue.put(event)
+            async with self._gate or contextlib.nullcontext():
+                async for event in events:
+                    await self._queue.put(event)
             await self._queue.put(None)
         except Exception as exc:  # handed to the reader, who decides how to report it
             await self._queue.put(exc)

@@ -90,9 +90,12 @@ class ChatEngine(Protocol):
 
     async def compose_inquiry(self, question: str, hits: Sequence[ChunkHit],
                               book: CitationBook, *, caution: bool,
-                              stream: AnswerStream | None = None) -> Composed:
+                              stream: AnswerStream | None = None,
+                              follow_up: str | None = None) -> Composed:
         """``stream``, when given, receives the answer as it is generated (an engine that
-        composes all at once may ignore it: the answer is streamed at the end of the turn)."""
+        composes all at once may ignore it: the answer is streamed at the end of the turn).
+        ``follow_up``: the user's own words when ``question`` is a follow-up read with the
+        thread's earlier questions (what the answer must lead with is in these words)."""
         ...
 
     async def prepare_inquiry(self, question: str, hits: Sequence[ChunkHit]) -> None:

@@ -42,7 +42,8 @@ async def chat(body: ChatCreate, principal: PrincipalDep, container: ContainerDe
             dict.fromkeys(body.tagged_set_ids)), action=body.action,
         enable_web_search=body.enable_web_search, use_memory=body.use_memory,
         project_id=body.project_id, answer=body.resume, source_text=body.source_text)
-    stream = ChatStream(service.stream(tenant_id, request, user_id=principal.user_id))
+    stream = ChatStream(service.stream(tenant_id, request, user_id=principal.user_id),
+                        gate=container.turn_gate)
     # Checks run on the first step, so a refused request is a plain 4xx, not a broken stream
     # (unless the run is so slow to start that the stream had to open first).
     first = await stream.first(settings.api.first_event_wait_ms / 1000)

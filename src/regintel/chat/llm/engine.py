@@ -285,12 +285,14 @@ class LlmEngine:
 
     async def compose_inquiry(self, question: str, hits: Sequence[ChunkHit],
                               book: CitationBook, *, caution: bool,
-                              stream: AnswerStream | None = None) -> Composed:
+                              stream: AnswerStream | None = None,
+                              follow_up: str | None = None) -> Composed:
         step = Step.COMPOSE_INQUIRY
         top, user = evidence_text.inquiry_input(question, hits, self._inquiry_budget(),
                                                 short=self._small(Step.COMPOSE_INQUIRY))
         if not top:  # nothing to ground an answer on: the fixed reply needs no model
-            return await self._fallback.compose_inquiry(question, hits, book, caution=caution)
+            return await self._fallback.compose_inquiry(question, hits, book, caution=caution,
+                                                        follow_up=follow_up)
         kept = book.checkpoint()  # a failed answer's citations are taken back
         try:
             answer, concepts = await self._main_call(step, user, top, book, stream)
@@ -299,7 +301,8 @@ class LlmEngine:
             if stream is not None:
                 stream.reset()
             fallback = self._fall_back(step, _why(exc))
-            return await fallback.compose_inquiry(question, hits, book, caution=caution)
+            return await fallback.compose_inquiry(question, hits, book, caution=caution,
+                                                  follow_up=follow_up)
         if caution and answer != p.NO_ANSWER:
             answer += f"\n\n{CAUTION}"
         return Composed(answer=answer, concepts=concepts)

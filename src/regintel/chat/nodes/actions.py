@@ -400,11 +400,14 @@ async def compose(state: ChatState, runtime: Rt) -> Update:
         else:
             tier = (state.get("confidence") or {}).get("tier")
             stream = AnswerStream(runtime.stream_writer, prefix=_prefix(state))
-            asked = abbreviations.expand(state.get("query") or state.get("message", ""),
-                                         unless_in=[h.text for h in hits])
+            message = state.get("message", "")
+            query = state.get("query") or message
+            asked = abbreviations.expand(query, unless_in=[h.text for h in hits])
+            follow_up = abbreviations.expand(message, unless_in=[h.text for h in hits]) \
+                if query != message else None
             composed = await deps.engine.compose_inquiry(asked, hits, book,
                                                          caution=tier == "medium",
-                                                         stream=stream)
+                                                         stream=stream, follow_up=follow_up)
             streamed = stream.text
             if state.get("web"):
                 composed = replace(composed, answer=web.cite(composed.answer,

@@ -18,6 +18,7 @@ from regintel.chat.offline import obligations as obligation_rules
 from regintel.chat.offline.ranking import (
     Kept,
     Sentence,
+    embed,
     mmr,
     pointers,
     query_and_sentences,
@@ -282,7 +283,8 @@ def bullet(statement: Statement) -> str:
 
 
 async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
-                  book: CitationBook, *, caution: bool, kept: Kept | None = None) -> Composed:
+                  book: CitationBook, *, caution: bool, kept: Kept | None = None,
+                  follow_up: str | None = None) -> Composed:
     top = sorted(retrieved(hits), key=lambda h: -h.score)[:EVIDENCE_CHUNKS]
     candidates = sentences_of(top)
     if not candidates:
@@ -290,6 +292,13 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
                         "Please rephrase it or tag the documents to search.")
     query, matrix = await query_and_sentences(embedder, question, candidates, kept)
     similarity = under_headings(candidates, matrix @ query)
+    # A follow-up was searched with the thread's earlier questions (they keep it on the
+    # subject), but what it asks is in its own words: "and for how long must the records be
+    # kept?" after a question on reporting suspicion is led by the rule close to both - the
+    # keeping of the reports' records -, not by the earlier question's rule nor by another
+    # subject's records.
+    closest = similarity if not follow_up else np.minimum(similarity, under_headings(
+        candidates, matrix @ (await embed(embedder, [follow_up]))[0]))
     # How well the sentence matches the question, and how relevant retrieval found its chunk.
     pointing = pointers(candidates)
     kind = answer_kind.asked(question)
@@ -320,7 +329,7 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
         binding = [i for i, s in enumerate(candidates) if s.binds and (
             own or s.hit.doc_type == DocType.REGULATION) and relevance[i] >= best - POINT_MARGIN]
         if binding:
-            lead = max(binding, key=lambda i: float(similarity[i]))
+            lead = max(binding, key=lambda i: float(closest[i]))
             picked = [lead, *(i for i in picked if i != lead)][:INQUIRY_POINTS]
     picked.sort(key=order)
     if requirements and not any(candidates[i].binds for i in picked):

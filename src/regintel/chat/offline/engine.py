@@ -93,10 +93,10 @@ class OfflineEngine:
 
     async def compose_inquiry(
         self, question: str, hits: Sequence[ChunkHit], book: CitationBook, *, caution: bool,
-        stream: AnswerStream | None = None,
+        stream: AnswerStream | None = None, follow_up: str | None = None,
     ) -> Composed:
         return await compose.inquiry(self._embedder, question, hits, book, caution=caution,
-                                     kept=self._kept)
+                                     kept=self._kept, follow_up=follow_up)
 
     async def compose_summary(
         self,
