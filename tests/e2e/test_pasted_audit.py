@@ -47,3 +47,41 @@ async def test_an_email_pasted_into_the_chat_box_is_audited(browser: Browser, li
     await tab.shot(screenshots, "28-pasted-email-audit")
     tab.assert_clean()
     await tab.context.close()
+
+
+COMPLIANT = ("Hi team, before we open the account for the new client we will verify his "
+             "identity from his passport and screen him against the sanctions lists, as our "
+             "procedures require.")
+
+
+async def test_a_compliant_email_is_never_called_compliant(browser: Browser, live_server: str,
+                                                           screenshots: Path) -> None:
+    """Issue 35: an audit that finds nothing says what it checked ("No issues found in the N
+    rules checked (…)", or that no rule matched the text) and that this is no finding that the
+    text complies; the word "Compliant" is never its verdict."""
+    tab = await open_tab(browser, live_server)
+    page = tab.page
+    await sign_up(tab, name="Carl Clean", organisation="Clean Bank", email=new_email("carl"))
+    await upload(tab, filename="aml.pdf", data=make_pdf(AML_RULES, TITLE), mime="application/pdf",
+                 title=TITLE, version="2025", doc_type="regulation")
+    await page.get_by_role("tab", name="Chats").click()
+    box = page.get_by_role("combobox", name=re.compile("^Message"))
+    await box.press_sequentially("@pasted")
+    await expect(page.get_by_role("option").filter(has_text=TITLE)).to_have_count(1)
+    await box.press("Enter")
+    await box.press_sequentially(f" Check this email against the rules: {COMPLIANT}")
+    await box.press("Enter")
+    answer = page.locator(".msg.assistant").last
+    await expect(answer).not_to_have_class(re.compile("streaming"), timeout=ANSWER_TIMEOUT_MS)
+    audit = answer.locator(".audit")
+    await expect(audit).to_be_visible()
+    await expect(audit.locator(".finding")).to_have_count(0)
+    await expect(audit.locator(".badge.status")).to_have_text("No issues found")
+    said = await audit.inner_text()
+    assert re.search(r"No issues found in the \d+ rules? checked|No rule of the .* matched",
+                     said), said
+    assert "not a finding that the text complies" in said, said
+    assert "Compliant" not in await answer.inner_text()
+    await tab.shot(screenshots, "28b-compliant-email-verdict")
+    tab.assert_clean()
+    await tab.context.close()

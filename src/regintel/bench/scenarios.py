@@ -51,6 +51,7 @@ SPLIT_CHOICES = ("dev", "heldout", "all")
 SPLITS: tuple[Literal["dev", "heldout"], ...] = ("dev", "heldout")
 _MARKER = re.compile(r"\[(\d{1,3})\]")
 _TRAILING_MARKERS = re.compile(r"(?:\s*\[\d{1,3}\])+")
+_CLOSING_MARKERS = re.compile(r"(?:\s*\[\d{1,3}\])+\.?")
 # "compliant" as a verdict: not "non-compliant", "not compliant", "compliance".
 _CALLED_COMPLIANT = re.compile(r"(?<![-\w])(?<!not )(?<!never )compliant\b", re.I)
 _VERDICT_SENTENCES = 2
@@ -167,7 +168,15 @@ def answer_body(response: ChatResponse) -> str:
 
 
 def first_sentence(answer: str) -> str:
-    """The answer's first sentence, with the citation markers right after its full stop."""
+    """The answer's lead: its first paragraph up to the citation markers that close its first
+    cited statement ("Under AML, 10.2.1: A firm must: (a) …; and (b) …. [1]" is one statement,
+    its list included: a sentence splitter would cut it at the list's first item); else its
+    first sentence, with the markers right after its full stop."""
+    paragraph = answer.strip().split("\n\n", 1)[0]
+    marked = _MARKER.search(paragraph)
+    if marked:
+        trailing = _CLOSING_MARKERS.match(paragraph, marked.start())
+        return paragraph[:trailing.end() if trailing else marked.end()]
     spans = sentence_spans(answer)
     if not spans:
         return ""

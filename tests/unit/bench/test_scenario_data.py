@@ -138,6 +138,9 @@ def test_a_rule_may_name_its_document() -> None:
     ("Under Rule 8.4.1 senior management must approve. [2][3] Then monitor.",
      "Under Rule 8.4.1 senior management must approve. [2][3]"),
     ("", ""),
+    # A provision led with its list is one statement: not cut at its first item.
+    ("Under AML, 10.2.1: A bank must: (a) assess; and (b) gather information. [1]\n\n- More [2]",
+     "Under AML, 10.2.1: A bank must: (a) assess; and (b) gather information. [1]"),
 ])
 def test_the_first_sentence_keeps_the_markers_after_its_full_stop(answer: str,
                                                                  first: str) -> None:
