@@ -109,6 +109,37 @@ def without_document_names(message: str, documents: Sequence[Document]) -> str:
             cut.append((start, start + (noun.end() if noun else len(name))))
     acronyms = {a for d in documents for a in short_names(d.title) | title_acronyms(d.title)}
     cut += [m.span() for m in _ACRONYM.finditer(text) if m.group(0) in acronyms]
-    for start, end in sorted(cut, reverse=True):
+    cut += _title_runs(text, documents)
+    for start, end in sorted(_merged(cut), reverse=True):
         text = text[:start] + " " + text[end:]
     return text
+
+
+def _title_runs(text: str, documents: Sequence[Document]) -> list[tuple[int, int]]:
+    """Spans of two or more words, one of them capitalised, that are all words of one
+    document's title: "the Conduct of Business Rulebook" for the "ADGM Conduct of Business
+    Rulebook (COBS)", which a shortened name leaves behind in part ("Conduct of")."""
+    spans: list[tuple[int, int]] = []
+    words = list(re.finditer(r"[\w'’-]+", text))
+    for d in documents:
+        vocabulary = {w.lower() for w in re.findall(r"[\w'’-]+", d.title)}
+        run: list[re.Match[str]] = []
+        for word in [*words, None]:
+            if word is not None and word.group(0).lower() in vocabulary:
+                run.append(word)
+                continue
+            if len(run) >= 2 and any(w.group(0)[0].isupper() for w in run):
+                spans.append((run[0].start(), run[-1].end()))
+            run = []
+    return spans
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Overlapping spans as one, so each piece of text is cut once."""
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return out
