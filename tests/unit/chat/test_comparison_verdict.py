@@ -36,3 +36,26 @@ def test_the_verdict_says_only_what_was_compared() -> None:
     assert not _disagree(RULE, PROSE) and not _differs({a: RULE, b: PROSE})
     assert _agreement({a: PROSE, b: RULE}) == "both say the firm must act on it"
     assert _differs({a: RULE, b: None})  # one document alone is no common ground
+
+
+def _in(text: str, clause: str) -> Sentence:
+    hit = ChunkHit(ordinal=0, text=text, page_start=1, page_end=1, char_start=0,
+                   char_end=len(text), clause=clause, chunk_id=uuid4(), document_id=uuid4(),
+                   document_title="Rules (AR)", document_version="1",
+                   doc_type=DocType.REGULATION, score=0.5)
+    (found,) = sentences_of([hit])
+    return found
+
+
+def test_aspects_under_one_heading_are_named_apart() -> None:
+    from regintel.chat.offline.compare_focused import _told_apart
+
+    a = uuid4()
+    rows = [("Record keeping", {a: _in("The records of the training must be kept for at least "
+                                       "six years from the date it was given.", "13.3.2")}),
+            ("Record keeping", {a: _in("The details of every report made to the authority must "
+                                       "be kept for at least six years.", "14.5.1")}),
+            ("Complaints", {a: _in("A firm must acknowledge every complaint of a client in "
+                                   "writing within five business days.", "7.2.1")})]
+    assert [name for name, _ in _told_apart(rows)] == [
+        "Record keeping, AR 13.3.2", "Record keeping, AR 14.5.1", "Complaints"]

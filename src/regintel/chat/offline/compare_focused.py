@@ -58,6 +58,7 @@ def compare(documents: Sequence[Document], on_topic: dict[UUID, list[tuple[Sente
                 rows.append((_aspect(sentence), {d.id: sentence if d.id == other else None
                                                  for d in documents}))
 
+    rows = _told_apart(rows)
     table: list[ComparisonRow] = []
     differences: list[Statement] = []
     common: list[Statement] = []
@@ -131,6 +132,23 @@ def _aspect(sentence: Sentence) -> str:
     clause = clause_of(sentence.hit, sentence.text)
     return f"{_short(sentence.hit.document_title)} {clause}" if clause else \
         _short(sentence.hit.document_title)
+
+
+def _told_apart(rows: list[tuple[str, dict[UUID, Sentence | None]]],
+                ) -> list[tuple[str, dict[UUID, Sentence | None]]]:
+    """Aspects under one heading ("Record keeping" four times) named apart by the clause of
+    their first provision ("Record keeping, AML 13.3.2"): a reader must tell the rows apart."""
+    seen: dict[str, int] = {}
+    for aspect, _ in rows:
+        seen[aspect] = seen.get(aspect, 0) + 1
+    out = []
+    for aspect, cells in rows:
+        first = next((s for s in cells.values() if s is not None), None)
+        clause = clause_of(first.hit, first.text) if first is not None else None
+        if seen[aspect] > 1 and first is not None and clause and clause not in aspect:
+            aspect = f"{aspect}, {_short(first.hit.document_title)} {clause}"
+        out.append((aspect, cells))
+    return out
 
 
 def modal(text: str) -> str | None:
