@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from uuid import uuid4
+from uuid import UUID, uuid4
 
 from regintel.chat.offline.compare import _disagree
 from regintel.chat.offline.compare_focused import _agreement, _difference, _differs
@@ -51,11 +51,14 @@ def test_aspects_under_one_heading_are_named_apart() -> None:
     from regintel.chat.offline.compare_focused import _told_apart
 
     a = uuid4()
-    rows = [("Record keeping", {a: _in("The records of the training must be kept for at least "
-                                       "six years from the date it was given.", "13.3.2")}),
-            ("Record keeping", {a: _in("The details of every report made to the authority must "
-                                       "be kept for at least six years.", "14.5.1")}),
-            ("Complaints", {a: _in("A firm must acknowledge every complaint of a client in "
-                                   "writing within five business days.", "7.2.1")})]
+    training = _in("The records of the training must be kept for at least six years from the "
+                   "date it was given.", "13.3.2")
+    reports = _in("The details of every report made to the authority must be kept for at least "
+                  "six years.", "14.5.1")
+    complaints = _in("A firm must acknowledge every complaint of a client in writing within "
+                     "five business days.", "7.2.1")
+    rows: list[tuple[str, dict[UUID, Sentence | None]]] = [
+        ("Record keeping", {a: training}), ("Record keeping", {a: reports}),
+        ("Complaints", {a: complaints})]
     assert [name for name, _ in _told_apart(rows)] == [
         "Record keeping, AR 13.3.2", "Record keeping, AR 14.5.1", "Complaints"]
