@@ -392,7 +392,12 @@ async def summary(embedder: Embedder, documents: Sequence[Document],
         coverage: str | None = None
         key: list[Statement] = []
         if level is not None:
-            walked = outline.parts_of(hits, level)
+            # The document's own title heading at the parts' level (front matter under it) is
+            # no part of it: "GDPR …" before Chapter I.
+            walked = [p for p in outline.parts_of(hits, level)
+                      if p.heading.strip().lower() not in {
+                          document.title.lower(),
+                          titled(document.title, document.version).lower()}]
             parts = _walk(book, candidates, matrix, walked, level, skip=overview_at)
             coverage = (f"{len(parts)} of {len(walked)} {outline.noun(walked)} summarised, "
                         "in the document's order")
