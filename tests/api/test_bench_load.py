@@ -29,7 +29,9 @@ async def test_load_bench_drives_users_and_reports(api_app: FastAPI,
     assert figures["errors"] == 0, figures["error_samples"]
     assert figures["turns"] >= 2 and figures["first_event_p95_ms"] is not None
     assert figures["throughput_turns_per_s"] > 0
-    assert [row[0] for row in load.table_rows(figures)][:3] == ["users", "seconds", "turns"]
+    assert [row[0] for row in load.table_rows(figures)][:5] == [
+        "users", "document", "settle_s", "seconds", "turns"]
+    assert figures["document"] == "built-in policy" and figures["settle_s"] == 0.0
 
 
 async def test_a_rate_limited_turn_is_waited_out_not_counted_as_an_error() -> None:
