@@ -112,8 +112,8 @@ async def test_disconnect_cancels_the_turn(api_app: FastAPI, alice: User,
     streams: list[ChatStream] = []
     original = ChatStream.__init__
 
-    def tracked(self: ChatStream, events: Any) -> None:
-        original(self, events)
+    def tracked(self: ChatStream, events: Any, **options: Any) -> None:
+        original(self, events, **options)
         streams.append(self)
 
     monkeypatch.setattr(ChatStream, "__init__", tracked)

@@ -117,8 +117,8 @@ def without_document_names(message: str, documents: Sequence[Document]) -> str:
 
 def _title_runs(text: str, documents: Sequence[Document]) -> list[tuple[int, int]]:
     """Spans of two or more words, one of them capitalised, that are all words of one
-    document's title: "the Conduct of Business Rulebook" for the "ADGM Conduct of Business
-    Rulebook (COBS)", which a shortened name leaves behind in part ("Conduct of")."""
+    document's title: "the Client Assets Rulebook" for the "Client Assets and Custody
+    Rulebook (CAR)", which a shortened name leaves behind in part ("Client Assets")."""
     spans: list[tuple[int, int]] = []
     words = list(re.finditer(r"[\w'’-]+", text))
     for d in documents:

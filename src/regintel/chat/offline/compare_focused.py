@@ -137,7 +137,7 @@ def _aspect(sentence: Sentence) -> str:
 def _told_apart(rows: list[tuple[str, dict[UUID, Sentence | None]]],
                 ) -> list[tuple[str, dict[UUID, Sentence | None]]]:
     """Aspects under one heading ("Record keeping" four times) named apart by the clause of
-    their first provision ("Record keeping, AML 13.3.2"): a reader must tell the rows apart."""
+    their first provision ("Record keeping, MCR 13.3.2"): a reader must tell the rows apart."""
     seen: dict[str, int] = {}
     for aspect, _ in rows:
         seen[aspect] = seen.get(aspect, 0) + 1
