@@ -48,3 +48,17 @@ async def test_a_focused_summary_reads_its_focus(offline_chat: ChatService,
     assert r.context.get("summary_focus") == "suspicious activity reports tipping off"
     clauses = [c.clause or "" for c in r.citations]
     assert sum(c.startswith("14.") for c in clauses) >= 2, clauses  # the SAR chapter
+
+
+async def test_a_requirement_question_is_not_answered_with_definitions(
+        offline_chat: ChatService, corpus: Corpus) -> None:
+    # As the browser sends it: the mention's markup in the message, its document tagged.
+    r = await Conversation(offline_chat, corpus.tenant_id).ask(
+        f"@[{corpus.aml.title}] What must a relevant person do before establishing a business "
+        "relationship?", tagged_doc_ids=[corpus.aml.id])
+    assert r.action is Action.INQUIRE and r.citations
+    # The tag narrows the search; the title's words are not searched for, or the glossary
+    # that defines them leads ("AML Return Means …", guidance on the term "customer").
+    for c in r.citations:
+        assert not c.clause or not c.clause.startswith("3."), [x.clause for x in r.citations]
+        assert " Means " not in c.quote and " means " not in c.quote[:60], c.quote

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from regintel.chat import tools
+from regintel.chat import question_text, tools
 from regintel.chat.deps import TurnDeps
 from regintel.chat.engine import IntentGuess
 from regintel.chat.named_documents import may_name_documents, named_documents
@@ -82,6 +82,7 @@ async def search(deps: TurnDeps, question: str, document_ids: Sequence[UUID],
                  set_ids: Sequence[UUID]) -> Searched:
     """``search_knowledge_base``, what the hits need around them to be read
     (``reading.around``), then the passage screen of all of them, in one pass."""
+    question = question_text.without_mentions(question)
     with deps.timed("retrieval"):
         found = await tools.search_knowledge_base(deps, question, list(document_ids),
                                                   set_ids=list(set_ids))

@@ -54,3 +54,15 @@ def in_context(question: str, earlier: Sequence[str]) -> str:
         if len(chain) >= EARLIER_QUESTIONS or not is_follow_up(previous):
             break
     return " ".join([*chain, question]) if chain else question
+
+
+_MENTION = re.compile(r"@\[([^\]]*)\]")
+
+
+def without_mentions(question: str) -> str:
+    """The question without its @mentions ("@[AML Rules] What must …" → "What must …"): a
+    mention tags its document, which narrows the search; its title's words must not also be
+    searched for, or the document's glossary ("AML Return means …", "AML Rulebook means …")
+    outranks what the question asks. A question that is only mentions keeps their names."""
+    text = " ".join(_MENTION.sub(" ", question).split())
+    return text or " ".join(_MENTION.sub(r"\1", question).split())

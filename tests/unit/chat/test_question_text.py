@@ -3,7 +3,12 @@ practitioners' abbreviations spelled out beside them."""
 
 from __future__ import annotations
 
-from regintel.chat.question_text import earlier_questions, in_context, is_follow_up
+from regintel.chat.question_text import (
+    earlier_questions,
+    in_context,
+    is_follow_up,
+    without_mentions,
+)
 from regintel.retrieval.abbreviations import expand, expansions
 
 PEPS = "What enhanced due diligence is needed for politically exposed persons?"
@@ -46,3 +51,11 @@ def test_an_abbreviation_the_passages_use_is_not_spelled_out() -> None:
         "How long are CDD records kept?"
     assert expand("When is a DPIA needed?", unless_in=passages).endswith(
         "(DPIA: data protection impact assessment)")
+
+
+def test_mentions_are_tags_not_words_to_search() -> None:
+    assert without_mentions("@[AML Rules (AML)] What must  a firm do?") == "What must a firm do?"
+    assert without_mentions("Compare @[Policy] with @[Rules] on training") == \
+        "Compare with on training"
+    assert without_mentions("@[AML Rules]") == "AML Rules"  # nothing else to search for
+    assert without_mentions("Write to ops@bank.com today") == "Write to ops@bank.com today"

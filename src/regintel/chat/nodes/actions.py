@@ -400,8 +400,8 @@ async def compose(state: ChatState, runtime: Rt) -> Update:
         else:
             tier = (state.get("confidence") or {}).get("tier")
             stream = AnswerStream(runtime.stream_writer, prefix=_prefix(state))
-            message = state.get("message", "")
-            query = state.get("query") or message
+            message = question_text.without_mentions(state.get("message", ""))
+            query = question_text.without_mentions(state.get("query") or message)
             asked = abbreviations.expand(query, unless_in=[h.text for h in hits])
             follow_up = abbreviations.expand(message, unless_in=[h.text for h in hits]) \
                 if query != message else None
