@@ -384,7 +384,10 @@ async def test_the_aml_demo_graph_answers_money_laundering(
     browser, the rulebook glossary's terms are found, defined, and linked to the glossary."""
     tab = await open_tab(browser, live_server)
     try:
-        await sign_up(tab, name="Layla", organisation="Dhow Bank", email=new_email("layla"))
+        # A long name, as the demo's "Demo Compliance Officer": at 390 px its pill in the
+        # navigation bar pushed the page 54 px sideways.
+        await sign_up(tab, name="Layla Al-Mansouri, Compliance Officer", organisation="Dhow Bank",
+                      email=new_email("layla"))
         page = tab.page
         await page.goto("/graph")
         await page.get_by_label("Search concepts").fill("money laundering")
@@ -403,6 +406,13 @@ async def test_the_aml_demo_graph_answers_money_laundering(
         await expect(page.locator(CONCEPT_GRAPH)).to_have_attribute(
             "data-focus", re.compile(r"MONEY_LAUNDERING_REPORTING_OFFICER"))
         await tab.shot(screenshots, "38-25-graph-money-laundering", full_page=True)
+        await page.set_viewport_size({"width": 390, "height": 844})
+        for path in ("/graph", "/projects"):
+            await page.goto(path)
+            await expect(page.get_by_role("heading", level=1)).to_be_visible()
+            assert await page.evaluate(FITS), (path, await page.evaluate(
+                "document.documentElement.scrollWidth"))
+        await tab.shot(screenshots, "38-26-projects-long-name-390", full_page=True)
         tab.assert_clean()
     finally:
         await tab.context.close()
