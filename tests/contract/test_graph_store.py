@@ -143,6 +143,11 @@ async def test_lookups_neighbours_and_dump(store: CypherGraphStore) -> None:
     hops = await store.neighbours_of(["concept:a"])
     assert {(e.rel, other.key, origin) for e, other, origin in hops} == {
         ("DEFINED_IN", "section:s", "concept:a"), ("RELATED", "concept:b", "concept:a")}
+    # The edges among some nodes, alone: the one to a node outside them is left out.
+    among = await store.edges_among(["concept:a", "concept:b", "x"])
+    assert [(e.src_key, e.rel, e.dst_key) for e in among] == [
+        ("concept:a", "RELATED", "concept:b")]
+    assert await store.edges_among([]) == []
     nodes, edges = await store.dump()
     assert [n.key for n in nodes] == ["concept:a", "concept:b", "section:s"]
     assert [(e.src_key, e.rel, e.dst_key) for e in edges] == [

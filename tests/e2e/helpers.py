@@ -75,6 +75,10 @@ async def sign_up(tab: Tab, *, name: str, organisation: str, email: str,
     # The dashboard is gated: a new account lands on onboarding.
     await expect(page).to_have_url(re.compile(r"/onboarding$"))
     await expect(page.get_by_label("Company name")).to_have_value(organisation)
+    # The card is in the middle of the page (it sat 127 px left of centre at 1280 px).
+    box = await page.locator(".onboarding-form").bounding_box()
+    width = await page.evaluate("document.documentElement.clientWidth")
+    assert box and abs(box["x"] + box["width"] / 2 - width / 2) <= 2, (box, width)
     await page.get_by_label("Country").fill("United Arab Emirates")
     await page.get_by_label("Industry").fill("Banking")
     await page.get_by_label("Description (optional)").fill(

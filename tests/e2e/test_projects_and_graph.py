@@ -360,3 +360,59 @@ async def test_an_audit_finding_turned_into_a_task(browser: Browser, live_server
 async def _csrf(tab: Tab) -> str:
     cookies = await tab.context.cookies()
     return next(c["value"] for c in cookies if c["name"] == "regintel_csrf")
+
+
+@pytest.fixture
+async def aml_glossary(embedded: EmbeddedEndpoints, live_server: str) -> AsyncIterator[None]:
+    """The live server's graph seeded as the demo seeds it for its AML corpus: the ADGM AML
+    rulebook's glossary."""
+    assert embedded.graph_socket is not None
+    store = FalkorGraphStore(graph_name=GraphSettings().name,
+                             unix_socket_path=str(embedded.graph_socket))
+    service = GraphWriteService(store, build_ingress_guard(None))
+    seeder = SeedLoader(service, CanonicalConceptResolver(GraphClient(store), service,
+                                                          source="seed"))
+    await seeder.seed(SHARED, only=("adgm-aml",))
+    yield
+    await store.close()
+
+
+async def test_the_aml_demo_graph_answers_money_laundering(
+        browser: Browser, live_server: str, aml_glossary: None, screenshots: Path) -> None:
+    """Issue 38: the demo is about AML, yet its graph held only GDPR and AI Act concepts:
+    "money laundering" found nothing and the AML rulebook had no neighbours. Searched in the
+    browser, the rulebook glossary's terms are found, defined, and linked to the glossary."""
+    tab = await open_tab(browser, live_server)
+    try:
+        # A long name, as the demo's "Demo Compliance Officer": at 390 px its pill in the
+        # navigation bar pushed the page 54 px sideways.
+        await sign_up(tab, name="Layla Al-Mansouri, Compliance Officer", organisation="Dhow Bank",
+                      email=new_email("layla"))
+        page = tab.page
+        await page.goto("/graph")
+        await page.get_by_label("Search concepts").fill("money laundering")
+        await page.get_by_label("Search concepts").press("Enter")
+        await expect(page.get_by_text("Nothing in the graph matches")).to_have_count(0)
+        chip = page.locator(".chip-btn").filter(
+            has_text=re.compile(r"Money Laundering Reporting Officer", re.I)).first
+        await chip.click()
+        details = page.get_by_role("region", name="Node details")
+        await expect(details.get_by_role("heading", level=2)).to_contain_text(
+            re.compile("Money Laundering Reporting Officer", re.I))
+        await expect(details.locator(".definition")).to_contain_text("Controlled Function")
+        neighbours = details.locator(".neighbour-list")
+        await expect(neighbours).to_contain_text("defined in")
+        await expect(neighbours).to_contain_text(re.compile("Glossary", re.I))
+        await expect(page.locator(CONCEPT_GRAPH)).to_have_attribute(
+            "data-focus", re.compile(r"MONEY_LAUNDERING_REPORTING_OFFICER"))
+        await tab.shot(screenshots, "38-25-graph-money-laundering", full_page=True)
+        await page.set_viewport_size({"width": 390, "height": 844})
+        for path in ("/graph", "/projects"):
+            await page.goto(path)
+            await expect(page.get_by_role("heading", level=1)).to_be_visible()
+            assert await page.evaluate(FITS), (path, await page.evaluate(
+                "document.documentElement.scrollWidth"))
+        await tab.shot(screenshots, "38-26-projects-long-name-390", full_page=True)
+        tab.assert_clean()
+    finally:
+        await tab.context.close()

@@ -42,9 +42,10 @@ DEMO_TENANT = "default"  # the tenant the CLI acts for, so `regintel ask` sees t
 
 
 async def _load_demo(container: Container, settings: Settings) -> None:
-    """Queue the demo corpus once, seed the concept graph (GDPR and AI Act definitions) and
-    the demo compliance project, and make sure the demo login works. Each part is best
-    effort: a missing shared-data directory or a graph hiccup loses only that part."""
+    """Queue the demo corpus once, seed the concept graph (the GDPR's and AI Act's definitions,
+    the ADGM AML rulebook's glossary) and the demo compliance project, and make sure the demo
+    login works. Each part is best effort: a missing shared-data directory or a graph hiccup
+    loses only that part."""
     from regintel.api.accounts.store import AccountStore
     from regintel.demo.account import DEMO_PROFILE, demo_login
     from regintel.demo.corpus import load_demo_corpus

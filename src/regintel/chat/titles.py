@@ -1,6 +1,9 @@
 """A conversation's title from its first question: clean text (no "@[…]" mention markup, one
-line, cut at a word), and distinct from the user's other titles, so a list of chats that began
-with the same question can still be told apart ("… (2)")."""
+line, cut at a word; a long document name that ends in its abbreviation, "ADGM Anti-Money
+Laundering and Sanctions Rules and Guidance (AML)", as the abbreviation, so that chats about
+one rulebook do not all begin with the same forty characters), and distinct from the user's
+other titles, so a list of chats that began with the same question can still be told apart
+("… (2)")."""
 
 from __future__ import annotations
 
@@ -9,19 +12,28 @@ from collections.abc import Iterable
 
 MAX_TITLE_CHARS = 80
 _MENTION = re.compile(r"@\[([^\]]*)\]")
+# A name's own short form: "… Rules and Guidance (AML)", "… Rulebook (GEN)".
+_ABBREVIATION = re.compile(r"\(([A-Z][A-Za-z0-9&/.-]{1,11})\)$")
+LONG_NAME_CHARS = 40
 FALLBACK = "New conversation"
 
 
 def clean_title(message: str) -> str:
     """The question as a title: mentions as their names, whitespace as single spaces, and at
     most MAX_TITLE_CHARS, cut at a word boundary with "…"."""
-    text = " ".join(_MENTION.sub(r"\1", message).split())
+    text = " ".join(_MENTION.sub(_mention_name, message).split())
     if len(text) <= MAX_TITLE_CHARS:
         return text or FALLBACK
     cut = text[:MAX_TITLE_CHARS - 1]
     if " " in cut[MAX_TITLE_CHARS // 2:]:
         cut = cut[:cut.rindex(" ")]
     return cut.rstrip(" ,;:.-–—") + "…"
+
+
+def _mention_name(match: re.Match[str]) -> str:
+    name = match.group(1).strip()
+    short = _ABBREVIATION.search(name)
+    return short.group(1) if short and len(name) > LONG_NAME_CHARS else name
 
 
 def distinct_title(title: str, taken: Iterable[str]) -> str:

@@ -155,6 +155,11 @@ class TenantGraphStore:
     async def neighbours(self, label: str, key: str) -> list[tuple[GraphEdge, GraphNode]]:
         return [(e, n) for e, n, _ in await self.neighbours_of([key])]
 
+    async def edges_among(self, keys: Sequence[str], *, limit: int = 5000) -> list[GraphEdge]:
+        shared = await self.shared.edges_among(keys, limit=limit)
+        own = await self._own_read(self.own.edges_among(keys, limit=limit), [])
+        return list({_edge_id(e): e for e in [*shared, *own]}.values())[:limit]
+
     async def count_nodes(self, label: str) -> int:
         return len(await self.find_nodes(label, {}, limit=100_000))
 

@@ -94,6 +94,10 @@ class GraphStore(Protocol):
         """Edges touching any of the nodes, each with the node at its other end and the key of
         the node it was reached from: one hop of a breadth-first search."""
 
+    async def edges_among(self, keys: Sequence[str], *, limit: int = 5000) -> list[GraphEdge]:
+        """The edges whose two ends are both among ``keys``, without the nodes themselves
+        (an overview's lines: neighbours_of would bring every neighbour's properties)."""
+
     async def delete_node(self, label: str, key: str) -> bool:
         """Delete the node and its edges, leaving a tombstone; False when it did not exist."""
 

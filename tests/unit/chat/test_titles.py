@@ -32,3 +32,17 @@ def test_a_version_the_title_already_says_is_not_repeated() -> None:
         "GDPR (Regulation (EU) 2016/679)")
     assert titled("AML Rules", "2025") == "AML Rules (2025)"
     assert titled("AML Rules", "") == "AML Rules"
+
+
+def test_a_long_mentioned_name_reads_as_its_abbreviation() -> None:
+    """Issue 38: the demo's chats about the AML rulebook all read "ADGM Anti-Money Laundering
+    and Sanctio…" in the chat list; its own abbreviation leaves room for the question."""
+    aml = "@[ADGM Anti-Money Laundering and Sanctions Rules and Guidance (AML)]"
+    assert clean_title(f"{aml} What must a relevant person do?") == (
+        "AML What must a relevant person do?")
+    assert clean_title(f"{aml} @[ADGM General Rulebook (GEN)] differences?") == (
+        "AML ADGM General Rulebook (GEN) differences?")  # short enough to stay whole
+    assert clean_title("@[GDPR (Regulation (EU) 2016/679)] consent") == (
+        "GDPR (Regulation (EU) 2016/679) consent")
+    policy = "@[Falcon Crest Capital Ltd — AML/CFT Policy for the whole group]"
+    assert clean_title(f"{policy} audit").startswith("Falcon Crest Capital Ltd")

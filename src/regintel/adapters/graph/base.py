@@ -163,6 +163,13 @@ class CypherGraphStore(ABC):
                                  {"keys": list(keys), "limit": _limit(limit)}, read_only=True)
         return [(edge_of(r[0:4]), node_of(r[4:7]), r[7]) for r in rows]
 
+    async def edges_among(self, keys: Sequence[str], *, limit: int = 5000) -> list[GraphEdge]:
+        if not keys:
+            return []
+        rows = await self._run(cypher.edges_among(),
+                                 {"keys": list(keys), "limit": _limit(limit)}, read_only=True)
+        return [edge_of(r) for r in rows]
+
     async def count_nodes(self, label: str) -> int:
         rows = await self._run(cypher.count_nodes(label), read_only=True)
         return int(rows[0][0]) if rows else 0

@@ -94,6 +94,12 @@ def neighbours_of() -> str:
             "labels(m), m.key, properties(m), n.key LIMIT $limit")
 
 
+def edges_among() -> str:
+    return (f"MATCH (a)-[e]->(b) WHERE a.key IN $keys AND b.key IN $keys "
+            f"AND NOT a:{TOMBSTONE} AND NOT b:{TOMBSTONE} "
+            "RETURN type(e), a.key, b.key, properties(e) LIMIT $limit")
+
+
 def delete_node(node_label: str) -> str:
     return (f"MATCH (n:{label(node_label)} {{key: $key}}) "
             "WITH n, labels(n) AS ls, n.key AS k DETACH DELETE n "
