@@ -15,6 +15,8 @@ its own tokenizer (``/extras/tokenize/count``) - no estimate from characters."""
 
 from __future__ import annotations
 
+import json
+import os
 import statistics
 import time
 from collections import Counter
@@ -100,30 +102,43 @@ def _ms(values: list[float], p: int) -> float | None:
     return round(percentile(values, p) * 1000, 1) if values else None
 
 
-async def run(container: Container, corpus_dir: Path, questions_path: Path, *,
-              limit: int | None = None, cache_dir: Path | None = None) -> dict[str, Any]:
-    await container.chat()  # builds the model routes (the local server starts on demand)
-    router = container.llm_router
-    if router is None:
-        raise RuntimeError("no model is configured: set REGINTEL_LLM__PROVIDER=local")
-    questions = selected(questions_path, fold=1, limit=limit)
-    offline = OfflineEngine(container.embedder)
-    rows: list[dict[str, Any]] = []
-    timed: TimedModel | None = None
-    async with corpus_tenant(container, corpus_dir, cache_dir=cache_dir) as loaded:
-        routes = router.for_tenant(str(loaded.tenant_id))
-        route = routes[RouteName.INQUIRE]
-        timed = TimedModel(route.model)
-        for question in questions:
-            rows.append(await _one(container, loaded, question, offline, route, timed))
-    calls = [c for c in timed.calls if c["first_s"] is not None and c.get("total_s")]
-    base_url = getattr(route.model, "_base_url", "")
-    prefill: list[float] = []
-    for call in calls:
-        count = await _prompt_tokens(base_url, call["prompt"]) if base_url else None
-        if count:
-            call["prompt_tokens"] = count
-            prefill.append(count / call["first_s"])
+def done_ids(rows_file: Path | None) -> set[str]:
+    """The question ids already answered in ``rows_file`` (none when it is absent)."""
+    return {r["question_id"] for r in read_rows(rows_file)} if rows_file else set()
+
+
+def read_rows(rows_file: Path) -> list[dict[str, Any]]:
+    """The result rows of ``rows_file``, one JSON object a line; a last line cut short by a
+    stop mid-write is skipped, and a question answered twice counts once (its first row)."""
+    if not rows_file.exists():
+        return []
+    rows: dict[str, dict[str, Any]] = {}
+    for line in rows_file.read_text(encoding="utf-8").splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(row, dict) and "question_id" in row:
+            rows.setdefault(row["question_id"], row)
+    return list(rows.values())
+
+
+def append_row(rows_file: Path, row: dict[str, Any]) -> None:
+    """Append one question's row, flushed at once, so a stopped run keeps what it measured."""
+    rows_file.parent.mkdir(parents=True, exist_ok=True)
+    with rows_file.open("a", encoding="utf-8") as out:
+        out.write(json.dumps(row, ensure_ascii=False) + "\n")
+        out.flush()
+        os.fsync(out.fileno())
+
+
+def figures(rows: list[dict[str, Any]], *, model: str, context_tokens: int,
+            passages: int) -> dict[str, Any]:
+    """The bench's figures over result rows (each with its model ``calls``: ``first_s``,
+    ``total_s``, ``tokens``, ``prompt_tokens``)."""
+    calls = [c for r in rows for c in r["calls"]
+             if c.get("first_s") is not None and c.get("total_s")]
+    prefill = [c["prompt_tokens"] / c["first_s"] for c in calls if c.get("prompt_tokens")]
     generation = [(c["tokens"] - 1) / (c["total_s"] - c["first_s"]) for c in calls
                   if c["tokens"] > 1 and c["total_s"] > c["first_s"]]
     firsts = [c["first_s"] for c in calls]
@@ -131,13 +146,13 @@ async def run(container: Container, corpus_dir: Path, questions_path: Path, *,
     reasons = Counter(f for r in rows for f in r["fallbacks"])
     model_rows = [r for r in rows if not r["fallbacks"]]
     return {
-        "model": route.model_name, "context_tokens": route.context_tokens,
-        "questions": len(rows), "fold": 1, "passages": loaded.chunk_count,
+        "model": model, "context_tokens": context_tokens,
+        "questions": len(rows), "fold": 1, "passages": passages,
         "prefill_tokens_per_s": round(statistics.median(prefill), 1) if prefill else None,
         "generation_tokens_per_s": round(statistics.median(generation), 1)
         if generation else None,
         "prompt_tokens_p50": statistics.median([c["prompt_tokens"] for c in calls
-                                                if "prompt_tokens" in c]) if prefill else None,
+                                                if c.get("prompt_tokens")]) if prefill else None,
         "first_token_p50_ms": _ms(firsts, 50), "first_token_p95_ms": _ms(firsts, 95),
         "turn_ms": {"inquire_llm": {"p50": _ms([r["llm_s"] for r in rows], 50),
                                     "p95": _ms([r["llm_s"] for r in rows], 95)},
@@ -149,6 +164,44 @@ async def run(container: Container, corpus_dir: Path, questions_path: Path, *,
         "gold": {"offline": _gold(rows, "offline"), "llm": _gold(rows, "llm"),
                  "llm_model_written": _gold(model_rows, "llm")},
     }
+
+
+async def run(container: Container, corpus_dir: Path, questions_path: Path, *,
+              limit: int | None = None, cache_dir: Path | None = None,
+              rows_file: Path | None = None) -> dict[str, Any]:
+    """Answer the selected questions; with ``rows_file``, each question's row is appended as
+    soon as it is answered, questions already there are skipped, and the figures cover every
+    row in the file (so a long run can be stopped and continued)."""
+    await container.chat()  # builds the model routes (the local server starts on demand)
+    router = container.llm_router
+    if router is None:
+        raise RuntimeError("no model is configured: set REGINTEL_LLM__PROVIDER=local")
+    questions = selected(questions_path, fold=1, limit=limit)
+    done = done_ids(rows_file)
+    offline = OfflineEngine(container.embedder)
+    rows: list[dict[str, Any]] = []
+    async with corpus_tenant(container, corpus_dir, cache_dir=cache_dir) as loaded:
+        routes = router.for_tenant(str(loaded.tenant_id))
+        route = routes[RouteName.INQUIRE]
+        base_url = getattr(route.model, "_base_url", "")
+        for question in questions:
+            if question.question_id in done:
+                continue
+            timed = TimedModel(route.model)
+            row = await _one(container, loaded, question, offline, route, timed)
+            for call in timed.calls:
+                if call["first_s"] is not None and call.get("total_s") and base_url:
+                    call["prompt_tokens"] = await _prompt_tokens(base_url, call["prompt"])
+            row = {"question_id": question.question_id, "model": route.model_name, **row,
+                   "calls": timed.calls}
+            rows.append(row)
+            if rows_file is not None:
+                append_row(rows_file, row)
+        passages = loaded.chunk_count
+    if rows_file is not None:
+        rows = read_rows(rows_file)
+    return figures(rows, model=route.model_name, context_tokens=route.context_tokens,
+                   passages=passages)
 
 
 async def _one(container: Container, loaded: Any, question: Question, offline: OfflineEngine,

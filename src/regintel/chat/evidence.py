@@ -17,6 +17,9 @@ from regintel.sentences import sentence_spans
 _SPACE = re.compile(r"\s+")
 _CONTENT_WORD = re.compile(r"[a-z]{4,}")
 MAX_QUOTE_SENTENCES = 3
+# The share of a claim's content words its cited quotes must hold: validate_sources' measure,
+# and the one a small model's streamed statements are kept by (chat.llm.statements).
+SUPPORT = 0.5
 
 
 def normalise(text: str) -> str:

@@ -593,6 +593,10 @@ def bench_llm(
     limit: LimitOption = 100,
     model: Annotated[str | None, typer.Option(
         help="An installed model's name or a GGUF path (default: the model in use).")] = None,
+    rows: Annotated[Path | None, typer.Option(
+        help="A JSONL file: each question's row is appended as soon as it is answered, "
+             "questions already there are skipped, and the figures cover all its rows "
+             "(a long run can be stopped and continued).")] = None,
     json_out: JsonOption = False,
 ) -> None:
     """The local model on held-out ObliQA questions (fold 1): tokens/s, first-token latency,
@@ -632,7 +636,8 @@ def bench_llm(
         async def work() -> Figures:
             async with open_container(settings) as container:
                 return await llm_local.run(container, corpus, questions, limit=limit,
-                                           cache_dir=settings.data_dir / "cache")
+                                           cache_dir=settings.data_dir / "cache",
+                                           rows_file=rows)
         return run(work)
 
     figures = go()

@@ -12,12 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from regintel.chat.evidence import CitationBook, content_words
+from regintel.chat.evidence import SUPPORT, CitationBook, content_words
 from regintel.chat.llm.citing import best_sentence
 from regintel.domain.chat import Citation
 from regintel.domain.documents import ChunkHit
 
-SUPPORT = 0.5  # share of a statement's content words its quotes must hold (validate_sources)
 _STATEMENT = re.compile(r"[^\n]*?(?:\[\d+\])+[.;]?|[^\n]*?[.;](?:\s*\[\d+\])+")
 _MARKER = re.compile(r"\[(\d+)\]")
 _SENTENCE = re.compile(r"(?:[^.!?\n]|\.(?=\d))+[.!?]?")  # "Rule 4.5.1 …" is one sentence

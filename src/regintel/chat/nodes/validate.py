@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from regintel.chat import concepts
-from regintel.chat.evidence import content_words, normalise
+from regintel.chat.evidence import SUPPORT, content_words, normalise
 from regintel.chat.nodes.common import Rt, Update, note
 from regintel.chat.prompts import SYSTEM_PROMPT
 from regintel.chat.state import ChatState
@@ -22,7 +22,6 @@ SAFE_FALLBACK = ("Unable to provide this answer: it did not pass the output chec
                  "rephrase the question or contact support.")
 _MARKER = re.compile(r"\[(\d+)\]")
 _URL = re.compile(r"https?://[^\s)\]>\"']+")
-SUPPORT = 0.5  # share of a claim's content words its cited quotes must contain
 
 
 async def capture_concepts(state: ChatState, runtime: Rt) -> Update:
