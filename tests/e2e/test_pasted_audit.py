@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from playwright.async_api import Browser, expect
+from playwright.async_api import Browser, Locator, expect
 
 from tests.e2e.conftest import needs_chromium
 from tests.e2e.documents import AML_RULES, make_pdf
-from tests.e2e.helpers import ANSWER_TIMEOUT_MS, new_email, open_tab, sign_up, upload
+from tests.e2e.helpers import ANSWER_TIMEOUT_MS, Tab, new_email, open_tab, sign_up, upload
 
 pytestmark = needs_chromium
 
@@ -20,11 +20,14 @@ EMAIL = ("Hi team, to win the new client quickly we will not screen him against 
          "anything to compliance.")
 
 
-async def test_an_email_pasted_into_the_chat_box_is_audited(browser: Browser, live_server: str,
-                                                             screenshots: Path) -> None:
+async def _email_checked(browser: Browser, live_server: str, name: str, organisation: str,
+                         email: str) -> tuple[Tab, Locator]:
+    """A new user with the rules uploaded, who asks to check ``email`` against them: the tab
+    and the finished answer."""
     tab = await open_tab(browser, live_server)
     page = tab.page
-    await sign_up(tab, name="Paula Paste", organisation="Paste Bank", email=new_email("paula"))
+    await sign_up(tab, name=name, organisation=organisation,
+                  email=new_email(name.split()[0].lower()))
     await upload(tab, filename="aml.pdf", data=make_pdf(AML_RULES, TITLE), mime="application/pdf",
                  title=TITLE, version="2025", doc_type="regulation")
     await page.get_by_role("tab", name="Chats").click()
@@ -32,10 +35,17 @@ async def test_an_email_pasted_into_the_chat_box_is_audited(browser: Browser, li
     await box.press_sequentially("@pasted")
     await expect(page.get_by_role("option").filter(has_text=TITLE)).to_have_count(1)
     await box.press("Enter")
-    await box.press_sequentially(f" Check this email against the rules: {EMAIL}")
+    await box.press_sequentially(f" Check this email against the rules: {email}")
     await box.press("Enter")
     answer = page.locator(".msg.assistant").last
     await expect(answer).not_to_have_class(re.compile("streaming"), timeout=ANSWER_TIMEOUT_MS)
+    return tab, answer
+
+
+async def test_an_email_pasted_into_the_chat_box_is_audited(browser: Browser, live_server: str,
+                                                             screenshots: Path) -> None:
+    tab, answer = await _email_checked(browser, live_server, "Paula Paste", "Paste Bank", EMAIL)
+    page = tab.page
     await expect(page.locator(".prompt")).to_have_count(0)  # no "I do not have ID documents"
     audit = answer.locator(".audit")
     await expect(audit).to_be_visible()
@@ -59,20 +69,8 @@ async def test_a_compliant_email_is_never_called_compliant(browser: Browser, liv
     """Issue 35: an audit that finds nothing says what it checked ("No issues found in the N
     rules checked (…)", or that no rule matched the text) and that this is no finding that the
     text complies; the word "Compliant" is never its verdict."""
-    tab = await open_tab(browser, live_server)
-    page = tab.page
-    await sign_up(tab, name="Carl Clean", organisation="Clean Bank", email=new_email("carl"))
-    await upload(tab, filename="aml.pdf", data=make_pdf(AML_RULES, TITLE), mime="application/pdf",
-                 title=TITLE, version="2025", doc_type="regulation")
-    await page.get_by_role("tab", name="Chats").click()
-    box = page.get_by_role("combobox", name=re.compile("^Message"))
-    await box.press_sequentially("@pasted")
-    await expect(page.get_by_role("option").filter(has_text=TITLE)).to_have_count(1)
-    await box.press("Enter")
-    await box.press_sequentially(f" Check this email against the rules: {COMPLIANT}")
-    await box.press("Enter")
-    answer = page.locator(".msg.assistant").last
-    await expect(answer).not_to_have_class(re.compile("streaming"), timeout=ANSWER_TIMEOUT_MS)
+    tab, answer = await _email_checked(browser, live_server, "Carl Clean", "Clean Bank",
+                                       COMPLIANT)
     audit = answer.locator(".audit")
     await expect(audit).to_be_visible()
     await expect(audit.locator(".finding")).to_have_count(0)
