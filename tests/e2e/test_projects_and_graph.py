@@ -44,15 +44,22 @@ async def writer(embedded: EmbeddedEndpoints, live_server: str) -> AsyncIterator
         GraphWriteService]:
     """The graph write service (ingress guard included) on the live server's graph, seeded
     with the GDPR's Article 4 definitions."""
+    store, service = await _seeded(embedded, "gdpr")
+    yield service
+    await store.close()
+
+
+async def _seeded(embedded: EmbeddedEndpoints,
+                  seed: str) -> tuple[FalkorGraphStore, GraphWriteService]:
+    """The live server's graph store and its write service, seeded with one of SHARED's seeds."""
     assert embedded.graph_socket is not None
     store = FalkorGraphStore(graph_name=GraphSettings().name,
                              unix_socket_path=str(embedded.graph_socket))
     service = GraphWriteService(store, build_ingress_guard(None))
     seeder = SeedLoader(service, CanonicalConceptResolver(GraphClient(store), service,
                                                           source="seed"))
-    await seeder.seed(SHARED, only=("gdpr",))
-    yield service
-    await store.close()
+    await seeder.seed(SHARED, only=(seed,))
+    return store, service
 
 
 async def test_project_page_and_live_concept_graph(browser: Browser, live_server: str,
@@ -366,13 +373,7 @@ async def _csrf(tab: Tab) -> str:
 async def aml_glossary(embedded: EmbeddedEndpoints, live_server: str) -> AsyncIterator[None]:
     """The live server's graph seeded as the demo seeds it for its AML corpus: the ADGM AML
     rulebook's glossary."""
-    assert embedded.graph_socket is not None
-    store = FalkorGraphStore(graph_name=GraphSettings().name,
-                             unix_socket_path=str(embedded.graph_socket))
-    service = GraphWriteService(store, build_ingress_guard(None))
-    seeder = SeedLoader(service, CanonicalConceptResolver(GraphClient(store), service,
-                                                          source="seed"))
-    await seeder.seed(SHARED, only=("adgm-aml",))
+    store, _ = await _seeded(embedded, "adgm-aml")
     yield
     await store.close()
 
