@@ -263,7 +263,11 @@ function select(label, options, onChange) {
  * and regulation. The toolbar is where other actions on the audit (an export) can sit. */
 function auditView(audit, meta, ctx) {
   const findings = audit.findings || [];
-  const statusClass = { 'No issues found': 'ok', 'Minor Issues': 'minor', 'Major Violations': 'major' }[audit.overall_status] || '';
+  // A text no rule matched was not checked at all: its badge must not read "No issues found".
+  const unchecked = audit.mode === 'text' && !findings.length && !(audit.rules_checked || []).length;
+  const status = unchecked ? 'Nothing checked' : audit.overall_status;
+  const statusClass = unchecked ? 'minor'
+    : { 'No issues found': 'ok', 'Minor Issues': 'minor', 'Major Violations': 'major' }[audit.overall_status] || '';
   const docs = new Map();
   for (const f of findings) docs.set(f.target_doc_id || f.target_doc_title, f.target_doc_title);
   const groups = SEVERITIES.map((severity) => {
@@ -310,7 +314,7 @@ function auditView(audit, meta, ctx) {
 
   return h('section', { class: 'audit', 'aria-label': 'Audit results' },
     h('header', { class: 'audit-head' },
-      h('span', { class: `badge status ${statusClass}` }, audit.overall_status),
+      h('span', { class: `badge status ${statusClass}` }, status),
       h('span', { class: 'muted' }, `${audit.targets_checked} target(s) checked · ${findings.length} finding(s)`
         + (docs.size === 1 ? ` · ${[...docs.values()][0]}` : '')),
       auditExport(meta.thread_id)),
