@@ -1,6 +1,6 @@
 """A conversation's title from its first question: clean text (no "@[…]" mention markup, one
-line, cut at a word; a long document name that ends in its abbreviation, "ADGM Anti-Money
-Laundering and Sanctions Rules and Guidance (AML)", as the abbreviation, so that chats about
+line, cut at a word; a long document name that ends in its abbreviation, "Market Conduct and
+Client Assets Rules and Guidance (MCR)", as the abbreviation, so that chats about
 one rulebook do not all begin with the same forty characters), and distinct from the user's
 other titles, so a list of chats that began with the same question can still be told apart
 ("… (2)")."""
@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 MAX_TITLE_CHARS = 80
 _MENTION = re.compile(r"@\[([^\]]*)\]")
-# A name's own short form: "… Rules and Guidance (AML)", "… Rulebook (GEN)".
+# A name's own short form: "… Rules and Guidance (MCR)", "… Rulebook (CAR)".
 _ABBREVIATION = re.compile(r"\(([A-Z][A-Za-z0-9&/.-]{1,11})\)$")
 LONG_NAME_CHARS = 40
 FALLBACK = "New conversation"
