@@ -56,7 +56,7 @@ def in_context(question: str, earlier: Sequence[str]) -> str:
     return " ".join([*chain, question]) if chain else question
 
 
-_MENTION = re.compile(r"@\[([^\]]*)\]")
+MENTION = re.compile(r"@\[([^\]]*)\]")
 
 
 def without_mentions(question: str) -> str:
@@ -64,5 +64,5 @@ def without_mentions(question: str) -> str:
     mention tags its document, which narrows the search; its title's words must not also be
     searched for, or the document's glossary ("AML Return means …", "AML Rulebook means …")
     outranks what the question asks. A question that is only mentions keeps their names."""
-    text = " ".join(_MENTION.sub(" ", question).split())
-    return text or " ".join(_MENTION.sub(r"\1", question).split())
+    text = " ".join(MENTION.sub(" ", question).split())
+    return text or " ".join(MENTION.sub(r"\1", question).split())

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from regintel.chat.question_text import MENTION
+
 MAX_TITLE_CHARS = 80
-_MENTION = re.compile(r"@\[([^\]]*)\]")
 # A name's own short form: "… Rules and Guidance (MCR)", "… Rulebook (CAR)".
 _ABBREVIATION = re.compile(r"\(([A-Z][A-Za-z0-9&/.-]{1,11})\)$")
 LONG_NAME_CHARS = 40
@@ -21,7 +22,7 @@ FALLBACK = "New conversation"
 def clean_title(message: str) -> str:
     """The question as a title: mentions as their names, whitespace as single spaces, and at
     most MAX_TITLE_CHARS, cut at a word boundary with "…"."""
-    text = " ".join(_MENTION.sub(_mention_name, message).split())
+    text = " ".join(MENTION.sub(_mention_name, message).split())
     if len(text) <= MAX_TITLE_CHARS:
         return text or FALLBACK
     cut = text[:MAX_TITLE_CHARS - 1]

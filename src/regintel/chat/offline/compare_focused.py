@@ -11,6 +11,7 @@ An aspect is named by the section heading its provision sits under, else by its 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from uuid import UUID
 
@@ -138,9 +139,7 @@ def _told_apart(rows: list[tuple[str, dict[UUID, Sentence | None]]],
                 ) -> list[tuple[str, dict[UUID, Sentence | None]]]:
     """Aspects under one heading ("Record keeping" four times) named apart by the clause of
     their first provision ("Record keeping, MCR 13.3.2"): a reader must tell the rows apart."""
-    seen: dict[str, int] = {}
-    for aspect, _ in rows:
-        seen[aspect] = seen.get(aspect, 0) + 1
+    seen = Counter(aspect for aspect, _ in rows)
     out = []
     for aspect, cells in rows:
         first = next((s for s in cells.values() if s is not None), None)

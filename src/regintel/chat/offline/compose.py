@@ -292,13 +292,6 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
                         "Please rephrase it or tag the documents to search.")
     query, matrix = await query_and_sentences(embedder, question, candidates, kept)
     similarity = under_headings(candidates, matrix @ query)
-    # A follow-up was searched with the thread's earlier questions (they keep it on the
-    # subject), but what it asks is in its own words: "and for how long must the records be
-    # kept?" after a question on reporting suspicion is led by the rule close to both - the
-    # keeping of the reports' records -, not by the earlier question's rule nor by another
-    # subject's records.
-    closest = similarity if not follow_up else np.minimum(similarity, under_headings(
-        candidates, matrix @ (await embed(embedder, [follow_up]))[0]))
     # How well the sentence matches the question, and how relevant retrieval found its chunk.
     pointing = pointers(candidates)
     kind = answer_kind.asked(question)
@@ -329,6 +322,13 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
         binding = [i for i, s in enumerate(candidates) if s.binds and (
             own or s.hit.doc_type == DocType.REGULATION) and relevance[i] >= best - POINT_MARGIN]
         if binding:
+            # A follow-up was searched with the thread's earlier questions (they keep it on
+            # the subject), but what it asks is in its own words: "and for how long must the
+            # records be kept?" after a question on reporting suspicion is led by the rule close
+            # to both - the keeping of the reports' records -, not by the earlier question's
+            # rule nor by another subject's records.
+            closest = similarity if not follow_up else np.minimum(similarity, under_headings(
+                candidates, matrix @ (await embed(embedder, [follow_up]))[0]))
             lead = max(binding, key=lambda i: float(closest[i]))
             picked = [lead, *(i for i in picked if i != lead)][:INQUIRY_POINTS]
     picked.sort(key=order)
