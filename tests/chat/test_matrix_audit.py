@@ -14,7 +14,7 @@ from pydantic import SecretStr
 from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.chat.evidence import verify
 from regintel.container import Container
-from regintel.domain.chat import Action, ChatRequest
+from regintel.domain.chat import Action, ChatRequest, quoted
 from regintel.obligations.auditor import MatrixAuditor
 from regintel.settings import AuditSettings, Settings
 from tests.chat.conftest import Corpus
@@ -66,3 +66,32 @@ async def test_a_failing_matrix_leaves_the_rules_engine_to_answer(
     response = await chat.ask(corpus.tenant_id, _request(corpus))
     assert response.audit is not None
     assert not response.audit.summary.startswith("Coverage matrix:")
+
+
+async def test_the_matrix_audits_a_pasted_text(matrix_container: Container,
+                                               corpus: Corpus) -> None:
+    # AML 4.5.1 keeps records "for at least six years"; the text deletes them after two.
+    email = ("Dear team, to save storage we will delete all customer due diligence records "
+             "and transaction records two years after the business relationship ends.")
+    chat = await matrix_container.chat()
+    response = await chat.ask(corpus.tenant_id, ChatRequest(
+        message="Check this email against the AML rules", action=Action.AUDIT,
+        source_text=email, tagged_doc_ids=(corpus.aml.id,)))
+    audit = response.audit
+    assert audit is not None and audit.mode == "text", response.answer
+    on_rule = [f for f in audit.findings if (f.target_clause or "").startswith("4.5.1")]
+    assert on_rule, response.answer
+    finding = on_rule[0]
+    assert finding.kind == "conflict" and finding.source_quote is not None
+    # The matrix's wording (the rules engine, its fallback, words its findings otherwise).
+    assert finding.consequence.startswith("The text contradicts the rule"), finding
+    assert verify(finding.source_quote, email)
+    assert f"Text: {quoted(finding.source_quote)}" in response.answer
+    aml = {c.id: c.text for c in await matrix_container.chunk_index.document_chunks(
+        corpus.tenant_id, corpus.aml.id)}
+    cited = {c.n: c for c in response.citations}
+    assert finding.citations
+    citation = cited[finding.citations[0]]
+    assert citation.chunk_id is not None and verify(finding.target_quote,
+                                                    aml[citation.chunk_id])
+    assert "compliant" not in response.answer.lower().replace("non-compliant", "")

@@ -28,8 +28,7 @@ class OfflineAuditor:
                  matrix: MatrixAuditor | None = None) -> None:
         """``memo``: the regulations' unit vectors, kept by the container between turns;
         ``matrix``: the coverage-matrix engine (settings.audit.engine = "matrix"), which
-        audits policies (pasted texts stay with the rules engine); if it fails, the rules
-        engine answers."""
+        audits policies and pasted texts alike; if it fails, the rules engine answers."""
         self._retriever = retriever
         self._index = index
         self._embedder = embedder
@@ -39,13 +38,20 @@ class OfflineAuditor:
     async def __call__(self, *, tenant_id: UUID, targets: Sequence[Document],
                        source_document: Document | None, source_text: str | None,
                        book: CitationBook) -> Composed:
-        if self._matrix is not None and source_document is not None:
+        pasted = source_document is None and bool(source_text and source_text.strip())
+        if self._matrix is not None and (source_document is not None or pasted):
             mark = book.checkpoint()
             try:
-                mapped = await self._matrix.audit(tenant_id, targets, source_document,
-                                                  book=book)
-                return Composed(answer=render(mapped.result, source_document.title, targets),
-                                audit=mapped.result)
+                if source_document is not None:
+                    mapped = await self._matrix.audit(tenant_id, targets, source_document,
+                                                      book=book)
+                    return Composed(answer=render(mapped.result, source_document.title,
+                                                  targets), audit=mapped.result)
+                assert source_text is not None
+                result = await self._matrix.audit_text(tenant_id, targets, source_text,
+                                                       book=book)
+                return Composed(answer=render(result, "the submitted text", targets),
+                                audit=result)
             except InvalidRequest:
                 raise
             except Exception:

@@ -9,12 +9,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import numpy as np
 import numpy.typing as npt
 
 from regintel.chat.evidence import CitationBook
+from regintel.chat.offline import report as text_report
+from regintel.chat.offline.claims import MAX_WORDS
 from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.domain.chat import AuditResult
 from regintel.domain.coverage import CoverageMatrix, CoverageRow, ScopePart
@@ -23,7 +25,7 @@ from regintel.errors import InvalidRequest
 from regintel.obligations.findings import findings_of, rules_checked
 from regintel.obligations.lexical import content_words
 from regintel.obligations.matrix import SHIPPED, Regulation, Thresholds, row_text, rows_for
-from regintel.obligations.policy_text import policy_units
+from regintel.obligations.policy_text import PolicyUnit, policy_units
 from regintel.obligations.registers import Registers
 from regintel.obligations.report import overall_status, summary
 from regintel.ports.embedder import Embedder
@@ -106,3 +108,59 @@ class MatrixAuditor:
             themes_analyzed=sum(1 for p in scope if p.checked),
             rules_checked=rules_checked(matrix, {d.id: d.title for d in regulations}))
         return MatrixAudit(matrix, result)
+
+    async def audit_text(self, tenant: UUID, regulations: Sequence[Document], text: str, *,
+                         book: CitationBook) -> AuditResult:
+        """A pasted text (an email, a draft) read as a policy's clauses are - each sentence
+        of each line a unit - and matched to the regulations' obligations: its findings are
+        the rules its sentences contradict, each shown with the text's own words; the rules
+        checked are those a sentence of it is close to."""
+        if not 1 <= len(regulations) <= MAX_TARGETS:
+            raise InvalidRequest(f"an audit checks against 1 to {MAX_TARGETS} regulations "
+                                 f"({len(regulations)} given)")
+        text = text.strip()
+        words = len(text.split())
+        if words > MAX_WORDS:
+            raise InvalidRequest(f"the text to audit has {words} words; text mode takes up to "
+                                 f"{MAX_WORDS}", hint="upload it as a document instead")
+        # The text as the one chunk of a document of its own, never stored: its units are
+        # then verbatim slices of it, as a policy's are of its chunks.
+        chunk = StoredChunk(id=uuid4(), document_id=uuid4(), ordinal=0, text=text,
+                            page_start=1, page_end=1, char_start=0, char_end=len(text))
+        units = policy_units([chunk]) if text else []
+        rows: list[CoverageRow] = []
+        scope: list[ScopePart] = []
+        chunks: dict[UUID, StoredChunk] = {chunk.id: chunk}
+        if units:
+            unit_vectors, read = await asyncio.gather(
+                self._text_vectors(units),
+                asyncio.gather(*(self.regulation(tenant, d) for d in regulations)))
+            for regulation in read:
+                found, parts = rows_for(regulation, units, unit_vectors,
+                                        thresholds=self.thresholds)
+                rows += found
+                scope += parts
+            for d in regulations:
+                chunks.update({c.id: c for c in
+                               await self._index.document_chunks(tenant, d.id)})
+        matrix = CoverageMatrix(policy_document_id=None, policy_title="the submitted text",
+                                regulation_ids=tuple(d.id for d in regulations),
+                                rows=tuple(rows), scope=tuple(scope))
+        findings, _ = findings_of(matrix, documents={d.id: d for d in regulations},
+                                  chunks=chunks, book=book, max_gaps=0,
+                                  max_findings=self.max_findings, text=text)
+        titles = {d.id: d.title for d in regulations}
+        checked = [r for r in matrix.rows if r.policy_quotes or r.status == "conflicting"]
+        rules = list(dict.fromkeys(f"{titles[r.obligation.document_id]} {r.obligation.rule}"
+                                   for r in checked if r.obligation.rule))
+        return AuditResult(
+            mode="text", overall_status=overall_status(findings), findings=findings,
+            summary=text_report.summary(findings, regulations, (), what="text", rules=rules,
+                                       reach="the rules the text's sentences are close to"),
+            targets_checked=len(regulations), rules_checked=rules)
+
+    async def _text_vectors(self, units: Sequence[PolicyUnit]) -> npt.NDArray[np.float32]:
+        # Embedded as they are: a pasted text is read once, not kept in the memo.
+        return np.asarray(await asyncio.to_thread(self._embedder.embed,
+                                                  [u.context for u in units]),
+                          dtype=np.float32)

@@ -113,16 +113,22 @@ def _rule_quote(o: ObligationRow, text: str, chunks: Mapping[UUID, StoredChunk]
 
 def findings_of(matrix: CoverageMatrix, *, documents: Mapping[UUID, Document],
                 chunks: Mapping[UUID, StoredChunk], book: CitationBook,
-                max_gaps: int, max_findings: int) -> tuple[list[AuditFinding], int]:
+                max_gaps: int, max_findings: int,
+                text: str | None = None) -> tuple[list[AuditFinding], int]:
     """The findings of each regulation, gravest first (conflicts, then partial rows, then
     missing ones, by severity and confidence), at most ``max_findings`` per regulation of
-    which at most ``max_gaps`` omissions; also how many drafts the caps held back."""
+    which at most ``max_gaps`` omissions; also how many drafts the caps held back.
+
+    ``text``: the audited side is a pasted text (an email, a draft), no library document.
+    Only its contradictions are findings - a text is not meant to cover a regulation, so
+    what it leaves out is no gap - and its words are verified against the text itself and
+    shown, not cited."""
     out: list[AuditFinding] = []
     held_back = 0
     for regulation_id in matrix.regulation_ids:
         met = part_coverage(matrix)
         drafts = [d for r in matrix.rows if r.obligation.document_id == regulation_id
-                  and (r.status == "conflicting" or clear_omission(r))
+                  and (r.status == "conflicting" or (text is None and clear_omission(r)))
                   for d in drafts_of(r, met[part_of(r.obligation)])]
         # Contradictions first (a fact read against a fact is surer), then omissions - of a
         # rule or of an item - by confidence.
@@ -138,7 +144,8 @@ def findings_of(matrix: CoverageMatrix, *, documents: Mapping[UUID, Document],
             if kept >= max_findings or (draft.kind == "gap" and gaps >= max_gaps):
                 held_back += 1
                 continue
-            finding = _finding(draft, documents, chunks, book)
+            finding = (_finding(draft, documents, chunks, book) if text is None
+                       else _text_finding(draft, documents, chunks, book, text))
             if finding is None:
                 continue
             kept += 1
@@ -182,6 +189,37 @@ def _finding(draft: Draft, documents: Mapping[UUID, Document],
         target_quote=rule[1], target_clause=draft.clause, target_page=o.page,
         suggestion=draft.row.fix, confidence_score=draft.confidence,
         citations=[n for n in numbers if n is not None])
+
+
+def _text_finding(draft: Draft, documents: Mapping[UUID, Document],
+                  chunks: Mapping[UUID, StoredChunk], book: CitationBook,
+                  text: str) -> AuditFinding | None:
+    """A contradiction of a pasted text: the rule cited, the text's sentence shown when it
+    is verbatim in the text (a contradiction is never shown without the words it
+    contradicts)."""
+    o = draft.row.obligation
+    shown = draft.row.policy_quotes[0] if draft.row.policy_quotes else None
+    if draft.kind != "conflict" or shown is None or not verify(shown.quote, text):
+        return None
+    rule = _rule_quote(o, draft.rule_text, chunks)
+    if rule is None:
+        return None
+    document = documents[o.document_id]
+    n = book.cite(ChunkHit.of(rule[0], document, 1.0), rule[1])
+    if n is None:
+        return None
+    return AuditFinding(
+        target_doc_id=o.document_id, target_doc_title=document.title,
+        theme=(o.section or "").split(" › ")[-1] or None, kind="conflict",
+        severity=draft.severity, consequence=_as_text(draft.consequence),
+        source_quote=shown.quote, target_quote=rule[1], target_clause=draft.clause,
+        target_page=o.page, suggestion=_as_text(draft.row.fix),
+        confidence_score=draft.confidence, citations=[n])
+
+
+def _as_text(said: str) -> str:
+    """The matrix's wording of a policy finding, said of a pasted text."""
+    return said.replace("The policy", "The text").replace("the policy", "the text")
 
 
 def rules_checked(matrix: CoverageMatrix, titles: Mapping[UUID, str]) -> list[str]:

@@ -24,12 +24,14 @@ def rules_named(rules: Sequence[str]) -> str:
 
 def summary(findings: Sequence[AuditFinding], targets: Sequence[Document],
             themes: Sequence[str], *, what: str = "policy", held_back: int = 0,
-            not_offered: Sequence[str] = (), rules: Sequence[str] | None = None) -> str:
+            not_offered: Sequence[str] = (), rules: Sequence[str] | None = None,
+            reach: str | None = None) -> str:
     """A short, factual paragraph: what was checked, what was found, where it is gravest.
     ``what`` is the source: "policy" or "text"; ``held_back``: findings of lower rank that
     the per-regulation caps left out of the list; ``not_offered``: the activities the policy
     says its firm does not offer, whose rules were not checked (scope.py); ``rules``: the
-    rules the text was checked against (None: not recorded by this engine)."""
+    rules the text was checked against (None: not recorded by this engine); ``reach``: what
+    the check covered, when the engine says it (the matrix reads every sentence of a text)."""
     # Said either way: a reader must know which rules were set aside, and why.
     set_aside = (f" Rules on activities the {what} says the firm does not offer ("
                  f"{', '.join(not_offered)}) were not checked." if not_offered else "")
@@ -42,8 +44,8 @@ def summary(findings: Sequence[AuditFinding], targets: Sequence[Document],
                     f"{what} could be tested against them. This is not a finding that the "
                     f"{what} complies: check it against the rules that govern its subject."
                     f"{set_aside}")
-        reach = ("the obligations retrieved for each theme" if what == "policy" else
-                 "the statements in the text that carry a compliance risk")
+        reach = reach or ("the obligations retrieved for each theme" if what == "policy" else
+                          "the statements in the text that carry a compliance risk")
         named = (f"No issues found in the {len(rules)} rule{'s' if len(rules) != 1 else ''} "
                  f"checked ({rules_named(rules)}) of {checked}{scope}." if rules else
                  f"No issues found against {checked}{scope}.")
