@@ -43,14 +43,13 @@ from regintel.chat.engine import ChatEngine
 from regintel.chat.llm.engine import LlmEngine
 from regintel.chat.llm.routing import LlmRouter
 from regintel.chat.offline.answer_sentences import PREPARE_ANSWERS_JOB, AnswerPreparation
-from regintel.chat.offline.audit_units import PREPARE_JOB, AuditPreparation
 from regintel.chat.offline.engine import OfflineEngine
 from regintel.chat.offline.ranking import Kept
 from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.chat.service import ChatService
 from regintel.concepts.services import ConceptServices
-from regintel.domain.documents import DocType
-from regintel.errors import RegintelError
+from regintel.domain.documents import DocStatus
+from regintel.errors import NotFound, RegintelError
 from regintel.guardrails.pipeline import build_guard
 from regintel.ingestion.reindex import Reindexer
 from regintel.ingestion.service import (
@@ -161,12 +160,9 @@ class Container:
                 documents=self.documents, files=LocalFileStore(self.settings.files_dir),
                 parser=AutoParser(), embedder=self.embedder, queue=self.queue,
                 max_bytes=self.settings.upload.max_bytes,
-                follow_ups=((PREPARE_JOB,) if self.settings.upload.prepare_audits else ())
-                + ((PREPARE_ANSWERS_JOB,) if self.settings.upload.prepare_answers else ())
-                + (REGISTER_JOB,))
+                follow_ups=((PREPARE_ANSWERS_JOB,) if self.settings.upload.prepare_answers
+                            else ()) + (REGISTER_JOB,))
             self._ingestion.register_jobs()
-            self.queue.register(PREPARE_JOB, self._prepare_for_audit,
-                                queue=FOLLOW_UP_QUEUE, priority=FOLLOW_UP_PRIORITY, retries=1)
             self.queue.register(PREPARE_ANSWERS_JOB, self._prepare_for_answers,
                                 queue=FOLLOW_UP_QUEUE, priority=FOLLOW_UP_PRIORITY, retries=1)
             self.queue.register(REGISTER_JOB, self._build_register,
@@ -180,27 +176,23 @@ class Container:
                          store=PostgresObligationStore(self.database))
 
     async def _build_register(self, tenant_id: str, document_id: str) -> None:
-        """The ingestion follow-up: a document's obligation register, and (with the matrix
-        audit on) its obligations embedded, so its first audit embeds only the policy."""
+        """The ingestion follow-up: a document's obligation register, and (upload.
+        prepare_audits) what an audit reads of it embedded - a regulation's obligations, a
+        policy's clauses - so that a first audit takes seconds."""
         await self.registers.run_job(tenant_id, document_id)
-        document = await self.documents.get(UUID(tenant_id), UUID(document_id))
-        if self.settings.audit.engine == "matrix" and document.doc_type is DocType.REGULATION:
-            await self.matrix_auditor().regulation(UUID(tenant_id), document)
+        if not self.settings.upload.prepare_audits:
+            return
+        try:
+            document = await self.documents.get(UUID(tenant_id), UUID(document_id))
+        except NotFound:
+            return  # deleted since it was ingested
+        if document.status is DocStatus.READY:
+            await self.matrix_auditor().prepare(UUID(tenant_id), document)
 
     def matrix_auditor(self, embedder: Embedder | None = None) -> MatrixAuditor:
         """The coverage-matrix audit over the documents' obligation registers."""
         return MatrixAuditor(registers=self.registers, index=self.chunk_index,
                              embedder=embedder or self.embedder, memo=self.unit_vectors)
-
-    @property
-    def audit_preparation(self) -> AuditPreparation:
-        return AuditPreparation(documents=self.documents, index=self.chunk_index,
-                                embedder=self.embedder, memo=self.unit_vectors)
-
-    async def _prepare_for_audit(self, tenant_id: str, document_id: str) -> None:
-        # Resolved per job, not at registration: the memo the chat's audits read now (one
-        # dropped by drop_unit_vectors_in_memory is not filled any more).
-        await self.audit_preparation.run_job(tenant_id, document_id)
 
     async def _prepare_for_answers(self, tenant_id: str, document_id: str) -> None:
         await AnswerPreparation(documents=self.documents, index=self.chunk_index,
@@ -349,10 +341,7 @@ class Container:
                         projects=self.projects,
                         concepts=None if self._concepts is None
                         else self.tenant_concepts(tenant_id),
-                        auditor=OfflineAuditor(
-                            retriever, index, embedder, self.unit_vectors,
-                            matrix=self.matrix_auditor(embedder)
-                            if self.settings.audit.engine == "matrix" else None),
+                        auditor=OfflineAuditor(self.matrix_auditor(embedder)),
                         faq=self.faq,
                         limits=limits)
 

@@ -10,7 +10,6 @@ import secrets
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -202,16 +201,8 @@ class UploadSettings(_Group):
         "offline answer's composition reads them back instead of embedding them.")
     prepare_audits: bool = Field(
         True, description="Once a document is ready, embed what an audit reads of it (a "
-        "follow-up job: 30 % on top of the ingestion of the 40 ADGM rulebooks), so that a "
-        "first audit takes seconds; off, a first audit embeds it itself.")
-
-
-class AuditSettings(_Group):
-    engine: Literal["rules", "matrix"] = Field(
-        "rules", description="The offline policy audit: 'rules' (chat.offline, the readers "
-        "written around the AML rulebook) or 'matrix' (obligations: every obligation of the "
-        "regulations mapped to the policy's clauses, issue 36). 'matrix' becomes the default "
-        "once it measures at least as well on the development policies.")
+        "regulation's obligations, a policy's clauses, after its obligation register is "
+        "built), so that a first audit takes seconds; off, a first audit embeds it itself.")
 
 
 class WebSearchSettings(_Group):
@@ -360,7 +351,6 @@ class Settings(BaseSettings):
     llm: LlmSettings = Field(default_factory=LlmSettings)
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     upload: UploadSettings = Field(default_factory=UploadSettings)
-    audit: AuditSettings = Field(default_factory=AuditSettings)
     queue: QueueSettings = Field(default_factory=QueueSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
     web_search: WebSearchSettings = Field(default_factory=WebSearchSettings)

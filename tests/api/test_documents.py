@@ -11,11 +11,11 @@ from uuid import UUID
 
 from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.adapters.postgres.unit_vector_repo import PostgresUnitVectorStore
-from regintel.chat.offline.audit_units import policy_units, source_texts, target_texts
 from regintel.chat.offline.ranking import sentences_of
-from regintel.chat.offline.segments import page_texts, segment
 from regintel.container import Container
 from regintel.domain.documents import ChunkHit, DocStatus, DocType, StoredChunk
+from regintel.obligations.matrix import row_text
+from regintel.obligations.policy_text import policy_units
 from regintel.retrieval import preceding
 from regintel.settings import Settings
 from tests.api.conftest import MAX_UPLOAD, POLICY_TEXT, User, ingest, upload
@@ -162,8 +162,8 @@ business relationship with a customer.
 
 async def test_a_ready_document_is_prepared_for_audit(alice: User,
                                                       container: Container) -> None:
-    """The ingestion's follow-up job embeds what an audit reads of each document (the
-    policy as a source, the regulation as a target) and keeps it in the tenant's store."""
+    """The ingestion's follow-up job embeds what an audit reads of each document (a policy's
+    clauses, a regulation's obligations) and keeps it in the tenant's store."""
     store = PostgresUnitVectorStore(container.database)
     model = container.embedder.model_name
     for text, doc_type, texts in ((POLICY_TEXT, "policy", _source_texts),
@@ -173,7 +173,7 @@ async def test_a_ready_document_is_prepared_for_audit(alice: User,
         document_id = UUID(created.json()["document"]["id"])
         assert (await ingest(container, alice, str(document_id)))["status"] == "ready"
         chunks = await container.chunk_index.document_chunks(alice.tenant_id, document_id)
-        expected = texts(document_id, chunks)
+        expected = await texts(container, alice.tenant_id, document_id, chunks)
         keys = [(document_id, hashlib.sha256(t.encode()).digest()) for t in expected]
         found = await store.load(alice.tenant_id, model, keys)
         assert len(expected) >= 4 and set(found) == set(keys), doc_type
@@ -195,7 +195,7 @@ async def test_a_deployment_may_leave_documents_unprepared(
         assert document.status is DocStatus.READY
         chunks = await container.chunk_index.document_chunks(alice.tenant_id, document.id)
         keys = [(document.id, hashlib.sha256(t.encode()).digest())
-                for t in _target_texts(document.id, chunks)]
+                for t in await _target_texts(container, alice.tenant_id, document.id, chunks)]
         assert keys
         store = PostgresUnitVectorStore(container.database)
         assert await store.load(alice.tenant_id, embedder.model_name, keys) == {}
@@ -203,12 +203,17 @@ async def test_a_deployment_may_leave_documents_unprepared(
         await container.close()
 
 
-def _source_texts(document_id: UUID, chunks: list[StoredChunk]) -> list[str]:
-    return source_texts(policy_units(document_id, chunks))
+async def _source_texts(container: Container, tenant_id: UUID, document_id: UUID,
+                        chunks: list[StoredChunk]) -> list[str]:
+    """What the matrix audit reads of a policy: each clause in its context."""
+    return [u.context for u in policy_units(chunks)]
 
 
-def _target_texts(document_id: UUID, chunks: list[StoredChunk]) -> list[str]:
-    return target_texts(segment(document_id, page_texts(chunks)))
+async def _target_texts(container: Container, tenant_id: UUID, document_id: UUID,
+                        chunks: list[StoredChunk]) -> list[str]:
+    """What it reads of a regulation: each obligation of its register, each item of a list."""
+    rows = await container.registers.get(tenant_id, document_id)
+    return [row_text(r) for r in rows] + [i.text for r in rows for i in r.items]
 
 
 async def test_a_ready_document_is_prepared_for_answers(alice: User, mallory: User,

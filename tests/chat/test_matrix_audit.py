@@ -1,7 +1,7 @@
-"""The coverage-matrix audit in the chat (settings.audit.engine = "matrix"): a policy audit
-turn answers from the matrix - findings in the usual shape, every quote verbatim in its
-chunk and cited, the summary saying what was checked and what was not - and when the matrix
-engine fails, the rules engine answers: the chat never breaks."""
+"""The coverage-matrix audit in the chat: a policy audit turn answers from the matrix -
+findings in the usual shape, every quote verbatim in its chunk and cited, the summary saying
+what was checked and what was not - and when the engine fails, the turn says that nothing
+was checked: the chat never breaks."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from regintel.chat.evidence import verify
 from regintel.container import Container
 from regintel.domain.chat import Action, ChatRequest, quoted
 from regintel.obligations.auditor import MatrixAuditor
-from regintel.settings import AuditSettings, Settings
+from regintel.settings import Settings
 from tests.chat.conftest import Corpus
 from tests.conftest import TEST_SECRET
 
@@ -25,7 +25,7 @@ from tests.conftest import TEST_SECRET
 async def matrix_container(corpus: Corpus, data_dir: Path,
                            embedder: LocalEmbedder) -> AsyncIterator[Container]:
     settings = Settings(data_dir=data_dir, database_url=SecretStr(corpus.url),
-                        secret_key=SecretStr(TEST_SECRET), audit=AuditSettings(engine="matrix"))
+                        secret_key=SecretStr(TEST_SECRET))
     opened = await Container.open(settings, embedder=embedder)
     yield opened
     await opened.close()
@@ -56,7 +56,7 @@ async def test_the_matrix_answers_a_policy_audit(matrix_container: Container,
             assert citation.chunk_id is not None and verify(quote, chunks[citation.chunk_id])
 
 
-async def test_a_failing_matrix_leaves_the_rules_engine_to_answer(
+async def test_a_failing_audit_says_nothing_was_checked(
         matrix_container: Container, corpus: Corpus, monkeypatch: pytest.MonkeyPatch) -> None:
     async def broken(*_: object, **__: object) -> None:
         raise RuntimeError("the matrix broke")
@@ -64,8 +64,9 @@ async def test_a_failing_matrix_leaves_the_rules_engine_to_answer(
     monkeypatch.setattr(MatrixAuditor, "audit", broken)
     chat = await matrix_container.chat()
     response = await chat.ask(corpus.tenant_id, _request(corpus))
-    assert response.audit is not None
-    assert not response.audit.summary.startswith("Coverage matrix:")
+    assert response.audit is None and not response.citations
+    assert "nothing was checked" in response.answer
+    assert "compliant" not in response.answer.lower()
 
 
 async def test_the_matrix_audits_a_pasted_text(matrix_container: Container,

@@ -24,9 +24,8 @@ import numpy as np
 import numpy.typing as npt
 
 from regintel.bench.obliqa import read_corpus, read_questions
-from regintel.chat.offline.drafts import is_item_of
-from regintel.chat.offline.lexical import terms
 from regintel.domain.chat import AuditFinding, AuditResult
+from regintel.obligations.lexical import content_words
 from regintel.ports.embedder import Embedder
 
 MIN_OVERLAP = 40
@@ -56,7 +55,8 @@ def clause_matches(clause: str | None, rule: str) -> bool:
     if not clause:
         return False
     clause, rule = _MARKS.sub("", clause), _MARKS.sub("", rule)
-    return clause == rule or is_item_of(clause, rule)
+    # The rule itself or one of its items or paragraphs ("12.3.1(f)" of "12.3.1").
+    return clause == rule or (clause.startswith(rule) and clause[len(rule):][:1] in (".", "("))
 
 
 def _overlaps(a: str, b: str) -> bool:
@@ -176,7 +176,7 @@ def _cut(text: str) -> str:
 
 
 def _overlap(a: str, b: str) -> float:
-    ta, tb = set(terms(a)), set(terms(b))
+    ta, tb = content_words(a), content_words(b)
     return len(ta & tb) / (len(ta | tb) or 1)
 
 

@@ -55,14 +55,14 @@ async def run(container: Container, rulebooks: Path, *, rounds: int = 1,
                           action=Action.AUDIT, tagged_doc_ids=(policy.id, aml.id, gen.id))
     store = PostgresUnitVectorStore(container.database)
     # A first audit of freshly ingested documents: their units were embedded by the
-    # follow-up job of each ingestion (chat.offline.audit_units), timed here on its own.
+    # follow-up job of each ingestion (obligations.auditor.prepare), timed here on its own.
     # What an earlier run stored is forgotten first; the audit reads the vectors back from
     # the database, as one in another process than the worker's would.
     await store.forget(tenant_id)
     container.drop_unit_vectors_in_memory()
     start = time.perf_counter()
     for document in (aml, gen, policy):
-        await container.audit_preparation.run_job(str(tenant_id), str(document.id))
+        await container.matrix_auditor().prepare(tenant_id, document)
     prepare_s = time.perf_counter() - start
     container.drop_unit_vectors_in_memory()
     first = await _timed(chat.ask(tenant_id, request))

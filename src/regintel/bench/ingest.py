@@ -20,7 +20,6 @@ from regintel.adapters.files.local import LocalFileStore
 from regintel.adapters.parsers import AutoParser
 from regintel.adapters.postgres.unit_vector_repo import PostgresUnitVectorStore
 from regintel.adapters.queue.procrastinate_queue import ProcrastinateQueue
-from regintel.chat.offline.audit_units import PREPARE_JOB, AuditPreparation
 from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.container import Container
 from regintel.domain.documents import ChunkDraft, DocStatus, DocType, ParsedDocument
@@ -30,6 +29,8 @@ from regintel.ingestion.service import (
     INGEST_QUEUE,
     IngestionService,
 )
+from regintel.obligations.auditor import MatrixAuditor
+from regintel.obligations.registers import REGISTER_JOB
 from regintel.ports.embedder import Embedder, Vectors
 from regintel.ports.library import DocumentStore
 
@@ -98,8 +99,8 @@ class TimedStore:
 
 async def run(container: Container, directory: Path, *, keep: bool = False,
               follow_ups: bool = False) -> dict[str, Any]:
-    """``follow_ups``: then run the documents' follow-up jobs (their audit units embedded,
-    chat.offline.audit_units), timed apart from the ingestion."""
+    """``follow_ups``: then run the documents' follow-up jobs (their obligation registers
+    built, what an audit reads of them embedded: obligations.auditor), timed apart."""
     files = await asyncio.to_thread(lambda: sorted(p for p in directory.iterdir() if p.is_file()))
     clock = Clock()
     embedder = TimedEmbedder(container.embedder, clock)
@@ -112,14 +113,22 @@ async def run(container: Container, directory: Path, *, keep: bool = False,
                                files=LocalFileStore(container.settings.files_dir),
                                parser=TimedParser(AutoParser(), clock), embedder=embedder,
                                queue=queue, max_bytes=container.settings.upload.max_bytes,
-                               follow_ups=(PREPARE_JOB,) if follow_ups else ())
+                               follow_ups=(REGISTER_JOB,) if follow_ups else ())
     service.register_jobs()
     preparing = TimedEmbedder(container.embedder, Clock())
     if follow_ups:
-        queue.register(PREPARE_JOB, AuditPreparation(
-            documents=container.documents, index=container.chunk_index, embedder=preparing,
-            memo=UnitVectors(store=PostgresUnitVectorStore(container.database))).run_job,
-            queue=FOLLOW_UP_QUEUE, priority=FOLLOW_UP_PRIORITY, retries=1)
+        auditor = MatrixAuditor(registers=container.registers, index=container.chunk_index,
+                                embedder=preparing,
+                                memo=UnitVectors(store=PostgresUnitVectorStore(
+                                    container.database)))
+
+        async def prepare(tenant: str, document_id: str) -> None:
+            await container.registers.run_job(tenant, document_id)
+            await auditor.prepare(UUID(tenant), await container.documents.get(
+                UUID(tenant), UUID(document_id)))
+
+        queue.register(REGISTER_JOB, prepare, queue=FOLLOW_UP_QUEUE,
+                       priority=FOLLOW_UP_PRIORITY, retries=1)
     follow_up_s = 0.0
     try:
         started = time.perf_counter()

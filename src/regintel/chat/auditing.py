@@ -9,61 +9,51 @@ from uuid import UUID
 
 from regintel.chat.engine import Composed
 from regintel.chat.evidence import CitationBook, markers
-from regintel.chat.offline.audit import AuditInputs, run_audit
-from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.domain.chat import SEVERITY_ORDER, AuditResult, quoted
 from regintel.domain.documents import Document
-from regintel.errors import InvalidRequest
+from regintel.errors import InvalidRequest, RegintelError
 from regintel.obligations.auditor import MatrixAuditor
-from regintel.ports.embedder import Embedder
-from regintel.ports.library import ChunkIndex
-from regintel.retrieval.hybrid import HybridRetriever
 
 log = logging.getLogger(__name__)
 
+FAILED = ("The audit could not be completed because of an internal error, so nothing was "
+          "checked and no finding is shown. Please try again; if it fails again, the "
+          "administrator can see the error in the server log.")
+
 
 class OfflineAuditor:
-    def __init__(self, retriever: HybridRetriever, index: ChunkIndex,
-                 embedder: Embedder, memo: UnitVectors | None = None,
-                 matrix: MatrixAuditor | None = None) -> None:
-        """``memo``: the regulations' unit vectors, kept by the container between turns;
-        ``matrix``: the coverage-matrix engine (settings.audit.engine = "matrix"), which
-        audits policies and pasted texts alike; if it fails, the rules engine answers."""
-        self._retriever = retriever
-        self._index = index
-        self._embedder = embedder
-        self._memo = memo
+    """The offline audit: a policy or a pasted text against 1–5 regulations, through the
+    coverage matrix (obligations.auditor) - one engine for every regulation."""
+
+    def __init__(self, matrix: MatrixAuditor) -> None:
         self._matrix = matrix
 
     async def __call__(self, *, tenant_id: UUID, targets: Sequence[Document],
                        source_document: Document | None, source_text: str | None,
                        book: CitationBook) -> Composed:
-        pasted = source_document is None and bool(source_text and source_text.strip())
-        if self._matrix is not None and (source_document is not None or pasted):
-            mark = book.checkpoint()
-            try:
-                if source_document is not None:
-                    mapped = await self._matrix.audit(tenant_id, targets, source_document,
-                                                      book=book)
-                    return Composed(answer=render(mapped.result, source_document.title,
-                                                  targets), audit=mapped.result)
-                assert source_text is not None
-                result = await self._matrix.audit_text(tenant_id, targets, source_text,
-                                                       book=book)
-                return Composed(answer=render(result, "the submitted text", targets),
-                                audit=result)
-            except InvalidRequest:
-                raise
-            except Exception:
-                log.exception("the matrix audit failed; the rules engine answers instead")
-                book.rollback(mark)
-        result = await run_audit(
-            AuditInputs(tenant_id=tenant_id, targets=targets, source_document=source_document,
-                        source_text=source_text),
-            retriever=self._retriever, index=self._index, embedder=self._embedder, book=book,
-            memo=self._memo)
-        audited = source_document.title if source_document else "the submitted text"
-        return Composed(answer=render(result, audited, targets), audit=result)
+        mark = book.checkpoint()
+        try:
+            return await self._audit(tenant_id, targets, source_document, source_text, book)
+        except RegintelError:
+            raise
+        except Exception:
+            # The chat goes on: the turn says plainly that nothing was checked, and why.
+            log.exception("the audit failed")
+            book.rollback(mark)
+            return Composed(answer=FAILED)
+
+    async def _audit(self, tenant_id: UUID, targets: Sequence[Document],
+                     source_document: Document | None, source_text: str | None,
+                     book: CitationBook) -> Composed:
+        if source_document is not None:
+            mapped = await self._matrix.audit(tenant_id, targets, source_document, book=book)
+            return Composed(answer=render(mapped.result, source_document.title, targets),
+                            audit=mapped.result)
+        if not (source_text and source_text.strip()):
+            raise InvalidRequest("an audit needs a policy document or a text to check",
+                                 hint="tag a company policy, or paste the text to audit")
+        result = await self._matrix.audit_text(tenant_id, targets, source_text, book=book)
+        return Composed(answer=render(result, "the submitted text", targets), audit=result)
 
 
 def render(result: AuditResult, audited: str, targets: Sequence[Document]) -> str:

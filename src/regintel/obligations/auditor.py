@@ -14,24 +14,26 @@ from uuid import UUID, uuid4
 import numpy as np
 import numpy.typing as npt
 
+from regintel.chat import audit_summary as text_report
 from regintel.chat.evidence import CitationBook
-from regintel.chat.offline import report as text_report
-from regintel.chat.offline.claims import MAX_WORDS
 from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.domain.chat import AuditResult
 from regintel.domain.coverage import CoverageMatrix, CoverageRow, ScopePart
-from regintel.domain.documents import Document, StoredChunk
+from regintel.domain.documents import DocType, Document, StoredChunk
 from regintel.errors import InvalidRequest
 from regintel.obligations.findings import findings_of, rules_checked
 from regintel.obligations.lexical import content_words
 from regintel.obligations.matrix import SHIPPED, Regulation, Thresholds, row_text, rows_for
-from regintel.obligations.policy_text import PolicyUnit, policy_units
+from regintel.obligations.policy_text import policy_units
 from regintel.obligations.registers import Registers
 from regintel.obligations.report import overall_status, summary
+from regintel.obligations.set_aside import acts_set_aside, rows_setting_aside
 from regintel.ports.embedder import Embedder
 from regintel.ports.library import ChunkIndex
+from regintel.retrieval.abbreviations import expand
 
 MAX_TARGETS = 5
+MAX_WORDS = 1000  # a pasted text's length; longer ones are uploaded as documents
 MAX_GAPS = 12  # omissions per regulation; contradictions first (they are surer)
 MAX_FINDINGS = 25
 
@@ -70,6 +72,15 @@ class MatrixAuditor:
         items = await self._vectors(tenant, [(document.id, i.text) for r in rows
                                              for i in r.items])
         return Regulation(document.id, document.title, rows, vectors, items)
+
+    async def prepare(self, tenant: UUID, document: Document) -> None:
+        """Embeds ahead of a first audit what it reads of a ready document - a regulation's
+        obligations, a policy's clauses - into the memo (the ingestion follow-up)."""
+        if document.doc_type is DocType.REGULATION:
+            await self.regulation(tenant, document)
+        else:
+            units = policy_units(await self._index.document_chunks(tenant, document.id))
+            await self._vectors(tenant, [(document.id, u.context) for u in units])
 
     async def audit(self, tenant: UUID, regulations: Sequence[Document], policy: Document, *,
                     book: CitationBook, focus: str | None = None) -> MatrixAudit:
@@ -132,13 +143,24 @@ class MatrixAuditor:
         scope: list[ScopePart] = []
         chunks: dict[UUID, StoredChunk] = {chunk.id: chunk}
         if units:
-            unit_vectors, read = await asyncio.gather(
-                self._text_vectors(units),
+            acts = [(n, act) for n, u in enumerate(units) for act in acts_set_aside(u.text)]
+            unit_vectors, act_vectors, read = await asyncio.gather(
+                self._text_vectors([u.context for u in units]),
+                self._text_vectors([expand(a.act) for _, a in acts]),
                 asyncio.gather(*(self.regulation(tenant, d) for d in regulations)))
+            thresholds = self.thresholds
             for regulation in read:
                 found, parts = rows_for(regulation, units, unit_vectors,
-                                        thresholds=self.thresholds)
-                rows += found
+                                        thresholds=thresholds)
+                set_aside = rows_setting_aside(regulation, units, unit_vectors, acts,
+                                               act_vectors, thresholds=thresholds)
+                # A duty set aside is a contradiction, whatever else the row says.
+                replaced = {r.obligation.rule for r in set_aside}
+                rows += [r for r in found if r.obligation.rule not in replaced or
+                         r.status == "conflicting"] + [
+                    r for r in set_aside if not any(f.obligation.rule == r.obligation.rule
+                                                    and f.status == "conflicting"
+                                                    for f in found)]
                 scope += parts
             for d in regulations:
                 chunks.update({c.id: c for c in
@@ -159,8 +181,9 @@ class MatrixAuditor:
                                        reach="the rules the text's sentences are close to"),
             targets_checked=len(regulations), rules_checked=rules)
 
-    async def _text_vectors(self, units: Sequence[PolicyUnit]) -> npt.NDArray[np.float32]:
+    async def _text_vectors(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         # Embedded as they are: a pasted text is read once, not kept in the memo.
-        return np.asarray(await asyncio.to_thread(self._embedder.embed,
-                                                  [u.context for u in units]),
+        if not texts:
+            return np.zeros((0, self._embedder.dimension), dtype=np.float32)
+        return np.asarray(await asyncio.to_thread(self._embedder.embed, list(texts)),
                           dtype=np.float32)

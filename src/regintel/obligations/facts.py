@@ -33,8 +33,14 @@ _AGE = re.compile(rf"\b(?:aged|age of)\s+(?P<n>{_NUMBER})(?:\s+years?)?"
                   r"(?P<up>\s+(?:or|and)\s+(?:older|over|above))?\b", re.IGNORECASE)
 _ACT = re.compile(r"\b(?:notif|report|submit|inform|respond|file|provide|deliver)\w*\b",
                   re.IGNORECASE)
+# Keeping something, or disposing of it after a time: either way the period is how long it
+# is kept ("purge the files … closed more than three years ago").
 _KEPT = re.compile(r"\b(?:kept|keeps?|retain\w*|stored?|stores|held|holds?|maintain\w*|"
-                   r"preserv\w*|archiv\w*)\b", re.IGNORECASE)
+                   r"preserv\w*|archiv\w*|purg\w*|delet\w*|destroy\w*|eras\w*|"
+                   r"dispos\w*)\b", re.IGNORECASE)
+# What a sentence sets against what it does ("every second year instead of every year") is
+# not its own fact.
+_INSTEAD = re.compile(r"\b(?:instead of|rather than|in place of)\b[^.;,]*", re.IGNORECASE)
 _PROMPT = re.compile(r"\b(?:immediately|forthwith|without (?:undue )?delay|promptly|"
                      r"as soon as (?:reasonably )?(?:practicable|possible))\b", re.IGNORECASE)
 _FREQUENCY = re.compile(
@@ -42,7 +48,9 @@ _FREQUENCY = re.compile(
     r"(?P<word>annually|yearly|every year|each year|once a year|per year|a year|"
     r"semi-annually|half-yearly|twice a year|quarterly|every quarter|each quarter|"
     r"monthly|every month|each month|weekly|every week|daily|every day|each day)|"
-    rf"(?:once\s+)?every\s+(?P<n>{_NUMBER})\s+(?P<u>{_UNIT}))\b", re.IGNORECASE)
+    rf"(?:once\s+)?every\s+(?P<n>{_NUMBER}|second|other|third|fourth)\s+(?P<u>{_UNIT}))\b",
+    re.IGNORECASE)
+_ORDINAL = {"second": 2, "other": 2, "third": 3, "fourth": 4}
 _FREQ_DAYS = {"annually": 365.0, "yearly": 365.0, "every year": 365.0, "each year": 365.0,
               "once a year": 365.0, "per year": 365.0, "a year": 365.0, "semi-annually": 182.0,
               "half-yearly": 182.0, "twice a year": 182.0, "quarterly": 91.0,
@@ -134,7 +142,7 @@ def durations(sentence: str) -> list[TypedFact]:
         if m["word"]:
             days = _FREQ_DAYS[m["word"].lower()]
         else:
-            n = number(m["n"])
+            n = _ORDINAL.get(m["n"].lower()) or number(m["n"])
             if n is None:
                 continue
             days = n * _unit_days(m["u"])
@@ -262,6 +270,7 @@ def extent(sentence: str) -> TypedFact | None:
 def facts_of(sentence: str, strength: str | None = None) -> tuple[TypedFact, ...]:
     """Every typed fact of ``sentence``; ``strength`` is the obligation's when it is a rule
     (its permission fact is then the rule's force), None for a policy's sentence."""
+    sentence = _INSTEAD.sub(lambda m: " " * len(m[0]), sentence)
     found = durations(sentence) + amounts(sentence) + percentages(sentence) + \
         thresholds(sentence) + approvers(sentence)
     for single in (permission(sentence, strength), extent(sentence)):

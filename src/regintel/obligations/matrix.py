@@ -295,11 +295,11 @@ def rows_for(regulation: Regulation, units: Sequence[PolicyUnit],
     for n, (row, s, item_scores, conflict, in_scope) in enumerate(prepared):
         kept = conflict if conflict is not None and owner[conflict.unit][1] == n else None
         if in_scope or kept is not None:
-            rows.append(_row(row, s, units, item_scores, kept, thresholds))
+            rows.append(row_of(row, s, units, item_scores, kept, thresholds))
     return rows, scope
 
 
-def _row(row: ObligationRow, scores: npt.NDArray[np.float32], units: Sequence[PolicyUnit],
+def row_of(row: ObligationRow, scores: npt.NDArray[np.float32], units: Sequence[PolicyUnit],
          item_scores: npt.NDArray[np.float32] | None, conflict: Conflict | None,
          thresholds: Thresholds) -> CoverageRow:
     best = float(scores.max()) if scores.size else 0.0

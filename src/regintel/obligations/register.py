@@ -16,7 +16,7 @@ from regintel.obligations.pages import rebuild_pages
 from regintel.obligations.rules import RuleNumbers
 
 # Raise when extraction changes what it finds: stored registers are then rebuilt on use.
-EXTRACTOR_VERSION = 5
+EXTRACTOR_VERSION = 6
 
 
 def build_register(document: Document, chunks: Sequence[StoredChunk]) -> list[ObligationRow]:

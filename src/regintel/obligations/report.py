@@ -5,16 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from regintel.domain.chat import AuditFinding, OverallStatus
+from regintel.chat.audit_summary import overall_status
+from regintel.domain.chat import AuditFinding
 from regintel.domain.coverage import CoverageMatrix
 
 SHOWN_PARTS = 6
-
-
-def overall_status(findings: Sequence[AuditFinding]) -> OverallStatus:
-    if any(f.severity in ("Critical", "High") for f in findings):
-        return "Major Violations"
-    return "Minor Issues" if findings else "No issues found"
+__all__ = ["overall_status", "summary"]
 
 
 def summary(matrix: CoverageMatrix, findings: Sequence[AuditFinding], *,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from uuid import uuid4
 
-from regintel.chat.offline.report import summary
+from regintel.chat.audit_summary import summary
 from regintel.domain.chat import AuditFinding
 from regintel.domain.documents import DocStatus, DocType, Document
 

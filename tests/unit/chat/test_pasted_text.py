@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from regintel.chat.offline.claims import _risky_claims
 from regintel.chat.pasted import separate, split
 from regintel.domain.chat import ChatRequest
 
@@ -51,20 +50,3 @@ def test_a_request_that_has_its_text_or_answers_a_question_is_left_alone() -> No
     assert separate(given) is given
     answering = ChatRequest(message=message, answer="search_library")
     assert separate(answering) is answering
-
-
-@pytest.mark.parametrize(("sentence", "why"), [
-    ("We can onboard her now and get the passport copy later.",
-     "puts identification off until after the relationship has started"),
-    ("Do not copy the MLRO on this thread.", "keeps a matter from compliance or the MLRO"),
-    ("Let's keep this away from compliance for now.",
-     "keeps a matter from compliance or the MLRO"),
-    ("We won't ask about the source of his wealth.", "invites funds of unknown origin"),
-])
-def test_the_risk_a_claim_carries(sentence: str, why: str) -> None:
-    assert [c.risk.why for c in _risky_claims(sentence)] == [why]
-
-
-def test_a_compliant_sentence_carries_no_risk() -> None:
-    assert _risky_claims("We will open the account once we have verified her passport and "
-                         "asked about the source of her funds.") == []

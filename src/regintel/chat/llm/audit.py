@@ -40,6 +40,7 @@ from uuid import UUID
 
 from pydantic import BaseModel
 
+from regintel.chat.audit_summary import overall_status, summary
 from regintel.chat.auditing import render
 from regintel.chat.engine import Composed
 from regintel.chat.evidence import CitationBook, normalise, quote_around, sentences, verify
@@ -67,7 +68,6 @@ from regintel.chat.llm.audit_prompts import (
 )
 from regintel.chat.llm.citing import best_sentence
 from regintel.chat.llm.reports import StepFailed
-from regintel.chat.offline.report import overall_status, summary
 from regintel.domain.chat import MAX_QUOTE_CHARS, SEVERITY_ORDER, AuditFinding, AuditResult
 from regintel.domain.documents import ChunkHit, Document, SearchScope, StoredChunk
 from regintel.errors import InvalidRequest

@@ -13,8 +13,7 @@ import numpy.typing as npt
 
 from regintel.chat.engine import Composed
 from regintel.chat.evidence import CitationBook, clause_of, markers, normalise
-from regintel.chat.offline import answer_kind, guided_rule, whole_list
-from regintel.chat.offline import obligations as obligation_rules
+from regintel.chat.offline import answer_kind, binding, guided_rule, whole_list
 from regintel.chat.offline.ranking import (
     Kept,
     Sentence,
@@ -138,9 +137,9 @@ def key_duties(candidates: Sequence[Sentence], *, exclude: int) -> list[int]:
     chapter contains or a duty of the Registrar of Companies; every obligation sentence when
     the document names no one ("The Firm must …") or too few such duties were sampled."""
     obligations = [i for i, s in enumerate(candidates) if s.is_obligation and i != exclude]
-    named = {i: obligation_rules.kinds_named(candidates[i].clean) for i in obligations}
+    named = {i: binding.kinds_named(candidates[i].clean) for i in obligations}
     usual = Counter(kind for kinds in named.values() for kind in kinds).most_common(1)
-    duties = [i for i in obligations if obligation_rules.binds(candidates[i].clean)
+    duties = [i for i in obligations if binding.binds(candidates[i].clean)
               and usual and usual[0][0] in named[i]]
     return duties if len(duties) >= SUMMARY_OBLIGATIONS else obligations
 

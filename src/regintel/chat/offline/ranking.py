@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from regintel.chat.evidence import clause_of
-from regintel.chat.offline import obligations
+from regintel.chat.offline import binding
 from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.domain.documents import ChunkHit
 from regintel.ingestion.clauses import find_clauses
@@ -56,7 +56,7 @@ class Sentence:
     def binds(self) -> bool:
         """A binding requirement (must/shall/required, not "should"), outside guidance."""
         clause = clause_of(self.hit, self.text) or ""  # its own, not the chunk's first
-        return "guidance" not in clause.lower() and obligations.binds(self.in_context)
+        return "guidance" not in clause.lower() and binding.binds(self.in_context)
 
     @property
     def is_heading(self) -> bool:
