@@ -30,7 +30,8 @@ from regintel.obligations.policy_text import PolicyUnit
 # Saying an act will not be done: negated modals, "never", "no need to", and the verbs of
 # leaving something out or putting it off.
 _CUE = re.compile(
-    r"\b(?:(?:do|does|did|will|would|shall|should|can|could|must|need|let['’]s|to)\s+not|"
+    r"\b(?:(?:do|does|did|will|would|shall|should|can|could|must|need|let['’]s|to|and|or|"
+    r"but)\s+not|"
     r"(?:do|does|did|wo|ca|should|would|could|need)n['’]t|never|no need to|not need to|"
     r"not have to|skip(?:s|ped|ping)?|stop(?:s|ped|ping)?|forgo|waive|bypass|ignore|"
     r"postpone|put off|hold off(?: on)?|instead of)\b", re.IGNORECASE)
@@ -51,6 +52,9 @@ class SetAside:
 def acts_set_aside(sentence: str) -> list[SetAside]:
     found: list[SetAside] = []
     for cue in _CUE.finditer(sentence):
+        if cue[0].lower() == "or not" and sentence[:cue.start()].rstrip().lower().endswith(
+                "whether"):
+            continue  # "whether or not" sets nothing aside
         rest = sentence[cue.end():]
         stop = _END.search(rest)
         act = rest[:stop.start() if stop else len(rest)].strip()
