@@ -180,8 +180,8 @@ class CitationBook:
 
     def cite_sentence(self, hit: ChunkHit, sentence: str) -> int | None:
         """The citation of ``sentence`` of ``hit``: quoted whole from the chunk before when
-        ``hit`` starts inside it and that chunk holds it all ("A Relevant Person should be
-        aware …", not "Person should be aware …")."""
+        ``hit`` starts inside it and that chunk holds it all ("A Reporting Firm should be
+        aware …", not "Firm should be aware …")."""
         whole = whole_in_earlier(hit, sentence)
         if whole is not None:
             return self.cite(*whole)

@@ -1,5 +1,5 @@
 """Text pasted into the message to be audited. A compliance officer types "Check this email
-against the AML rules: Hi team, to speed up onboarding …" in the chat box; the email is the
+against the market rules: Hi team, to speed up onboarding …" in the chat box; the email is the
 audit's source (text mode), not part of the question: its words must not be read as
 references to documents ("his ID documents") or as the question retrieval answers.
 

@@ -86,8 +86,8 @@ async def search(deps: TurnDeps, question: str, document_ids: Sequence[UUID],
     with deps.timed("retrieval"):
         found = await tools.search_knowledge_base(deps, question, list(document_ids),
                                                   set_ids=list(set_ids))
-        # An abbreviation the passages found never use ("DPIA": the regulation says "data
-        # protection impact assessment") is spelled out, and the library searched again.
+        # An abbreviation the passages found never use ("SLA": the contract says "service
+        # level agreement") is spelled out, and the library searched again.
         spelled = abbreviations.expand(question, unless_in=[h.text for h in found])
         if spelled != question:
             found = await tools.search_knowledge_base(deps, spelled, list(document_ids),

@@ -1,7 +1,7 @@
 """The question as the search and the answer read it. A follow-up ("and who has to approve the
-relationship?", "what about for PEPs?") says little on its own: it is read with the thread's
+relationship?", "what about for trusts?") says little on its own: it is read with the thread's
 earlier questions before it, so it stays on their subject. Abbreviations are spelled out
-beside the words the user wrote ("DPIA" with "data protection impact assessment"), since the
+beside the words the user wrote ("SLA" with "service level agreement"), since the
 regulation rarely uses the practitioner's shorthand. Both readings are general: they look at
 the shape of the question, not at any regulation's words. (The abbreviations are spelled out where
 the search and the answer are made: ``chat.prefetch``, ``chat.nodes.actions``.)"""
@@ -60,9 +60,9 @@ MENTION = re.compile(r"@\[([^\]]*)\]")
 
 
 def without_mentions(question: str) -> str:
-    """The question without its @mentions ("@[AML Rules] What must …" → "What must …"): a
+    """The question without its @mentions ("@[Market Rules] What must …" → "What must …"): a
     mention tags its document, which narrows the search; its title's words must not also be
-    searched for, or the document's glossary ("AML Return means …", "AML Rulebook means …")
+    searched for, or the document's glossary ("Market Return means …", "Market Rulebook means …")
     outranks what the question asks. A question that is only mentions keeps their names."""
     text = " ".join(MENTION.sub(" ", question).split())
     return text or " ".join(MENTION.sub(r"\1", question).split())

@@ -2,9 +2,9 @@
 the obligation register must work for any regulation, so their code (comments included: a
 reader's example is where a special case starts) names no term of one rulebook.
 
-The old offline audit modules written around the AML rulebook still do; they are excluded
-by name below, a list to shrink as the matrix engine replaces them (delete a module, delete
-its line). A new module is never added to it."""
+The old offline audit modules written around the AML rulebook were deleted when the matrix
+became the one engine (29 November 2026), and the examples of the rest reworded: nothing is
+excluded any more, and a module is never added to the list."""
 
 from __future__ import annotations
 
@@ -27,24 +27,8 @@ PHRASES = ("relevant person", "money laundering", "suspicious activity",
 _TERMS = re.compile(r"\b(?:" + "|".join(map(re.escape, ACRONYMS)) + r")\b|(?i:\b(?:"
                     + "|".join(map(re.escape, PHRASES)) + r")\b)")
 
-# Modules that still name such terms (relative to src/regintel), to shrink.
-# On 2026-11-28 (issue 36): 39 modules of chat/offline and 7 elsewhere under chat/.
-EXCLUDED = frozenset({
-    "chat/evidence.py",
-    "chat/llm/audit_plan.py",
-    "chat/llm/egress.py",
-    "chat/nodes/actions.py",
-    "chat/nodes/validate.py",
-    "chat/offline/compose.py",
-    "chat/offline/guided_rule.py",
-    "chat/offline/intent.py",
-    "chat/offline/ranking.py",
-    "chat/offline/references.py",
-    "chat/offline/unit_vectors.py",
-    "chat/pasted.py",
-    "chat/prefetch.py",
-    "chat/question_text.py",
-})
+# Modules that may name such terms (relative to src/regintel): none.
+EXCLUDED: frozenset[str] = frozenset()
 
 
 def _offenders() -> dict[str, list[str]]:

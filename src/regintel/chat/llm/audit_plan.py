@@ -16,8 +16,8 @@ from regintel.ports.library import ChunkIndex
 from regintel.retrieval.hybrid import HybridRetriever
 
 # Passages per target per theme, and target passages per findings call. research/experiments/
-# audit_reach.py, on the development policies' 160 planted gaps, eight generic AML themes
-# standing in for a model's, against the AML and General rulebooks: the share a call could
+# audit_reach.py, on the development policies' 160 planted gaps, eight generic themes
+# standing in for a model's, against two rulebooks: the share a call could
 # find (its rule shown, and a contradiction's policy clause beside it) is 0.512 at the spec's 3
 # passages, 0.831 at 12, 0.838 at 16, 0.894 at 24 with the whole policy shown (the policy's
 # own part headings as themes: 0.394, 0.794, 0.844, 0.881); 0.294 / 0.544 / 0.588 / 0.650

@@ -2,7 +2,7 @@
 
 The question is already masked by the input guardrail before anything is stored; what remains
 is everything else a prompt carries — retrieved passages of the tenant's own documents (a
-policy names its MLRO and gives their email), memory, pasted text. ``RedactingChatModel`` wraps
+policy names its officer and gives their email), memory, pasted text. ``RedactingChatModel`` wraps
 an external provider's ``ChatModel`` and replaces every PII span in every message with a typed
 placeholder (``<EMAIL_ADDRESS>``) before the request is built.
 

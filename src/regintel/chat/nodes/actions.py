@@ -195,7 +195,7 @@ def _answer_confidence(question: str, hits: list[ChunkHit], book: CitationBook,
 
 
 async def summarize(state: ChatState, runtime: Rt) -> Update:
-    """A summary with a focus ("the GDPR's rules on breach notification") reads what the
+    """A summary with a focus ("the Regulation's rules on breach notification") reads what the
     documents say on it (adaptive-k, lists read whole); a whole-document summary samples
     15–20 % of each document's chunks, spread over the whole of it."""
     deps = runtime.context
@@ -237,7 +237,7 @@ FOCUSED_SUMMARY_PASSAGES = 10  # per document
 
 
 def summary_focus(message: str, documents: list[Document]) -> str | None:
-    """What a summary is about when it is not the whole document ("personal data breach
+    """What a summary is about when it is not the whole document ("security incident
     notification"): the words left once the request, the mentions and every word of the
     documents' titles are removed; None for a whole-document summary."""
     text = re.sub(r"@\[[^\]]*\]|@\S+", " ", message)

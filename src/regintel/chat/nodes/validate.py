@@ -64,7 +64,7 @@ def _claims(answer: str) -> list[str]:
 
 def _shown_with(cited: list[dict[str, Any]], hits: dict[str, dict[str, Any]]) -> set[str]:
     """Words a claim shows around what it quotes, which are no claim of the quote's: the
-    source's name ("AML Rules, 4.5.1: …") and what the chunk before says to read it (its
+    source's name ("Market Rules, 4.5.1: …") and what the chunk before says to read it (its
     list's lead-in, the opening words of a sentence cut in two; ``retrieval.preceding``)."""
     shown = []
     for c in cited:

@@ -58,7 +58,7 @@ CHUNK_WEIGHT = 0.5
 KIND_BONUS = 0.08
 HEADING_PENALTY = 0.3  # a heading (or a pointer to a section) is shown only when nothing
 # under it (or of the section) was retrieved
-# A question about what is required ("What must a firm do if it cannot complete CDD?") is
+# A question about what is required ("What must a firm do if it cannot complete its checks?") is
 # answered with the rules first and the guidance after them: the points chosen are the same,
 # only their order. A bonus that also chose binding sentences over closer guidance was
 # measured and rejected: on ObliQA fold 1 (400 questions that ask what is required, ten
@@ -84,7 +84,7 @@ MAX_OUTLINE_SENTENCES = 240  # 60 chunks of four
 
 def cite(book: CitationBook, sentence: Sentence, *, located: bool = False) -> Statement | None:
     """The sentence as a statement with its verified citation; ``located`` prefixes where it
-    comes from ("AML Rules, 14.2.1: …") for answers that mix documents."""
+    comes from ("Market Rules, 14.2.1: …") for answers that mix documents."""
     n = book.cite_sentence(sentence.hit, sentence.text)
     if n is None:
         return None
@@ -100,7 +100,7 @@ def under_headings(candidates: Sequence[Sentence],
                    similarity: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     """A heading says what the clauses under it are about, in fewer words than they do
     ("8.7 Failure to conduct or complete Customer Due Diligence" over "8.7.1 Where … a
-    Relevant Person is unable to conduct or complete the requisite CDD … it must …: (a) …"):
+    Firm is unable to conduct or complete the requisite checks … it must …: (a) …"):
     the first sentence after a heading in the same chunk is taken to be at least as close to
     the question as the heading. The heading itself answers nothing (HEADING_PENALTY)."""
     inherited = similarity.copy()
@@ -133,7 +133,7 @@ def _self_description(candidates: Sequence[Sentence]) -> int | None:
 
 def key_duties(candidates: Sequence[Sentence], *, exclude: int) -> list[int]:
     """The sentences a summary's key obligations are chosen from: the binding duties of the
-    person the document mostly speaks to ("A Relevant Person must …"), not a note on what a
+    person the document mostly speaks to ("A Firm must …"), not a note on what a
     chapter contains or a duty of the Registrar of Companies; every obligation sentence when
     the document names no one ("The Firm must …") or too few such duties were sampled."""
     obligations = [i for i, s in enumerate(candidates) if s.is_obligation and i != exclude]
@@ -223,7 +223,7 @@ def listed(sentences: Sequence[Sentence], book: CitationBook,
             continue
         if k != heading:
             heading = k
-            where = statement.text.removesuffix(sentence.shown)  # "AML Rules, 4.5.1: "
+            where = statement.text.removesuffix(sentence.shown)  # "Market Rules, 4.5.1: "
             lines.append(f"- {where}{k[1]}")
         lines.append(f"  - {item} {markers(statement.citations)}".rstrip())
     return lines
@@ -346,7 +346,7 @@ _OWN_DOCUMENTS = re.compile(r"\b(?:our|my|we|the company's|internal)\b.{0,40}\b(
 
 
 def _lead(lines: list[str]) -> list[str]:
-    """The answer opens with its best provision as a sentence ("Under AML Rules, 14.2.2: An
+    """The answer opens with its best provision as a sentence ("Under Market Rules, 14.2.2: An
     Employee must … [1]"), its list items under it; the other provisions follow as points."""
     if not lines or not lines[0].startswith("- "):
         return lines
@@ -392,7 +392,7 @@ async def summary(embedder: Embedder, documents: Sequence[Document],
         key: list[Statement] = []
         if level is not None:
             # The document's own title heading at the parts' level (front matter under it) is
-            # no part of it: "GDPR …" before Chapter I.
+            # no part of it: "Regulation (EU) …" before Chapter I.
             walked = [p for p in outline.parts_of(hits, level)
                       if p.heading.strip().lower() not in {
                           document.title.lower(),

@@ -1,5 +1,5 @@
 """The rule a guidance note applies. Rulebooks number their guidance after the rule it
-explains ("8.7.1.Guidance.1. In complying with Rule 8.7.1(1) a Relevant Person should …"),
+explains ("8.7.1.Guidance.1. In complying with Rule 8.7.1(1) a Firm should …"),
 and search often ranks the guidance, which repeats a question's words, above the rule, whose
 list of measures does not. Asked what is required, an answer made of guidance alone tells a
 compliance officer what the regulator suggests and leaves out what it demands, so the rule

@@ -1,7 +1,7 @@
 """Offline intent: which of the four actions a message asks for, from the verbs a compliance
 officer uses. Inquire is the default: answering a question never needs a specific document.
 
-Two kinds of cue. A *request* names the action and what it applies to ("summarise the AML
+Two kinds of cue. A *request* names the action and what it applies to ("summarise the Market
 Rules", "audit our policy", "check this email against …"): the action is certain. A *topic
 word* only suggests one: "comply", "compliance", "breach", "difference", "key obligations"
 appear in almost every question a compliance officer asks ("How does a firm comply with the

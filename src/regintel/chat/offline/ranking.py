@@ -26,8 +26,8 @@ MIN_SENTENCE_CHARS = 40
 MAX_SENTENCE_CHARS = 600
 MAX_HEADING_CHARS = 160
 _STRUCTURE = re.compile(r"\\Table (?:Start|End)|^\s*(?:Guidance|Rule)\s*$", re.I)
-# Leading numbering: "14.2.3.Guidance.1.", "8.3.6.Guidance on Politically Exposed Persons
-# (PEPs) and corruption.5.", "3.34.(2)", "4.1", "(a)", "iv)", "-".
+# Leading numbering: "14.2.3.Guidance.1.", "8.3.6.Guidance on Foreign Public Officials
+# (FPOs) and corruption.5.", "3.34.(2)", "4.1", "(a)", "iv)", "-".
 _LIST_MARK = re.compile(
     r"^\s*(?:\d+[A-Z]?(?:\.(?:\d+[A-Z]?|Guidance(?: on [^\t\n]{1,120}?\.\d+(?=\.))?|"
     r"\(\d+\)))*\.?(?:\s+|(?=[A-Z]))|"
@@ -109,7 +109,7 @@ class Sentence:
     def in_context(self) -> str:
         """What the sentence means where it stands: whole, and with its list's lead-in when
         that is in an earlier chunk ("… must maintain the following records: … (e) any
-        relevant communications with the FIU;")."""
+        relevant communications with the authority;")."""
         text = f"{self.opening} {self.text}" if self.opening else self.text
         lead_in = self.lead_in
         return f"{lead_in} {text}" if lead_in else text
@@ -133,7 +133,7 @@ _ITEM = re.compile(r"^(?:\(?[a-z0-9ivx]{1,4}[.)]\s|[-•*]\s|(?:and|or)$)", re.I
 
 def _with_lists(text: str) -> list[tuple[int, int, bool]]:
     """The chunk's sentence spans, a lead-in ending in ":" joined to the list items that
-    follow it: "A DNFBP must promptly notify the Regulator of any change in its: (a) name;
+    follow it: "A Dealer must promptly notify the Regulator of any change in its: (a) name;
     (b) legal status; …" says what the rule requires; the lead-in alone does not, and each
     item alone is a fragment. The flag says a list goes on past what was joined (at most
     MAX_SENTENCE_CHARS)."""

@@ -31,9 +31,9 @@ _PRONOUN = re.compile(
     r"\b(?:summari[sz]e|compare|audit|check|review|explain|about|in|does|do|did|is|are|"
     r"against|with|from|under|of)\s+(?:it|them|both|these|those)\b(?!\s+(?:who|which|that)\b)",
     re.I)
-# A named document: "the FSA guidelines", "the GDPR", "AML Rules" — a capitalised name next
-# to a document noun, or an all-caps acronym. Not a noun used as a verb ("a Relevant Person
-# file a report", "the Firm acts as"), nor a generic plural ("the AML policies of a firm").
+# A named document: "the FSA guidelines", "the Regulation", "Market Rules" — a capitalised name next
+# to a document noun, or an all-caps acronym. Not a noun used as a verb ("a Reporting Person
+# file a report", "the Firm acts as"), nor a generic plural ("the credit policies of a firm").
 _NAMED = re.compile(
     rf"\b(?:the\s+)?(?P<name>(?:[A-Z][\w&'-]*\s+){{0,3}}[A-Z][\w&'-]*)\s+(?i:{_NOUN})\b"
     r"(?!\s+(?:a|an|the|as|its|their|his|her|any|every|all|each)\b"
@@ -65,7 +65,7 @@ def _wanted_count(message: str, phrase: str) -> int | None:
 
 def _names(message: str) -> list[tuple[str, bool]]:
     """Names that may be documents, each with whether it is used as a document ("the FSA
-    guidelines") rather than only mentioned (an acronym such as "CDD" in a question)."""
+    guidelines") rather than only mentioned (an acronym such as "SLA" in a question)."""
     named = [_clean(m.group("name")) for m in _NAMED.finditer(message)]
     found = [(n, True) for n in named if n]
     found += [(a, False) for a in _ACRONYM.findall(message) if a not in named]
@@ -89,7 +89,7 @@ def document_phrases(message: str) -> list[tuple[str, str | None, tuple[int, int
 
 
 def _clean(name: str) -> str:
-    words = re.sub(r"['\u2019]s$", "", name).split()  # "the GDPR's rules" names the GDPR
+    words = re.sub(r"['\u2019]s$", "", name).split()  # "the Act's rules" names the Act
     while words and words[0] in _STOP_NAMES:
         words = words[1:]
     return " ".join(words)
@@ -101,7 +101,7 @@ def _matches(name: str, ref: DocRef) -> bool:
 
 def names(name: str, title: str) -> bool:
     """Every word of the name is in the title, or the name is an acronym of title words
-    ("AML" for "Anti-Money Laundering and Sanctions Rules")."""
+    ("MKT" for "Market Conduct Rules")."""
     words = [w.lower() for w in re.findall(r"\w+", name) if w not in _STOP_NAMES]
     if words and all(re.search(rf"\b{re.escape(w)}", title.lower()) for w in words):
         return True
@@ -123,7 +123,7 @@ def resolve(message: str, action: Action, explicit: Sequence[Document],
         if any(_matches(name, _ref(d)) for d in explicit) or (
                 kind and not any(r["doc_type"] == kind for r in in_play)
                 and any(d.doc_type.value == kind for d in explicit)):
-            continue  # "audit this against @AML — the AML rules": the tagged document
+            continue  # "audit this against @MKT — the market rules": the tagged document
         named = [r for r in in_play if _matches(name, r)]
         if named:
             return ReferenceResolution(

@@ -1,6 +1,6 @@
 """Vectors of a document's units, kept between audits in this process. A regulation's units
 are the same text audit after audit (a new version is another document), and embedding them
-is most of a policy audit's time (about 5 of 9 s for the AML and General rulebooks on
+is most of a policy audit's time (about 5 of 9 s for two rulebooks on
 2 cores), so a second audit against the same regulation embeds only what it has not read
 before; so are a policy's (about 3 s for the demo policy), audited again or against other
 regulations. Keys carry the tenant and the document - no tenant's audit is answered from
