@@ -152,7 +152,9 @@ def findings_of(matrix: CoverageMatrix, *, documents: Mapping[UUID, Document],
             gaps += draft.kind == "gap"
             ruled.add(rule)
             out.append(finding)
-    out.sort(key=lambda f: SEVERITY_ORDER.index(f.severity))
+    # By regulation, as the user listed them, then gravest first.
+    order = {regulation_id: n for n, regulation_id in enumerate(matrix.regulation_ids)}
+    out.sort(key=lambda f: (order[f.target_doc_id], SEVERITY_ORDER.index(f.severity)))
     return out, held_back
 
 
