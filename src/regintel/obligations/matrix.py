@@ -56,12 +56,10 @@ class Thresholds:
     related: float = 0.4
     item_gap: float = 0.12  # an item this far below its siblings' median is left out…
     item_high: float = 0.6  # …unless a policy sentence is this close to it
-    fact_related: float = 0.3  # a sentence stating a number, to the closest rule stating one
 
 
 SHIPPED = Thresholds()
 TOP = 3  # policy quotes kept per row
-FACT_CANDIDATES = 10  # rules a number-stating sentence is read against, closest first
 
 
 @dataclass(frozen=True)
@@ -266,7 +264,6 @@ def rows_for(regulation: Regulation, units: Sequence[PolicyUnit],
                                document_title=regulation.title, section=part,
                                checked=part in checked, reason=reason,
                                obligations=len(positions)))
-    by_unit = _unit_fact_conflicts(regulation, binding, scores, units, thresholds.fact_related)
     prepared = []
     for position, index in enumerate(binding):
         row = regulation.rows[index]
@@ -285,7 +282,7 @@ def rows_for(regulation: Regulation, units: Sequence[PolicyUnit],
             [i.text for i in row.items], unit_vectors, unit_words) if row.items and len(
                 units) else None
         conflict = conflict_of(row, scores[position], item_scores, units, thresholds.related,
-                               mutual) or by_unit.get(position)
+                               mutual)
         if in_scope or conflict is not None:
             prepared.append((row, scores[position], item_scores, conflict, in_scope))
     # A policy sentence that states one fact against several rules (one retention period
@@ -354,40 +351,6 @@ def row_of(row: ObligationRow, scores: npt.NDArray[np.float32], units: Sequence[
                                                   else margin if status == "partial"
                                                   else 0.0))), 4),
         uncertain=uncertain)
-
-
-# Facts a number is read from: a policy that states one states it on purpose.
-_NUMERIC = frozenset({"period", "deadline", "frequency", "amount", "percentage", "threshold"})
-
-
-def _unit_fact_conflicts(regulation: Regulation, binding: Sequence[int],
-                         scores: npt.NDArray[np.float32], units: Sequence[PolicyUnit],
-                         floor: float) -> dict[int, Conflict]:
-    """Read from the policy's side: a sentence that states a number (a period, a deadline,
-    a frequency, an amount…) is weighed against the closest rule that states a number of the
-    same kind, however loosely the two are worded alike (above ``floor``): a retention period
-    is the retention rule's, even when the sentence lists what it keeps in other words. The
-    conflicts found, by the rule's position in ``binding``."""
-    out: dict[int, Conflict] = {}
-    for j, unit in enumerate(units):
-        kinds = {f.kind for f in unit.facts} & _NUMERIC
-        if not kinds:
-            continue
-        for position in np.argsort(-scores[:, j])[:FACT_CANDIDATES]:
-            score = float(scores[position, j])
-            if score < floor:
-                break
-            row = regulation.rows[binding[int(position)]]
-            stated = [f for f in (*row.facts, *(f for i in row.items
-                                                for f in _item_facts(i.text)))
-                      if f.kind in kinds]
-            if not stated:
-                continue
-            found = differences(stated, unit.facts)
-            if found and int(position) not in out:
-                out[int(position)] = Conflict(found, j, score)
-            break  # the closest rule that states such a number decides
-    return out
 
 
 def _states_facts(row: ObligationRow) -> bool:
