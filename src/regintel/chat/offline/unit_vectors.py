@@ -8,8 +8,8 @@ another's - and a digest of the text rather than the text; memory is bounded, th
 recently used going first. With a store (Postgres, ``unit_vectors``) they outlast the
 process: a server restarted, or each ``regintel ask`` (a process of its own), reads back
 what an earlier audit, or the document's preparation after its ingestion
-(obligations.auditor.prepare, chat.offline.answer_sentences), embedded. A store that fails costs only the time: the units are
-embedded, the failure logged."""
+(obligations.auditor.prepare, chat.offline.answer_sentences), embedded. A store that fails
+costs only the time: the units are embedded, the failure logged."""
 
 from __future__ import annotations
 
