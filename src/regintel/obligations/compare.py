@@ -1,7 +1,8 @@
 """Where a policy's fact contradicts a rule's: a shorter period than the rule's minimum, a
-later deadline, a rarer frequency, a higher trigger amount or percentage, a sample where the
-rule says all, permitted where the rule prohibits. Facts are compared only with facts of
-the same kind (and unit): a retention period is never weighed against a review cycle."""
+later deadline (a duty to act at once done later, or on a cycle), a rarer frequency, a higher
+trigger amount or percentage, a sample where the rule says all, permitted where the rule
+prohibits. Facts are compared only with facts of the same kind (and unit): a retention period
+is never weighed against a review cycle."""
 
 from __future__ import annotations
 
@@ -47,6 +48,26 @@ def _contradicts(rule: TypedFact, policy: TypedFact) -> bool:
             return rule.unit == "prohibited" and policy.unit == "permitted"
         case _:
             return False
+
+
+def put_off(rule_facts: Sequence[TypedFact],
+            policy_facts: Sequence[TypedFact]) -> FactDifference | None:
+    """A duty to act at once ("without delay", "immediately") that the policy does later: a
+    deadline of more than a day, or on a cycle ("at the end of each month"). Not when the
+    rule bounds the delay itself ("without undue delay and in any event within one month":
+    that bound decides), nor when the policy acts at once too ("immediately, and in any
+    event within one business day")."""
+    def prompt(f: TypedFact) -> bool:
+        return f.kind == "deadline" and f.unit == "day" and not f.value
+
+    at_once = next((f for f in rule_facts if prompt(f)), None)
+    if at_once is None or any(f.kind == "deadline" and f.value for f in rule_facts) or any(
+            prompt(f) for f in policy_facts):
+        return None
+    later = next((f for f in policy_facts if f.kind in ("deadline", "frequency")
+                  and f.unit == "day" and f.value is not None and f.value > 1.0), None)
+    return None if later is None else FactDifference(kind="deadline", policy=later.text,
+                                                     rule=at_once.text)
 
 
 def differences(rule_facts: Sequence[TypedFact],

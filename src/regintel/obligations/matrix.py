@@ -37,7 +37,7 @@ from regintel.domain.coverage import (
     ScopePart,
     TypedFact,
 )
-from regintel.obligations.compare import differences
+from regintel.obligations.compare import differences, put_off
 from regintel.obligations.lexical import content_words
 from regintel.obligations.policy_text import PolicyUnit
 from regintel.obligations.quotes import policy_quote
@@ -195,10 +195,13 @@ _ONLY_IF = re.compile(r"\bonly\s+(?:if|where|when|once|after)\b", re.IGNORECASE)
 
 
 def _weakened(row: ObligationRow, unit: PolicyUnit) -> list[FactDifference]:
-    """The policy's closest sentence (mutually closest) turns the rule's duty into a choice or
-    adds a condition the rule does not have."""
+    """The policy's closest sentence (mutually closest) puts off what the rule says to do at
+    once, turns the rule's duty into a choice, or adds a condition the rule does not have."""
     if row.strength != "mandatory" or _DISCRETION.search(row.text):
         return []
+    later = put_off(row.facts, unit.facts)
+    if later is not None:
+        return [later]
     choice = _DISCRETION.search(unit.text)
     if choice is not None:
         return [FactDifference(kind="permission", policy=choice[0], rule=row.modal)]

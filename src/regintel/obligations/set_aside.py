@@ -64,7 +64,7 @@ def acts_set_aside(sentence: str) -> list[SetAside]:
     return found
 
 
-SET_ASIDE = 0.45  # an act's closeness to the duty it sets aside (blended, as the matrix's)
+SET_ASIDE = 0.4  # an act's closeness to the duty it sets aside (blended, as the matrix's)
 DUTY_WORDS = 12  # of the rule, from its modal on, shown against the act
 
 
