@@ -31,7 +31,21 @@ class Action(StrEnum):
     AUDIT = "audit"
 
 
+class EngineChoice(StrEnum):
+    """The engine a conversation asks for: the offline engine, the embedded local model, or
+    the configured model endpoint (``llm.base_url``/``providers``). Which of these a
+    deployment offers depends on its settings; a conversation without one uses the
+    deployment's default."""
+
+    OFFLINE = "offline"
+    LOCAL = "local"
+    CLOUD = "cloud"
+
+
 class Engine(StrEnum):
+    """The engine that answered a turn (the badge): with a model, ``llm+fallback`` when a step
+    fell back to the offline engine."""
+
     OFFLINE = "offline"
     LLM = "llm"
     LLM_FALLBACK = "llm+fallback"
