@@ -42,6 +42,15 @@ class EngineChoice(StrEnum):
     CLOUD = "cloud"
 
 
+class OfferedEngine(BaseModel):
+    """An engine a deployment offers its conversations, as a selector shows it."""
+
+    id: EngineChoice
+    label: str = Field(description="Engine and model, e.g. 'Cloud model · gpt-4o-mini'.")
+    model: str | None = Field(None, description="The model of its answers (None: offline).")
+    default: bool = Field(False, description="What a conversation without a choice uses.")
+
+
 class Engine(StrEnum):
     """The engine that answered a turn (the badge): with a model, ``llm+fallback`` when a step
     fell back to the offline engine."""
