@@ -357,6 +357,8 @@ class Container:
         when they cannot be built (the turn then runs offline and says so)."""
         if choice is EngineChoice.OFFLINE:
             return None
+        if (built := self._routers.get(choice)) is not None:
+            return built
         async with self._build_lock(f"llm:{choice.value}"):
             if choice not in self._routers:
                 try:
@@ -447,10 +449,12 @@ class Container:
         except Exception:  # the graph is an enrichment: chat works without it
             log.exception("concept services unavailable; turns run without the concept graph")
         default = self.default_engine
-        if default is not EngineChoice.OFFLINE and default not in self._routers:
+        if default is not EngineChoice.OFFLINE:
             # The default engine's routes now, so a misconfigured model fails the start; the
             # other engines' on their first use.
-            self._routers[default] = await self._build_router(default)
+            async with self._build_lock(f"llm:{default.value}"):
+                if default not in self._routers:
+                    self._routers[default] = await self._build_router(default)
         return ChatService(checkpointer=checkpointer, documents=self.documents,
                            conversations=self.conversations,
                            deps=partial(self.turn_deps, guard),
