@@ -129,6 +129,11 @@ def default_engine(llm: LlmSettings) -> EngineChoice:
     return EngineChoice.CLOUD if llm.cloud_configured else EngineChoice.OFFLINE
 
 
+def can_serve_local() -> bool:
+    """llama-cpp-python (the ``local-llm`` extra) is installed to serve a local model."""
+    return importlib.util.find_spec("llama_cpp") is not None
+
+
 def local_model_name(settings: Settings) -> str | None:
     """The local model a conversation may choose: the configured one (``provider=local`` or
     ``llm.local.model``), else the installed model in use when llama-cpp-python is there to
@@ -138,7 +143,7 @@ def local_model_name(settings: Settings) -> str | None:
         return Path(local.model).stem  # build_local_llm names the model after its file
     if local.model or settings.llm.is_local:
         return local.model or ModelStore(settings.models_dir).current()
-    if importlib.util.find_spec("llama_cpp") is None:
+    if not can_serve_local():
         return None
     store = ModelStore(settings.models_dir)
     current = store.current()
