@@ -1,9 +1,13 @@
 """The adapters the composition root (container.py) builds from settings: the embedder, the
-graph store and the chat models behind their routes. Only the container calls these."""
+graph store, the chat models behind their routes, and which engines a conversation may choose.
+Only the container calls these."""
 
 from __future__ import annotations
 
+import importlib.util
 import logging
+import os
+from pathlib import Path
 
 import httpx
 
@@ -13,7 +17,8 @@ from regintel.adapters.graph.falkordb_store import FalkorGraphStore
 from regintel.adapters.llm.local_model import LocalServerChatModel
 from regintel.adapters.llm.openai_compatible import OpenAICompatibleChatModel
 from regintel.chat.llm.egress import FindPii, RedactingChatModel
-from regintel.chat.llm.routing import LlmRouter, Price, Route, RouteName
+from regintel.chat.llm.routing import DEFAULT_ALIASES, LlmRouter, Price, Route, RouteName
+from regintel.domain.chat import EngineChoice, OfferedEngine
 from regintel.errors import ConfigurationError, DependencyUnavailable
 from regintel.ports.embedder import Embedder
 from regintel.ports.graph import GraphStore
@@ -114,3 +119,51 @@ def build_local_llm(settings: Settings) -> tuple[LlmRouter, list[httpx.AsyncClie
     routes = {"local": route}
     log.info("chat model: local %s (%s)", alias, path)
     return (LlmRouter(routes, {r.value: "local" for r in RouteName}), [client], lease)
+
+
+def default_engine(llm: LlmSettings) -> EngineChoice:
+    """What a conversation without a choice runs on: ``provider=local``, else the configured
+    endpoint, else the offline engine."""
+    if llm.is_local:
+        return EngineChoice.LOCAL
+    return EngineChoice.CLOUD if llm.cloud_configured else EngineChoice.OFFLINE
+
+
+def can_serve_local() -> bool:
+    """llama-cpp-python (the ``local-llm`` extra) is installed to serve a local model."""
+    return importlib.util.find_spec("llama_cpp") is not None
+
+
+def local_model_name(settings: Settings) -> str | None:
+    """The local model a conversation may choose: the configured one (``provider=local`` or
+    ``llm.local.model``), else the installed model in use when llama-cpp-python is there to
+    serve it; None without one. Reads the disk only: nothing is installed or started."""
+    local = settings.llm.local
+    if local.model and (local.model.endswith(".gguf") or os.sep in local.model):
+        return Path(local.model).stem  # build_local_llm names the model after its file
+    if local.model or settings.llm.is_local:
+        return local.model or ModelStore(settings.models_dir).current()
+    if not can_serve_local():
+        return None
+    store = ModelStore(settings.models_dir)
+    current = store.current()
+    return current if store.path_of(current).exists() else None
+
+
+def offered_engines(settings: Settings) -> list[OfferedEngine]:
+    """The engines this deployment offers, each named with the model of its answers (a
+    model endpoint by the model of the inquiry route, its main call)."""
+    llm = settings.llm
+    default = default_engine(llm)
+    offered = [OfferedEngine(id=EngineChoice.OFFLINE, label="Offline engine")]
+    if (local := local_model_name(settings)) is not None:
+        offered.append(OfferedEngine(id=EngineChoice.LOCAL, label=f"Local model · {local}",
+                                     model=local))
+    if llm.cloud_configured:
+        alias = (llm.action_models.get(RouteName.INQUIRE.value)
+                 or DEFAULT_ALIASES[RouteName.INQUIRE])
+        spec = llm.models.get(alias)
+        name = spec.name if spec is not None else alias
+        offered.append(OfferedEngine(id=EngineChoice.CLOUD, label=f"Cloud model · {name}",
+                                     model=name))
+    return [e.model_copy(update={"default": e.id is default}) for e in offered]

@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Literal
+from typing import Any, Literal, assert_never
 from uuid import UUID
 
 import httpx
@@ -36,7 +36,14 @@ from regintel.adapters.postgres.ontology_repo import PostgresOntologyStore
 from regintel.adapters.postgres.unit_vector_repo import PostgresUnitVectorStore
 from regintel.adapters.queue.procrastinate_queue import ProcrastinateQueue
 from regintel.adapters.websearch.tavily import TavilySearch
-from regintel.builders import build_embedder, build_graph, build_llm, build_local_llm
+from regintel.builders import (
+    build_embedder,
+    build_graph,
+    build_llm,
+    build_local_llm,
+    default_engine,
+    offered_engines,
+)
 from regintel.chat.auditing import OfflineAuditor
 from regintel.chat.deps import ChatLimits, Guard, TurnDeps
 from regintel.chat.engine import ChatEngine
@@ -48,8 +55,9 @@ from regintel.chat.offline.ranking import Kept
 from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.chat.service import ChatService
 from regintel.concepts.services import ConceptServices
+from regintel.domain.chat import EngineChoice, OfferedEngine
 from regintel.domain.documents import DocStatus
-from regintel.errors import NotFound, RegintelError
+from regintel.errors import EngineNotOffered, NotFound, RegintelError
 from regintel.guardrails.pipeline import build_guard
 from regintel.ingestion.reindex import Reindexer
 from regintel.ingestion.service import (
@@ -101,7 +109,10 @@ class Container:
     # Each tenant's view of the concept graph, most recently used last (bounded).
     _tenant_concepts: OrderedDict[UUID, ConceptServices] = field(
         default_factory=OrderedDict, repr=False)
-    _llm: LlmRouter | None = field(default=None, repr=False)
+    # The model engines' routes: the default one's built by chat_with, another engine's on
+    # the first turn of a conversation that chose it.
+    _routers: dict[EngineChoice, LlmRouter] = field(default_factory=dict, repr=False)
+    _offered: list[OfferedEngine] | None = field(default=None, repr=False)
     _llm_clients: list[httpx.AsyncClient] = field(default_factory=list, repr=False)
     local_model: LocalModelLease | None = field(default=None, repr=False)
     _tenant_keys: dict[str, str] = field(default_factory=dict, repr=False)
@@ -315,35 +326,95 @@ class Container:
     def _build_lock(self, name: str) -> asyncio.Lock:
         return self._locks.setdefault(name, asyncio.Lock())
 
-    def turn_deps(self, guard: Guard, tenant_id: UUID, user_id: UUID | None,
-                  conversation_id: UUID) -> TurnDeps:
-        """Everything one chat turn runs with (offline engine; the LLM issue adds its own)."""
+    @property
+    def default_engine(self) -> EngineChoice:
+        return default_engine(self.settings.llm)
+
+    def engines(self) -> list[OfferedEngine]:
+        """The engines this deployment offers its conversations (looked up once: whether a
+        local model is installed is read from the disk)."""
+        if self._offered is None:
+            self._offered = offered_engines(self.settings)
+        return self._offered
+
+    def check_engine(self, choice: EngineChoice | None) -> None:
+        """Refuses an engine this deployment does not offer (None: the default, always)."""
+        offered = [e.id.value for e in self.engines()]
+        if choice is not None and choice.value not in offered:
+            raise EngineNotOffered(f"this deployment does not offer the {choice.value} engine",
+                                   hint=f"choose one of: {', '.join(offered)}")
+
+    async def _router(self, choice: EngineChoice) -> LlmRouter | None:
+        """A model engine's routes, built on its first use; None for the offline engine, or
+        when they cannot be built (the turn then runs offline and says so)."""
+        if choice is EngineChoice.OFFLINE:
+            return None
+        if (built := self._routers.get(choice)) is not None:
+            return built
+        async with self._build_lock(f"llm:{choice.value}"):
+            if choice not in self._routers:
+                try:
+                    self._routers[choice] = await self._build_router(choice)
+                except Exception:  # a model that cannot be set up never breaks chat
+                    log.exception("the %s engine is unavailable; the turn runs offline",
+                                  choice.value)
+                    return None
+        return self._routers[choice]
+
+    async def _build_router(self, choice: EngineChoice) -> LlmRouter:
+        match choice:
+            case EngineChoice.LOCAL:
+                router, clients, self.local_model = await asyncio.to_thread(
+                    build_local_llm, self.settings)
+            case EngineChoice.CLOUD:
+                router, clients = build_llm(self.settings.llm, (await self.guard()).find_pii)
+                for slug in self.settings.llm.tenant_action_models:
+                    # Overrides name tenants by slug; turns know their tenant by id.
+                    self._tenant_keys[str(await self.documents.ensure_tenant(slug))] = slug
+            case EngineChoice.OFFLINE:
+                raise AssertionError("the offline engine has no routes")
+            case _:
+                assert_never(choice)
+        self._llm_clients.extend(clients)
+        return router
+
+    async def turn_deps(self, guard: Guard, tenant_id: UUID, user_id: UUID | None,
+                        conversation_id: UUID, engine: EngineChoice | None = None) -> TurnDeps:
+        """Everything one chat turn runs with, on the conversation's engine (``engine``; None
+        or one no longer offered: the deployment's default)."""
         r = self.settings.retrieval
         limits = ChatLimits(high_threshold=r.high_threshold,
                             medium_threshold=r.medium_threshold,
                             adaptive_threshold=r.adaptive_threshold,
                             max_documents=r.max_scope_documents)
         retriever, index, embedder = self.retriever, self.chunk_index, self.embedder
-        engine: ChatEngine = OfflineEngine(embedder, Kept(self.unit_vectors, tenant_id))
-        if self._llm is not None:  # a fresh engine per turn: it records the turn's spending
-            routes = self._llm.for_tenant(str(tenant_id),
-                                          self._tenant_keys.get(str(tenant_id), ""))
-            llm = self.settings.llm
-            engine = LlmEngine(routes, engine,
-                               timeout_s=llm.local.timeout_s if llm.is_local else llm.timeout_s,
+        offline = OfflineEngine(embedder, Kept(self.unit_vectors, tenant_id))
+        chosen: ChatEngine = offline
+        choice = self.default_engine
+        if engine is not None and any(e.id is engine for e in self.engines()):
+            choice = engine
+        router = await self._router(choice)
+        if router is not None:  # a fresh engine per turn: it records the turn's spending
+            routes = router.for_tenant(str(tenant_id), self._tenant_keys.get(str(tenant_id), ""))
+            llm, local = self.settings.llm, choice is EngineChoice.LOCAL
+            chosen = LlmEngine(routes, offline,
+                               timeout_s=llm.local.timeout_s if local else llm.timeout_s,
                                audit_timeout_s=llm.audit_timeout_s,
-                               model_intent=not llm.is_local or llm.local.model_intent,
-                               model_tone=not llm.is_local or llm.local.model_tone)
-        return TurnDeps(tenant_id=tenant_id, user_id=user_id, conversation_id=conversation_id,
+                               model_intent=not local or llm.local.model_intent,
+                               model_tone=not local or llm.local.model_tone)
+        deps = TurnDeps(tenant_id=tenant_id, user_id=user_id, conversation_id=conversation_id,
                         documents=self.documents, conversations=self.conversations,
                         retriever=retriever, index=index, embedder=embedder,
-                        engine=engine, guard=guard, web=self.web_search,
+                        engine=chosen, guard=guard, web=self.web_search,
                         projects=self.projects,
                         concepts=None if self._concepts is None
                         else self.tenant_concepts(tenant_id),
                         auditor=OfflineAuditor(self.matrix_auditor(embedder)),
                         faq=self.faq,
                         limits=limits)
+        if router is None and choice is not EngineChoice.OFFLINE:
+            deps.degraded.append("engine")
+        return deps
 
     async def chat(self) -> ChatService:
         """The chat service, its checkpointer on a pool of its own (opened once, even when the
@@ -366,14 +437,13 @@ class Container:
             await self.concepts()  # turns reach the concept graph through it
         except Exception:  # the graph is an enrichment: chat works without it
             log.exception("concept services unavailable; turns run without the concept graph")
-        if self.settings.llm.is_local and self._llm is None:
-            self._llm, self._llm_clients, self.local_model = await asyncio.to_thread(
-                build_local_llm, self.settings)
-        elif self.settings.llm.configured and self._llm is None:
-            self._llm, self._llm_clients = build_llm(self.settings.llm, guard.find_pii)
-            for slug in self.settings.llm.tenant_action_models:
-                # Overrides name tenants by slug; turns know their tenant by id.
-                self._tenant_keys[str(await self.documents.ensure_tenant(slug))] = slug
+        default = self.default_engine
+        if default is not EngineChoice.OFFLINE:
+            # The default engine's routes now, so a misconfigured model fails the start; the
+            # other engines' on their first use.
+            async with self._build_lock(f"llm:{default.value}"):
+                if default not in self._routers:
+                    self._routers[default] = await self._build_router(default)
         return ChatService(checkpointer=checkpointer, documents=self.documents,
                            conversations=self.conversations,
                            deps=partial(self.turn_deps, guard),
@@ -442,13 +512,13 @@ class Container:
 
     @property
     def llm_router(self) -> LlmRouter | None:
-        """The configured models' routes, once ``chat()`` has built them (benchmarks)."""
-        return self._llm
+        """The default engine's routes, once ``chat()`` has built them (benchmarks)."""
+        return self._routers.get(self.default_engine)
 
     def llm_status(self) -> str:
         """The local model server: ``ok``, ``idle`` (starts on the first turn that needs it),
-        ``down``; ``off`` when chat does not use it."""
-        if not self.settings.llm.is_local:
+        ``down``; ``off`` when no conversation can use it."""
+        if not any(e.id is EngineChoice.LOCAL for e in self.engines()):
             return "off"
         return "idle" if self.local_model is None else self.local_model.status()
 

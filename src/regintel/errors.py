@@ -31,6 +31,13 @@ class DocumentRejected(InvalidRequest):
     code = "document_rejected"
 
 
+class EngineNotOffered(InvalidRequest):
+    """A conversation asked for an engine this deployment does not offer (no local model
+    installed, no model endpoint configured)."""
+
+    code = "engine_not_offered"
+
+
 class NotFound(InvalidRequest):
     """The thing does not exist for this tenant (never says whether another tenant has it)."""
 

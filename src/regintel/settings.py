@@ -169,7 +169,12 @@ class LlmSettings(_Group):
 
     @property
     def configured(self) -> bool:
-        return self.is_local or self.base_url is not None or bool(self.providers)
+        return self.is_local or self.cloud_configured
+
+    @property
+    def cloud_configured(self) -> bool:
+        """A model endpoint is configured (whether or not it is the default engine)."""
+        return self.base_url is not None or bool(self.providers)
 
     @property
     def is_local(self) -> bool:

@@ -48,11 +48,15 @@ CONFORMANCE = [not_a_server_error, status_code_conformance, content_type_conform
                response_schema_conformance, response_headers_conformance]
 # Refusals of schema-valid requests that no schema can foresee, each narrowly: content
 # negotiation (406: OpenAPI 3 cannot describe an Accept parameter), a stale change cursor
-# (410), a guessable password (judged by zxcvbn) and a file that is not a usable document.
+# (410), a guessable password (judged by zxcvbn), a file that is not a usable document and an
+# engine the deployment does not offer (the schema lists every engine; this API offers one).
 OUT_OF_SCHEMA = {406, 410}
 JUDGED_BY_CONTENT = {
     ("POST /api/auth/signup", 422): ("validation_error", "body.password: the password is too weak"),
     ("POST /api/documents", 400): ("document_rejected", ""),
+    ("POST /api/conversations", 400): ("engine_not_offered", "choose one of"),
+    ("PATCH /api/conversations/{conversation_id}", 400): ("engine_not_offered",
+                                                           "choose one of"),
 }
 CHECKS = {GenerationMode.POSITIVE: [*CONFORMANCE, positive_data_acceptance],
           GenerationMode.NEGATIVE: [*CONFORMANCE, negative_data_rejection]}

@@ -18,7 +18,7 @@ from regintel.chat.service import ChatService
 from regintel.concepts.context import CONTEXT_ASPECT_HEADER
 from regintel.concepts.services import ConceptServices, build_concept_services
 from regintel.container import Container
-from regintel.domain.chat import ChatRequest, ChatResponse, Engine
+from regintel.domain.chat import ChatRequest, ChatResponse, Engine, EngineChoice
 from regintel.domain.concepts import ConversationContext, ConversationIdentity
 from regintel.errors import DependencyUnavailable
 from tests.chat.conftest import Conversation, Corpus
@@ -108,8 +108,9 @@ async def test_concept_failures_never_cost_the_answer(container: Container, corp
     guard = await container.guard()
     broken = _broken(container, failure)
 
-    def deps(tenant_id: UUID, user_id: UUID | None, conversation_id: UUID) -> TurnDeps:
-        made = container.turn_deps(guard, tenant_id, user_id, conversation_id)
+    async def deps(tenant_id: UUID, user_id: UUID | None, conversation_id: UUID,
+                   engine: EngineChoice | None) -> TurnDeps:
+        made = await container.turn_deps(guard, tenant_id, user_id, conversation_id, engine)
         made.concepts = broken
         return made
 

@@ -10,6 +10,7 @@ from regintel.adapters.postgres.conversations_repo import PostgresConversationSt
 from regintel.adapters.postgres.database import Database
 from regintel.adapters.postgres.documents_repo import PostgresDocumentStore
 from regintel.adapters.postgres.faq_repo import PostgresFaqStore
+from regintel.domain.chat import EngineChoice
 from regintel.errors import NotFound
 
 
@@ -54,6 +55,29 @@ async def test_conversations_memory_and_usage_are_per_tenant(database: Database,
     await store.delete(a, conv.id)  # takes its messages and memory with it
     assert await store.messages(a, conv.id) == []
     assert (await store.memory(a, conv.id, window=10)).summary == ""
+
+
+async def test_a_conversations_engine_is_kept_changed_and_per_tenant(
+        database: Database) -> None:
+    tenants = PostgresDocumentStore(database)
+    a, b = await tenants.ensure_tenant("acme"), await tenants.ensure_tenant("globex")
+    store = PostgresConversationStore(database)
+    default = await store.create(a, title="default engine")
+    assert default.engine is None  # the deployment's default
+    chosen = await store.create(a, title="offline", engine=EngineChoice.OFFLINE)
+    assert chosen.engine is EngineChoice.OFFLINE
+    assert (await store.get(a, chosen.id)).engine is EngineChoice.OFFLINE
+
+    await store.set_engine(a, default.id, EngineChoice.CLOUD)
+    await store.set_engine(a, chosen.id, None)
+    listed = {c.id: c.engine for c in await store.list_conversations(a)}
+    assert listed == {default.id: EngineChoice.CLOUD, chosen.id: None}
+
+    with pytest.raises(NotFound):  # another tenant cannot change it, or learn it exists
+        await store.set_engine(b, default.id, EngineChoice.OFFLINE)
+    assert (await store.get(a, default.id)).engine is EngineChoice.CLOUD
+    for conversation in (default, chosen):
+        await store.delete(a, conversation.id)
 
 
 async def test_faq_entries_match_by_meaning_within_one_tenant(database: Database,

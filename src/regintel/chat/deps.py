@@ -98,6 +98,9 @@ class TurnDeps:
     concept_loading: asyncio.Task[TurnStart | None] | None = None
     ahead: Ahead | None = None                     # work started ahead (chat.prefetch)
     limits: ChatLimits = field(default_factory=ChatLimits)
+    # What this turn runs without ("engine": the conversation's model could not be set up,
+    # so the offline engine answers); shown with the response's other degradations.
+    degraded: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     clock: Callable[[], float] = time.perf_counter
 

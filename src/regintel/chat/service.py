@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 from uuid import UUID, uuid4
@@ -25,7 +25,14 @@ from regintel.chat.nodes.respond import build_response
 from regintel.chat.nodes.triage import screen
 from regintel.chat.state import ChatState
 from regintel.chat.titles import clean_title, distinct_title
-from regintel.domain.chat import MAX_MESSAGE_CHARS, Action, ChatRequest, ChatResponse, NeedsInput
+from regintel.domain.chat import (
+    MAX_MESSAGE_CHARS,
+    Action,
+    ChatRequest,
+    ChatResponse,
+    EngineChoice,
+    NeedsInput,
+)
 from regintel.domain.conversations import Conversation
 from regintel.domain.documents import DocStatus
 from regintel.errors import InvalidRequest
@@ -43,7 +50,9 @@ class ChatEvent:
     data: Any
 
 
-DepsFactory = Callable[[UUID, UUID | None, UUID], TurnDeps]
+# (tenant, user, conversation, the conversation's engine: None for the default) → the turn's
+# dependencies, its engine among them.
+DepsFactory = Callable[[UUID, UUID | None, UUID, EngineChoice | None], Awaitable[TurnDeps]]
 
 
 class ChatService:
@@ -70,9 +79,13 @@ class ChatService:
                      user_id: UUID | None = None) -> AsyncIterator[ChatEvent]:
         await self._check(tenant_id, request)
         request = pasted.separate(request)  # "Check this email …: <the email>"
+        # The thread's engine decides the turn's engine, which the work started ahead uses.
+        existing = None if request.thread_id is None else await self._conversations.get(
+            tenant_id, request.thread_id)  # NotFound for another tenant's thread
+        deps = await self._deps(tenant_id, user_id, request.thread_id or uuid4(),
+                                existing.engine if existing is not None else None)
         # Personal data is masked before anything is stored: the conversation title, the
         # checkpoint of the run's input, the messages and the memory all see the masked text.
-        deps = self._deps(tenant_id, user_id, request.thread_id or uuid4())
         request, screened = await self._screen(deps, request)
         if _plain_question(request, screened):
             await prefetch.start(deps, request.message.strip(), request.tagged_doc_ids,
@@ -81,7 +94,7 @@ class ChatService:
         failures: list[str] = []
         token = turn_failures.set(failures)
         try:
-            conversation = await self._conversation(tenant_id, request, user_id)
+            conversation = await self._conversation(tenant_id, request, user_id, existing)
             conversation_id = conversation.id
             deps.conversation_id = conversation_id
             deps.project_id = conversation.project_id
@@ -111,9 +124,10 @@ class ChatService:
                 yield ChatEvent("text", response.answer)
             else:
                 response = ChatResponse.model_validate(state["response"])
-            if failures:
+            if failures or deps.degraded:
                 response.context["degraded"] = sorted(
-                    {*response.context.get("degraded", []), *failures})  # type: ignore[misc]
+                    {*response.context.get("degraded", []),  # type: ignore[misc]
+                     *failures, *deps.degraded})
             response.context["timings_ms"] = {k: round(v * 1000, 1)
                                               for k, v in deps.timings.items()}
             yield ChatEvent("meta", response)
@@ -174,10 +188,9 @@ class ChatService:
                         DocStatus.QUEUED, DocStatus.PROCESSING) else "upload it again")
 
     async def _conversation(self, tenant_id: UUID, request: ChatRequest,
-                            user_id: UUID | None) -> Conversation:
-        if request.thread_id is not None:
-            # NotFound for another tenant's thread: it does not exist for this one.
-            conversation = await self._conversations.get(tenant_id, request.thread_id)
+                            user_id: UUID | None, existing: Conversation | None) -> Conversation:
+        if existing is not None:
+            conversation = existing
             if not conversation.title.strip() and request.message.strip():
                 # A conversation created empty takes its title from its first (masked) question.
                 title = await self._title(tenant_id, user_id, request.message)

@@ -31,7 +31,30 @@ class Action(StrEnum):
     AUDIT = "audit"
 
 
+class EngineChoice(StrEnum):
+    """The engine a conversation asks for: the offline engine, the embedded local model, or
+    the configured model endpoint (``llm.base_url``/``providers``). Which of these a
+    deployment offers depends on its settings; a conversation without one uses the
+    deployment's default."""
+
+    OFFLINE = "offline"
+    LOCAL = "local"
+    CLOUD = "cloud"
+
+
+class OfferedEngine(BaseModel):
+    """An engine a deployment offers its conversations, as a selector shows it."""
+
+    id: EngineChoice
+    label: str = Field(description="Engine and model, e.g. 'Cloud model · gpt-4o-mini'.")
+    model: str | None = Field(None, description="The model of its answers (None: offline).")
+    default: bool = Field(False, description="What a conversation without a choice uses.")
+
+
 class Engine(StrEnum):
+    """The engine that answered a turn (the badge): with a model, ``llm+fallback`` when a step
+    fell back to the offline engine."""
+
     OFFLINE = "offline"
     LLM = "llm"
     LLM_FALLBACK = "llm+fallback"

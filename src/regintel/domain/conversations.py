@@ -8,6 +8,8 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field
 
+from regintel.domain.chat import EngineChoice
+
 Role = Literal["user", "assistant", "system", "tool"]
 
 
@@ -16,6 +18,7 @@ class Conversation(BaseModel):
     title: str
     user_id: UUID | None = None
     project_id: UUID | None = None
+    engine: EngineChoice | None = None  # None: the deployment's default engine
     created_at: datetime
     last_message_at: datetime | None = None
 

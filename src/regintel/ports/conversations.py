@@ -6,12 +6,13 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 from uuid import UUID
 
+from regintel.domain.chat import EngineChoice
 from regintel.domain.conversations import Conversation, Memory, QaEntry, Role, StoredMessage
 
 
 class ConversationStore(Protocol):
     async def create(self, tenant_id: UUID, *, user_id: UUID | None = None, title: str = "",
-                     project_id: UUID | None = None,
+                     project_id: UUID | None = None, engine: EngineChoice | None = None,
                      conversation_id: UUID | None = None) -> Conversation: ...
 
     async def get(self, tenant_id: UUID, conversation_id: UUID) -> Conversation:
@@ -23,6 +24,12 @@ class ConversationStore(Protocol):
         ...
 
     async def rename(self, tenant_id: UUID, conversation_id: UUID, title: str) -> None: ...
+
+    async def set_engine(self, tenant_id: UUID, conversation_id: UUID,
+                         engine: EngineChoice | None) -> None:
+        """The engine the conversation's next turns run on (None: the deployment's default);
+        NotFound when it does not exist for this tenant."""
+        ...
 
     async def delete(self, tenant_id: UUID, conversation_id: UUID) -> None:
         """The conversation with its messages, context and memory."""

@@ -19,6 +19,7 @@ from regintel.chat.service import ChatEvent, ChatService
 from regintel.container import Container
 from regintel.domain.chat import Action, ChatRequest, ChatResponse, Engine
 from regintel.domain.documents import ChunkHit
+from regintel.ontology.demo import seed_demo_project
 from tests.chat.conftest import Conversation, Corpus
 from tests.chat.local_model.conftest import TEST_OUTPUT, TEST_WINDOW
 from tests.chat.test_actions import _all_quotes_verify
@@ -89,6 +90,27 @@ async def test_concept_capture_falls_back_cleanly_without_template_tools(
     assert not any(f.startswith("compose_inquiry") for f in _fallbacks(r)), _fallbacks(r)
     assert set(known.referencedNodeIds) <= set(r.referenced_nodes), \
         "the offline extractor did not capture the concept the question names"
+    await _all_quotes_verify(local_container, corpus, r)
+
+
+async def test_a_projects_detail_tools_fall_back_cleanly_without_template_tools(
+        local_chat: ChatService, local_container: Container, corpus: Corpus) -> None:
+    """Nor is the local model offered a project's detail tools: a regulatory question in a
+    project's thread counts the tool loop's fallback once, and the answer still arrives with
+    every quote verified. (On this small window the project's block, up to 3,000 tokens,
+    leaves the model's main call no room: it falls back too, counted, and the offline engine
+    answers; the unit tests check the model's own tool-less answer is held to the checks.)"""
+    seeded = await seed_demo_project(local_container.projects, corpus.tenant_id,
+                                     regulation_ids=[corpus.aml.id])
+    r = await Conversation(local_chat, corpus.tenant_id).ask(
+        QUESTION, project_id=seeded["project"].id)
+    assert "project" in str(r.context["aspects"])  # the project's snapshot was in the prompt
+    assert r.engine is Engine.LLM_FALLBACK
+    steps = [f.split(":")[0] for f in _fallbacks(r)]
+    assert steps.count("detail_tools") == 1 and set(steps) <= {
+        "detail_tools", "compose_inquiry", "classify_intent", "resolve_references"}, steps
+    assert r.answer and r.citations
+    assert "six years" in " ".join(c.quote for c in r.citations)
     await _all_quotes_verify(local_container, corpus, r)
 
 

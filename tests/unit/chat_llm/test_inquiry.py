@@ -202,6 +202,34 @@ async def test_no_evidence_needs_no_model(offline: OfflineEngine) -> None:
     assert model.calls == [] and engine.name == "llm"
 
 
+async def test_detail_tools_a_model_cannot_call_are_counted_and_its_answer_still_checked(
+        hits: list[ChunkHit], offline: OfflineEngine) -> None:
+    """The local model (llama.cpp cannot stream a ChatML model's tool calls): a project's
+    detail tools are not offered, the turn counts that fallback once, and the answer faces
+    the checks of any tool-less answer: one citing no evidence is the offline engine's."""
+    async def run(name: str, arguments: dict[str, Any]) -> Any:
+        raise AssertionError("no tool can be called")
+
+    tool = ToolSpec(name="get_risk_details", description="A risk.",
+                    parameters={"type": "object", "properties": {"id": {"type": "string"}}})
+    model = ScriptedChatModel([reply("Customers are identified and verified [2]."),
+                               reply("The project's open risk is the onboarding backlog.")],
+                              supports_tools=False)
+    engine = LlmEngine(model, offline)
+    engine.offer_tools([tool], run)
+    book = CitationBook()
+    composed = await engine.compose_inquiry(QUESTION, hits, book, caution=False)
+    assert composed.answer == "Customers are identified and verified [1]."
+    assert model.calls[0].tools == [] and book.citations
+    assert [f.step for f in engine.fallbacks] == [Step.DETAIL_TOOLS]
+    assert engine.name == "llm+fallback"
+
+    uncited = CitationBook()
+    composed = await engine.compose_inquiry(QUESTION, hits, uncited, caution=False)
+    assert [f.step for f in engine.fallbacks] == [Step.DETAIL_TOOLS, Step.COMPOSE_INQUIRY]
+    assert composed.answer.startswith("Under ") and uncited.citations
+
+
 async def test_offered_detail_tools_are_run_and_answered(hits: list[ChunkHit],
                                                          offline: OfflineEngine) -> None:
     risk = "3f0c2d1e-0000-4000-8000-000000000001"

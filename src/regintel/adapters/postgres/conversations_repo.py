@@ -12,11 +12,13 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from regintel.adapters.postgres import tables as t
 from regintel.adapters.postgres.database import Database
+from regintel.domain.chat import EngineChoice
 from regintel.domain.conversations import Conversation, Memory, QaEntry, Role, StoredMessage
 from regintel.errors import NotFound
 
 _CONVERSATION = (t.conversations.c.id, t.conversations.c.title, t.conversations.c.user_id,
-                 t.conversations.c.project_id, t.conversations.c.created_at,
+                 t.conversations.c.project_id, t.conversations.c.engine,
+                 t.conversations.c.created_at,
                  t.conversations.c.last_message_at)
 _MESSAGE = (t.messages.c.id, t.messages.c.role, t.messages.c.content, t.messages.c.metadata,
             t.messages.c.created_at)
@@ -31,10 +33,11 @@ class PostgresConversationStore:
         self._db = database
 
     async def create(self, tenant_id: UUID, *, user_id: UUID | None = None, title: str = "",
-                     project_id: UUID | None = None,
+                     project_id: UUID | None = None, engine: EngineChoice | None = None,
                      conversation_id: UUID | None = None) -> Conversation:
         values: dict[str, Any] = {"tenant_id": tenant_id, "user_id": user_id,
-                                  "title": title[:200], "project_id": project_id}
+                                  "title": title[:200], "project_id": project_id,
+                                  "engine": engine}
         if conversation_id is not None:
             values["id"] = conversation_id
         async with self._db.tenant_session(tenant_id) as s:
@@ -64,11 +67,18 @@ class PostgresConversationStore:
         return [Conversation.model_validate(dict(r)) for r in rows]
 
     async def rename(self, tenant_id: UUID, conversation_id: UUID, title: str) -> None:
+        await self._update(tenant_id, conversation_id, title=title[:200])
+
+    async def set_engine(self, tenant_id: UUID, conversation_id: UUID,
+                         engine: EngineChoice | None) -> None:
+        await self._update(tenant_id, conversation_id, engine=engine)
+
+    async def _update(self, tenant_id: UUID, conversation_id: UUID, **values: Any) -> None:
         async with self._db.tenant_session(tenant_id) as s:
             done = await s.execute(update(t.conversations).where(
                 t.conversations.c.tenant_id == tenant_id,
                 t.conversations.c.id == conversation_id).values(
-                    title=title[:200], updated_at=func.now()))
+                    **values, updated_at=func.now()))
         if done.rowcount == 0:  # type: ignore[attr-defined]
             raise NotFound(f"no conversation {conversation_id}")
 

@@ -203,6 +203,9 @@ conversations = Table(
     _created(),
     _updated(),
     Column("last_message_at", DateTime(timezone=True)),
+    Column("engine", Text),  # NULL: the deployment's default engine
+    CheckConstraint("engine IN ('offline', 'local', 'cloud')",
+                    name="conversations_engine_check"),
     UniqueConstraint("tenant_id", "id", name="conversations_tenant_id_id_key"),
     Index("conversations_tenant_recent_idx", "tenant_id", "last_message_at"),
 )

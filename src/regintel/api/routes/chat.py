@@ -6,12 +6,22 @@ from fastapi import APIRouter, Depends
 
 from regintel.api.deps import ChatDep, ContainerDep, PrincipalDep, SettingsDep, chat_quota
 from regintel.api.routes.conversations import owned
-from regintel.api.schemas.conversations import ChatCreate
+from regintel.api.schemas.conversations import ChatCreate, EnginePublic, EnginesPublic
 from regintel.api.sse import SSE_RESPONSE, ChatStream, EventStreamResponse
 from regintel.domain.chat import ChatRequest
 from regintel.errors import NotFound
 
 router = APIRouter(prefix="/api", tags=["chat"])
+
+
+@router.get("/chat/engines", response_model=EnginesPublic, operation_id="list_chat_engines",
+            responses={401: {"description": "Not signed in"}})
+async def list_chat_engines(_: PrincipalDep, container: ContainerDep) -> EnginesPublic:
+    """The engines a conversation may choose here (`engine` of a conversation): the offline
+    engine always, the local model when one is installed, the configured model endpoint
+    when there is one; each named with the model of its answers."""
+    data = [EnginePublic.model_validate(e.model_dump()) for e in container.engines()]
+    return EnginesPublic(data=data, count=len(data))
 
 
 @router.post("/chat", operation_id="chat", response_class=EventStreamResponse,

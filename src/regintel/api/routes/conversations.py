@@ -33,8 +33,10 @@ _PROBLEMS: dict[int | str, dict[str, object]] = {
     401: {"description": "Not signed in"},
     404: {"description": "No such conversation for this user"},
 }
+_ENGINE_PROBLEM: dict[int | str, dict[str, object]] = {
+    400: {"description": "An engine this deployment does not offer"}}
 _CREATE_PROBLEMS: dict[int | str, dict[str, object]] = {
-    **_PROBLEMS, 404: {"description": "No such project in this organisation"},
+    **_PROBLEMS, **_ENGINE_PROBLEM, 404: {"description": "No such project in this organisation"},
 }
 
 
@@ -72,13 +74,14 @@ async def list_conversations(principal: PrincipalDep,
 async def create_conversation(body: ConversationCreate, principal: PrincipalDep,
                               container: ContainerDep) -> ConversationPublic:
     """An empty conversation; its first message gives it a title unless one is set here."""
+    container.check_engine(body.engine)
     if body.project_id is not None:
         # The chat checks the project of each turn too; storing a foreign id is refused here
         # all the same, as any other tenant's id is: it does not exist for this caller.
         await container.projects.project(principal.tenant_id, body.project_id)
     created = await container.conversations.create(
         principal.tenant_id, user_id=principal.user_id, title=body.title,
-        project_id=body.project_id)
+        project_id=body.project_id, engine=body.engine)
     return _public(created)
 
 
@@ -90,12 +93,19 @@ async def read_conversation(conversation_id: UUID, principal: PrincipalDep,
 
 
 @router.patch("/conversations/{conversation_id}", response_model=ConversationPublic,
-              operation_id="rename_conversation", responses=_PROBLEMS)
+              operation_id="rename_conversation", responses={**_PROBLEMS, **_ENGINE_PROBLEM})
 async def rename_conversation(conversation_id: UUID, body: ConversationUpdate,
                               principal: PrincipalDep,
                               container: ContainerDep) -> ConversationPublic:
+    """Renames the conversation, or moves its next turns to another engine (the operation
+    keeps its first name, which clients know it by)."""
     await owned(container, principal, conversation_id)
-    await container.conversations.rename(principal.tenant_id, conversation_id, body.title)
+    if "engine" in body.model_fields_set:
+        container.check_engine(body.engine)
+        await container.conversations.set_engine(principal.tenant_id, conversation_id,
+                                                 body.engine)
+    if body.title is not None:
+        await container.conversations.rename(principal.tenant_id, conversation_id, body.title)
     return _public(await owned(container, principal, conversation_id))
 
 

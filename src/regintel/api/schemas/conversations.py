@@ -9,25 +9,42 @@ from uuid import UUID
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from regintel.api.schemas.common import RequestBody, not_blank
-from regintel.domain.chat import MAX_MESSAGE_CHARS, Action
+from regintel.domain.chat import MAX_MESSAGE_CHARS, Action, EngineChoice
 
 Title = Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)]
+
+
+_ENGINE = ("The engine its turns run on, one of `GET /api/chat/engines` (null: the "
+           "deployment's default).")
 
 
 class ConversationCreate(RequestBody):
     title: Title = ""
     project_id: UUID | None = None
+    engine: EngineChoice | None = Field(None, description=_ENGINE)
 
 
 class ConversationUpdate(RequestBody):
-    title: Annotated[str, StringConstraints(strip_whitespace=True,
-                                            min_length=1, max_length=200), not_blank(1)]
+    """A new title, another engine, or both; a field left out is left as it is."""
+
+    model_config = ConfigDict(json_schema_extra={"minProperties": 1})
+
+    title: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
+                                            max_length=200), not_blank(1)] | None = None
+    engine: EngineChoice | None = Field(None, description=_ENGINE)
+
+    @model_validator(mode="after")
+    def _something_to_change(self) -> ConversationUpdate:
+        if not self.model_fields_set:
+            raise ValueError("give a `title`, an `engine` or both")
+        return self
 
 
 class ConversationPublic(BaseModel):
     id: UUID
     title: str = Field(description="From the first message unless renamed.")
     project_id: UUID | None = None
+    engine: EngineChoice | None = Field(None, description=_ENGINE)
     created_at: datetime
     last_message_at: datetime | None = None
 
@@ -82,6 +99,18 @@ class ChatCreate(RequestBody):
         if self.resume is not None and self.thread_id is None:
             raise ValueError("`resume` answers a pending question: give its `thread_id`")
         return self
+
+
+class EnginePublic(BaseModel):
+    id: EngineChoice
+    label: str = Field(description="Engine and model, as a selector shows it.")
+    model: str | None = Field(None, description="The model of its answers (null: offline).")
+    default: bool = Field(description="What a conversation without an engine uses.")
+
+
+class EnginesPublic(BaseModel):
+    data: list[EnginePublic]
+    count: int
 
 
 class UsageTotals(BaseModel):

@@ -111,6 +111,9 @@ class Step(StrEnum):
     SUMMARIZE_THREAD = "summarize_thread"
     REWRITE_TONE = "rewrite_tone"
     AUDIT = "audit"
+    # The main call's detail tools (a project's): a model that cannot call tools answers
+    # without them, as the offline engine does, and the turn counts it as a fallback.
+    DETAIL_TOOLS = "detail_tools"
     EXTRACT_THEMES = AuditStep.EXTRACT_THEMES.value
     AUDIT_FINDINGS = AuditStep.AUDIT_FINDINGS.value
 
@@ -120,6 +123,7 @@ ROUTE_OF: dict[Step, RouteName] = {
     Step.SUMMARIZE_THREAD: RouteName.STEPS, Step.REWRITE_TONE: RouteName.STEPS,
     Step.COMPOSE_INQUIRY: RouteName.INQUIRE, Step.COMPOSE_SUMMARY: RouteName.SUMMARIZE,
     Step.COMPOSE_COMPARISON: RouteName.COMPARE_FOCUSED, Step.AUDIT: RouteName.AUDIT,
+    Step.DETAIL_TOOLS: RouteName.INQUIRE,
     Step.EXTRACT_THEMES: RouteName.STEPS, Step.AUDIT_FINDINGS: RouteName.AUDIT,
 }  # a holistic comparison names its route (COMPARE_HOLISTIC) on the call
 
@@ -350,6 +354,13 @@ class LlmEngine:
         ``MAX_TOOL_ROUNDS`` rounds; the text of every round is one answer."""
         route = self._routes[ROUTE_OF[step]]
         tools = [p.CAPTURE_CONCEPTS_TOOL, *self._tools] if route.model.supports_tools else []
+        # Detail tools the model was not offered leave its answer to the usual checks (a
+        # small model's unsupported statements dropped, an uncited answer refused).
+        tool_names = self._tool_names if tools else set()
+        if self._tools and not tools and not any(
+                f.step is Step.DETAIL_TOOLS for f in self._fallbacks):
+            self._fall_back(Step.DETAIL_TOOLS, "the model cannot call tools; it answers "
+                            "from the evidence and the project in its prompt")
         system = self._system(p.INQUIRY_TASK, *([p.CAPTURE_INSTRUCTION] if tools else []))
         messages = [ChatMessage(role="system", content=system), *self._example(step),
                     ChatMessage(role="user", content=user)]
@@ -368,7 +379,7 @@ class LlmEngine:
                     elif isinstance(chunk, ToolChunk):
                         if chunk.name == p.CAPTURE_CONCEPTS_TOOL.name and concepts is not None:
                             concepts.append(chunk.arguments)
-                        elif chunk.name in self._tool_names and round_ < MAX_TOOL_ROUNDS:
+                        elif chunk.name in tool_names and round_ < MAX_TOOL_ROUNDS:
                             calls.append(chunk)
                         else:
                             log.warning("ignored a call to tool %r", chunk.name)
@@ -400,9 +411,9 @@ class LlmEngine:
         if len(_MARKER.sub(" ", answer).split()) < MIN_ANSWER_WORDS:
             raise StepFailed("the model returned no answer")
         small = route.context_tokens <= SMALL_CONTEXT_TOKENS
-        if answer != p.NO_ANSWER and not self._tool_names and small:
+        if answer != p.NO_ANSWER and not tool_names and small:
             return self._kept(route, answer, evidence, book, stream), concepts
-        if answer != p.NO_ANSWER and not citing.cited and not self._tool_names:
+        if answer != p.NO_ANSWER and not citing.cited and not tool_names:
             raise StepFailed("no statement of the answer cites verifiable evidence")
         return answer, concepts
 

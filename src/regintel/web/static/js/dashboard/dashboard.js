@@ -48,13 +48,17 @@ export function dashboardScreen(me) {
   // "Ask about this project" on a project page opens the dashboard with ?project=<id>: the
   // next new chat is scoped to that project (its snapshot grounds the answers).
   const projectParam = new URLSearchParams(window.location.search).get('project');
-  const state = { conversations: [], threadId: null, title: '', busy: false, tab: 'chats', abort: null, project: null };
+  const state = { conversations: [], engines: [], threadId: null, title: '', busy: false, tab: 'chats', abort: null, project: null };
 
   // -- centre: chat -----------------------------------------------------------------------
   const titleEl = h('h1', { class: 'chat-title' }, 'New chat');
   const usageEl = h('span', { class: 'chat-usage', title: 'Tokens and cost of this conversation' });
   const menuButton = h('button', { type: 'button', class: 'icon-btn only-narrow', 'aria-label': 'Show chats and documents', 'aria-controls': 'left-panel', 'aria-expanded': 'false' }, icon('menu'));
   const sourcesButton = h('button', { type: 'button', class: 'btn ghost small', 'aria-controls': 'sources-panel' }, 'Sources');
+  // Which engine answers this conversation (GET /api/chat/engines): shown only when the
+  // deployment offers more than one. A new chat takes the engine shown here when it starts.
+  const engineSelect = h('select', { class: 'engine-select', 'aria-label': 'Engine' });
+  const engineField = h('span', { class: 'engine-field', hidden: true }, engineSelect);
   const messages = h('div', { class: 'messages', role: 'log', 'aria-label': 'Conversation', 'aria-live': 'polite', tabindex: 0 });
   const ctx = {
     onCite: (c) => sources.focus(c),
@@ -69,7 +73,7 @@ export function dashboardScreen(me) {
     webSearch: Boolean(me.web_search),
   });
   const chat = h('main', { class: 'chat', id: 'main' },
-    h('header', { class: 'chat-head' }, menuButton, titleEl, h('div', { class: 'chat-head-right' }, usageEl, sourcesButton, h('span', { class: 'brand small' }, h('span', { class: 'logo', 'aria-hidden': 'true' }, '§'), 'RegIntel Copilot'))),
+    h('header', { class: 'chat-head' }, menuButton, titleEl, h('div', { class: 'chat-head-right' }, engineField, usageEl, sourcesButton, h('span', { class: 'brand small' }, h('span', { class: 'logo', 'aria-hidden': 'true' }, '§'), 'RegIntel Copilot'))),
     messages, composer.element);
 
   // -- right: sources ---------------------------------------------------------------------
@@ -247,6 +251,59 @@ export function dashboardScreen(me) {
     }
   }
 
+  // -- engines ----------------------------------------------------------------------------
+  const defaultEngine = () => (state.engines.find((e) => e.default) || state.engines[0] || {}).id;
+
+  /** The selector's engine as a conversation keeps it: null for the deployment's default. */
+  function chosenEngine() {
+    return engineField.hidden || engineSelect.value === defaultEngine() ? null : engineSelect.value;
+  }
+
+  /** Shows a conversation's engine (null: the default); an engine no longer offered shows
+   * the default, which is what its turns now run on. */
+  function showEngine(engine) {
+    const offered = state.engines.some((e) => e.id === engine);
+    engineSelect.value = offered ? engine : (defaultEngine() || '');
+    nameEngine();
+  }
+
+  function nameEngine() {
+    const shown = state.engines.find((e) => e.id === engineSelect.value);
+    engineSelect.title = shown ? `Answers from: ${shown.label}` : '';
+  }
+
+  async function loadEngines() {
+    try {
+      state.engines = (await get('/api/chat/engines')).data;
+    } catch {
+      state.engines = [];
+    }
+    clear(engineSelect);
+    for (const e of state.engines) engineSelect.append(h('option', { value: e.id }, e.label));
+    engineField.hidden = state.engines.length < 2;
+    const current = state.conversations.find((c) => c.id === state.threadId);
+    showEngine(current ? current.engine : null);
+  }
+
+  engineSelect.addEventListener('change', async () => {
+    nameEngine();
+    if (!state.threadId) return; // a new chat: sent when it is created
+    const id = state.threadId;
+    const engine = chosenEngine();
+    engineSelect.disabled = true;
+    try {
+      const saved = await patch(`/api/conversations/${id}`, { engine });
+      const kept = state.conversations.find((c) => c.id === id);
+      if (kept) kept.engine = saved.engine;
+    } catch (error) {
+      const kept = state.conversations.find((c) => c.id === id);
+      showEngine(kept ? kept.engine : null);
+      window.alert(problemText(error));
+    } finally {
+      engineSelect.disabled = false;
+    }
+  });
+
   function setTitle(title) {
     state.title = plainTitle(title);
     titleEl.textContent = state.title || 'New chat';
@@ -310,6 +367,7 @@ export function dashboardScreen(me) {
     state.threadId = id;
     const conversation = state.conversations.find((c) => c.id === id);
     setTitle(conversation ? conversation.title : '');
+    showEngine(conversation ? conversation.engine : null);
     clear(messages);
     sources.reset();
     renderChatList();
@@ -343,7 +401,10 @@ export function dashboardScreen(me) {
     let out = null;
     try {
       if (!state.threadId) {
-        const created = await post('/api/conversations', state.project ? { project_id: state.project.id } : {});
+        const created = await post('/api/conversations', {
+          ...(state.project ? { project_id: state.project.id } : {}),
+          ...(chosenEngine() ? { engine: chosenEngine() } : {}),
+        });
         state.threadId = created.id;
         createdId = created.id;
       }
@@ -453,6 +514,7 @@ export function dashboardScreen(me) {
     if (!messages.querySelector('.msg')) welcome();
   });
   loadConversations();
+  loadEngines();
 
   return {
     element: shell,
