@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from regintel.obligations.compare import put_off
 from regintel.obligations.facts import facts_of
 from regintel.obligations.set_aside import acts_set_aside
 
@@ -54,3 +55,23 @@ def test_a_disposal_after_a_time_is_how_long_a_thing_is_kept() -> None:
                      "than three years ago.")
     assert [(f.kind, f.value) for f in facts if f.kind in ("period", "deadline")] == [
         ("period", 1095.0)]
+
+
+@pytest.mark.parametrize(("policy", "later"), [
+    ("Staff report suspicious transactions to their line manager at the end of each month.",
+     "each month"),
+    ("Reports are filed within 30 days.", "within 30 days"),
+    ("We report it immediately and in any event within one business day.", None),
+    ("We report it as soon as practicable.", None),
+])
+def test_a_duty_to_act_at_once_put_off(policy: str, later: str | None) -> None:
+    rule = facts_of("A Firm must report any suspicious transaction to its officer without "
+                    "delay.", "mandatory")
+    found = put_off(rule, facts_of(policy))
+    assert (found.policy if found else None) == later
+
+
+def test_a_rule_that_bounds_its_delay_decides_itself() -> None:
+    rule = facts_of("The controller shall reply without undue delay and in any event within "
+                    "one month.", "mandatory")
+    assert put_off(rule, facts_of("We reply within 20 days.")) is None
