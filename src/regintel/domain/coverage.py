@@ -128,6 +128,8 @@ class FactDifference(BaseModel):
 
     @property
     def statement(self) -> str:
+        if self.kind == "permission":  # words, not values: quoted, each said for what it is
+            return f"it says \"{self.policy}\" where the rule says \"{self.rule}\""
         return f"{self.policy} vs {self.rule}"
 
 

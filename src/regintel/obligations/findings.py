@@ -215,8 +215,19 @@ def _text_finding(draft: Draft, documents: Mapping[UUID, Document],
         theme=(o.section or "").split(" › ")[-1] or None, kind="conflict",
         severity=draft.severity, consequence=_as_text(draft.consequence),
         source_quote=shown.quote, target_quote=rule[1], target_clause=draft.clause,
-        target_page=o.page, suggestion=_as_text(draft.row.fix),
+        target_page=o.page, suggestion=_text_fix(draft.row),
         confidence_score=draft.confidence, citations=[n])
+
+
+def _text_fix(row: CoverageRow) -> str:
+    """What to do about a text: not to act as it proposes, when it sets a duty aside; else
+    the matrix's fix, said of the text."""
+    diffs = row.differing_facts
+    if diffs and all(d.kind == "permission" for d in diffs):
+        rule = f"rule {row.obligation.rule}" if row.obligation.rule else "the rule"
+        return (f"Do not act as the text proposes (\"{diffs[0].policy}\"): {rule} requires "
+                f"\"{diffs[0].rule}\". Correct the text before it is sent or acted on.")
+    return _as_text(row.fix)
 
 
 def _as_text(said: str) -> str:

@@ -149,6 +149,11 @@ def _fix(row: ObligationRow, status: CoverageStatus, missing_items: Sequence[str
          diffs: Sequence[FactDifference]) -> str:
     rule = f"rule {row.rule}" if row.rule else "the rule"
     if status == "conflicting":
+        if all(d.kind == "permission" for d in diffs):
+            # A duty set aside, left to choice or made conditional: the policy must require it.
+            said = "; ".join(f"\"{d.policy}\"" for d in diffs)
+            return (f"Reword the policy so it requires what {rule} requires (\"{diffs[0].rule}\"), "
+                    f"without the exception it makes: {said}.")
         stated = "; ".join(f"the policy says {d.policy} where {rule} says {d.rule}"
                            for d in diffs)
         return f"Change the policy so it matches {rule}: {stated}."
@@ -204,12 +209,32 @@ def _weakened(row: ObligationRow, unit: PolicyUnit) -> list[FactDifference]:
         return [later]
     choice = _DISCRETION.search(unit.text)
     if choice is not None:
-        return [FactDifference(kind="permission", policy=choice[0], rule=row.modal)]
+        return [FactDifference(kind="permission", policy=choice[0], rule=duty_of(row))]
     only = _ONLY_IF.search(unit.text)
     if only is not None and not _ONLY_IF.search(row_text(row)):
-        return [FactDifference(kind="permission", policy=unit.text[only.start():][:80].strip(),
-                               rule=row.modal)]
+        return [FactDifference(kind="permission", policy=_clause_from(unit.text, only.start()),
+                               rule=duty_of(row))]
     return []
+
+
+CONDITION_WORDS = 14
+DUTY_WORDS = 12  # of a rule, from its modal on, shown against what a policy says instead
+
+
+def duty_of(row: ObligationRow) -> str:
+    """What the rule requires, in its own words from its modal on ("must ensure that the
+    foreign jurisdiction has …")."""
+    at = row.text.find(row.modal) if row.modal else -1
+    words = " ".join(row.text[max(at, 0):].split()).split(" ")
+    return " ".join(words[:DUTY_WORDS]) + ("…" if len(words) > DUTY_WORDS else "")
+
+
+def _clause_from(text: str, start: int) -> str:
+    """The condition a sentence adds, from ``start`` to its clause's end, cut on a word."""
+    words = " ".join(text[start:].split()).split(" ")
+    clause = " ".join(words[:CONDITION_WORDS]).split(",")[0].rstrip(".;")
+    return clause + ("…" if len(words) > CONDITION_WORDS and "," not in " ".join(
+        words[:CONDITION_WORDS]) else "")
 
 
 def conflict_of(row: ObligationRow, scores: npt.NDArray[np.float32],

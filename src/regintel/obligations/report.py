@@ -15,22 +15,27 @@ __all__ = ["overall_status", "summary"]
 
 def summary(matrix: CoverageMatrix, findings: Sequence[AuditFinding], *,
             held_back: int = 0) -> str:
+    """What was checked and found, in a few sentences a reader takes in at a glance: the
+    parts checked are named (the first few), the rows counted by status; the whole matrix,
+    every part with its reason, is in the exported report."""
     checked = [p for p in matrix.scope if p.checked]
     unchecked = [p for p in matrix.scope if not p.checked]
     counts = ", ".join(f"{matrix.count(s)} {s}" for s in
                        ("covered", "partial", "missing", "conflicting"))
-    shown = "; ".join(f"{p.section} ({p.reason})" for p in checked[:SHOWN_PARTS])
+    shown = "; ".join(_part(p.section) for p in checked[:SHOWN_PARTS])
     more = f" and {len(checked) - SHOWN_PARTS} more" if len(checked) > SHOWN_PARTS else ""
-    lines = [f"Coverage matrix: {len(matrix.rows)} obligations in {len(checked)} checked "
-             f"part(s) of the regulations: {counts}.",
+    lines = [f"Coverage matrix: {len(matrix.rows)} obligations in the {len(checked)} part(s) "
+             f"of the regulations the policy speaks to: {counts}.",
              f"Checked: {shown}{more}." if checked else "No part of the regulations was "
              "close enough to the policy to check.",
-             f"Not checked: {len(unchecked)} part(s) whose obligations no policy text is close "
-             "to (the policy does not appear to cover them; name one in the request to check "
-             "it)." if unchecked else ""]
-    if held_back:
-        lines.append(f"{held_back} lower-ranked finding(s) are not listed; the matrix holds "
-                     "every row.")
-    if findings:
-        lines.append(f"{len(findings)} finding(s) listed.")
+             f"Not checked: {len(unchecked)} part(s) the policy says nothing close to (name "
+             "one in the request to check it)." if unchecked else "",
+             f"{len(findings)} finding(s) listed" + (
+                 f", {held_back} of lower rank not listed (the exported report holds the "
+                 "whole matrix)." if held_back else ".")]
     return " ".join(line for line in lines if line)
+
+
+def _part(section: str) -> str:
+    """A part by its last heading: "4.2 Groups, branches and subsidiaries", not its path."""
+    return section.split(" › ")[-1]

@@ -22,6 +22,7 @@ from regintel.obligations.matrix import (
     Regulation,
     Thresholds,
     closeness,
+    duty_of,
     row_of,
     row_text,
 )
@@ -65,7 +66,6 @@ def acts_set_aside(sentence: str) -> list[SetAside]:
 
 
 SET_ASIDE = 0.4  # an act's closeness to the duty it sets aside (blended, as the matrix's)
-DUTY_WORDS = 12  # of the rule, from its modal on, shown against the act
 
 
 def rows_setting_aside(regulation: Regulation, units: Sequence[PolicyUnit],
@@ -100,11 +100,8 @@ def rows_setting_aside(regulation: Regulation, units: Sequence[PolicyUnit],
     for k, (top, (score, n)) in enumerate(best.items()):
         row = regulation.rows[binding[top]]
         unit, act = acts[n]
-        duty = row.text[row.text.find(row.modal):] if row.modal in row.text else row.text
-        said = " ".join(duty.split()[:DUTY_WORDS]) + ("…" if len(duty.split()) > DUTY_WORDS
-                                                     else "")
         difference = FactDifference(kind="permission", policy=f"{act.cue} {act.act}",
-                                    rule=said)
+                                    rule=duty_of(row))
         out.append(row_of(row, to_units[k], units, None,
                           Conflict([difference], unit, score), thresholds))
     return out
