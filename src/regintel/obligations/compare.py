@@ -6,6 +6,7 @@ is never weighed against a review cycle."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from regintel.domain.coverage import FactDifference, TypedFact
@@ -50,8 +51,15 @@ def _contradicts(rule: TypedFact, policy: TypedFact) -> bool:
             return False
 
 
-def put_off(rule_facts: Sequence[TypedFact],
-            policy_facts: Sequence[TypedFact]) -> FactDifference | None:
+# "Without undue delay and in any event within one month": a bound on the delay, in the same
+# breath as the duty to act at once.
+_BOUNDED = re.compile(r"\b(?:without (?:undue )?delay|immediately|promptly|forthwith)\b[^.;]{0,60}?"
+                      r"\b(?:in any event|at the latest|not later than|no later than|within)\b",
+                      re.IGNORECASE)
+
+
+def put_off(rule_facts: Sequence[TypedFact], policy_facts: Sequence[TypedFact],
+            rule_text: str = "") -> FactDifference | None:
     """A duty to act at once ("without delay", "immediately") that the policy does later: a
     deadline of more than a day, or on a cycle ("at the end of each month"). Not when the
     rule bounds the delay itself ("without undue delay and in any event within one month":
@@ -61,8 +69,7 @@ def put_off(rule_facts: Sequence[TypedFact],
         return f.kind == "deadline" and f.unit == "day" and not f.value
 
     at_once = next((f for f in rule_facts if prompt(f)), None)
-    if at_once is None or any(f.kind == "deadline" and f.value for f in rule_facts) or any(
-            prompt(f) for f in policy_facts):
+    if at_once is None or _BOUNDED.search(rule_text) or any(prompt(f) for f in policy_facts):
         return None
     later = next((f for f in policy_facts if f.kind in ("deadline", "frequency")
                   and f.unit == "day" and f.value is not None and f.value > 1.0), None)

@@ -204,7 +204,7 @@ def _weakened(row: ObligationRow, unit: PolicyUnit) -> list[FactDifference]:
     once, turns the rule's duty into a choice, or adds a condition the rule does not have."""
     if row.strength != "mandatory" or _DISCRETION.search(row.text):
         return []
-    later = put_off(row.facts, unit.facts)
+    later = put_off(row.facts, unit.facts, row_text(row))
     if later is not None:
         return [later]
     choice = _DISCRETION.search(unit.text)

@@ -72,6 +72,6 @@ def test_a_duty_to_act_at_once_put_off(policy: str, later: str | None) -> None:
 
 
 def test_a_rule_that_bounds_its_delay_decides_itself() -> None:
-    rule = facts_of("The controller shall reply without undue delay and in any event within "
-                    "one month.", "mandatory")
-    assert put_off(rule, facts_of("We reply within 20 days.")) is None
+    text = "The controller shall reply without undue delay and in any event within one month."
+    assert put_off(facts_of(text, "mandatory"), facts_of("We reply within 20 days."),
+                   text) is None
