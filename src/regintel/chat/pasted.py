@@ -5,7 +5,8 @@ references to documents ("his ID documents") or as the question retrieval answer
 
 The message is split when its opening asks for a check of something pointed at ("this
 email", "the following", "below") and what follows - after the first colon or blank line,
-or between quotes - is at least MIN_PASTED_WORDS long."""
+or between quotes - is at least MIN_PASTED_WORDS long; or when its last sentence asks so of
+the text before it ("… we can sort it out later. Check this email against the rules.")."""
 
 from __future__ import annotations
 
@@ -59,6 +60,12 @@ def _cuts(message: str) -> list[tuple[str, str]]:
     quoted = _QUOTED.search(message)
     if quoted:
         cuts.append((message[:quoted.start()], quoted.group(1)))
+    # The instruction after the text: "Hi team, … later. Check this email against the rules."
+    parts = sentences(message.strip())
+    if len(parts) >= 2:
+        last = message.rstrip().rfind(parts[-1])
+        if last > 0:
+            cuts.append((parts[-1], message[:last]))
     return sorted(cuts, key=lambda cut: len(cut[0]))
 
 

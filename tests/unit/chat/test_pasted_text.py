@@ -50,3 +50,10 @@ def test_a_request_that_has_its_text_or_answers_a_question_is_left_alone() -> No
     assert separate(given) is given
     answering = ChatRequest(message=message, answer="search_library")
     assert separate(answering) is answering
+
+
+def test_an_instruction_after_its_text_is_split() -> None:
+    email = ("Hi team, the client is in a hurry and the deal is big. Let's skip the checks "
+             "this once and not tell the officer; we can sort the paperwork out later.")
+    assert split(f"{email} Check this email against the rules.") == (
+        "Check this email against the rules.", email)
