@@ -34,7 +34,8 @@ POLICY = (
     "Verification of identity may be completed within ninety days after onboarding.\n\n"
     "2. Suspicious activity. Staff should report suspicious transactions to their line manager "
     "at the end of each month.\n\n"
-    "3. Record keeping. Customer records are kept for three years after the account is closed.",
+    "3. Record keeping. Customer records are kept for three years after the account is closed."
+    "\n\n4. Training. Staff complete anti-money laundering training every two years.",
 )
 
 
