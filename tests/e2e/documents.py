@@ -35,7 +35,8 @@ POLICY = (
     "2. Suspicious activity. Staff should report suspicious transactions to their line manager "
     "at the end of each month.\n\n"
     "3. Record keeping. Customer records are kept for three years after the account is closed."
-    "\n\n4. Training. Staff complete anti-money laundering training every two years.",
+    "\n\n4. Training. Staff complete anti-money laundering training every two years."
+    "\n\n5. Complaints. The bank acknowledges a client complaint within ten business days.",
 )
 
 

@@ -41,7 +41,9 @@ class PolicyUnit:
 def policy_units(chunks: Sequence[StoredChunk]) -> list[PolicyUnit]:
     units: list[PolicyUnit] = []
     heading: str | None = None
-    for page in rebuild_pages(chunks):
+    pages = rebuild_pages(chunks)
+    first = pages[0] if pages else None
+    for page in pages:
         lead: str | None = None
         for line in lines_of(page.text):
             body = page.text[line.start:line.end]
@@ -51,7 +53,9 @@ def policy_units(chunks: Sequence[StoredChunk]) -> list[PolicyUnit]:
                 heading = stored
             elif not item and len(body.split()) <= MAX_HEADING_WORDS and \
                     not body.rstrip().endswith(_ENDS_SENTENCE):
-                heading = body.strip()
+                # The document's own title opens it: it says what the whole policy is about,
+                # nothing of the clauses under it, and must not pull each towards its words.
+                heading = body.strip() if units or line.start > 0 or page is not first else None
                 continue
             for s, e in sentence_spans(body):
                 text = body[s:e]
