@@ -26,7 +26,7 @@ _MODAL = re.compile(
     r"|(?:is|are)\s+(?:not\s+)?(?:permitted|allowed)\s+(?:to|only)"
     r"|(?:is|are)\s+(?:strictly\s+)?prohibited"
     r"|may\s+only"
-    r"|(?:has|have)\s+to"
+    r"|(?<!not )(?<!n't )(?:has|have)\s+to"
     r"|should(?:\s+not)?)\b", re.IGNORECASE)
 # "shall mean", "shall apply", "shall enter into force": definitions and scope, not duties.
 _NOT_A_DUTY = re.compile(

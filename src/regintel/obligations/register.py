@@ -6,6 +6,7 @@ extractor is built again on its next use (registers.Registers)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from uuid import uuid5
 
@@ -16,7 +17,15 @@ from regintel.obligations.pages import rebuild_pages
 from regintel.obligations.rules import RuleNumbers
 
 # Raise when extraction changes what it finds: stored registers are then rebuilt on use.
-EXTRACTOR_VERSION = 6
+EXTRACTOR_VERSION = 7
+# Commentary a rulebook sets apart from its rules by name ("9.1.2.Guidance.5", a section
+# "Guidance", "Explanatory note"): its "must" restates or explains a rule, it binds no one.
+_COMMENTARY = re.compile(r"\b(?:guidance|explanatory notes?|commentary)\b", re.IGNORECASE)
+
+
+def _commentary(rule: str | None, section: str | None) -> bool:
+    return bool(_COMMENTARY.search(rule or "")) or bool(
+        section and _COMMENTARY.search(section.split(" › ")[-1]))
 
 
 def build_register(document: Document, chunks: Sequence[StoredChunk]) -> list[ObligationRow]:
@@ -38,6 +47,7 @@ def build_register(document: Document, chunks: Sequence[StoredChunk]) -> list[Ob
                 text=page.text[found.start:found.sentence_end].strip(),
                 lead_in=found.lead_in(page.text), items=found.obligation_items(page.text),
                 conditions=found.conditions, actor=found.actor, modal=found.modal,
-                strength=found.strength, facts=found.facts,
+                strength="recommendation" if _commentary(rule, section) else found.strength,
+                facts=found.facts,
                 chunk_ids=page.chunks_of(found.start, found.end)))
     return rows
