@@ -122,10 +122,10 @@ async def run(container: Container, directory: Path, *, keep: bool = False,
                                 memo=UnitVectors(store=PostgresUnitVectorStore(
                                     container.database)))
 
-        async def prepare(tenant: str, document_id: str) -> None:
-            await container.registers.run_job(tenant, document_id)
-            await auditor.prepare(UUID(tenant), await container.documents.get(
-                UUID(tenant), UUID(document_id)))
+        async def prepare(tenant_id: str, document_id: str) -> None:
+            await container.registers.run_job(tenant_id, document_id)
+            await auditor.prepare(UUID(tenant_id), await container.documents.get(
+                UUID(tenant_id), UUID(document_id)))
 
         queue.register(REGISTER_JOB, prepare, queue=FOLLOW_UP_QUEUE,
                        priority=FOLLOW_UP_PRIORITY, retries=1)
