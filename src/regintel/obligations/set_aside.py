@@ -65,6 +65,7 @@ def acts_set_aside(sentence: str) -> list[SetAside]:
     return found
 
 
+MARGIN = 0.05  # above SET_ASIDE, an act is surely the duty's
 SET_ASIDE = 0.4  # an act's closeness to the duty it sets aside (blended, as the matrix's)
 
 
@@ -102,6 +103,11 @@ def rows_setting_aside(regulation: Regulation, units: Sequence[PolicyUnit],
         unit, act = acts[n]
         difference = FactDifference(kind="permission", policy=f"{act.cue} {act.act}",
                                     rule=duty_of(row))
-        out.append(row_of(row, to_units[k], units, None,
-                          Conflict([difference], unit, score), thresholds))
+        found = row_of(row, to_units[k], units, None, Conflict([difference], unit, score),
+                       thresholds)
+        # How sure the finding is turns on the act's closeness to the duty, not on how
+        # much of the rule the whole sentence restates: a duty plainly set aside is grave.
+        uncertain = score < SET_ASIDE + MARGIN
+        out.append(found.model_copy(update={"uncertain": uncertain,
+                                            "severity": "Medium" if uncertain else "High"}))
     return out
