@@ -38,6 +38,12 @@ MAX_GAPS = 12  # omissions per regulation; contradictions first (they are surer)
 MAX_FINDINGS = 25
 
 
+def _check_targets(regulations: Sequence[Document]) -> None:
+    if not 1 <= len(regulations) <= MAX_TARGETS:
+        raise InvalidRequest(f"an audit checks against 1 to {MAX_TARGETS} regulations "
+                             f"({len(regulations)} given)")
+
+
 @dataclass(frozen=True)
 class MatrixAudit:
     matrix: CoverageMatrix
@@ -84,9 +90,7 @@ class MatrixAuditor:
 
     async def audit(self, tenant: UUID, regulations: Sequence[Document], policy: Document, *,
                     book: CitationBook, focus: str | None = None) -> MatrixAudit:
-        if not 1 <= len(regulations) <= MAX_TARGETS:
-            raise InvalidRequest(f"an audit checks against 1 to {MAX_TARGETS} regulations "
-                                 f"({len(regulations)} given)")
+        _check_targets(regulations)
         policy_chunks = await self._index.document_chunks(tenant, policy.id)
         units = policy_units(policy_chunks)
         if not units:
@@ -126,9 +130,7 @@ class MatrixAuditor:
         of each line a unit - and matched to the regulations' obligations: its findings are
         the rules its sentences contradict, each shown with the text's own words; the rules
         checked are those a sentence of it is close to."""
-        if not 1 <= len(regulations) <= MAX_TARGETS:
-            raise InvalidRequest(f"an audit checks against 1 to {MAX_TARGETS} regulations "
-                                 f"({len(regulations)} given)")
+        _check_targets(regulations)
         text = text.strip()
         words = len(text.split())
         if words > MAX_WORDS:
@@ -148,19 +150,18 @@ class MatrixAuditor:
                 self._text_vectors([u.context for u in units]),
                 self._text_vectors([expand(a.act) for _, a in acts]),
                 asyncio.gather(*(self.regulation(tenant, d) for d in regulations)))
-            thresholds = self.thresholds
             for regulation in read:
                 found, parts = rows_for(regulation, units, unit_vectors,
-                                        thresholds=thresholds)
+                                        thresholds=self.thresholds)
                 set_aside = rows_setting_aside(regulation, units, unit_vectors, acts,
-                                               act_vectors, thresholds=thresholds)
-                # A duty set aside is a contradiction, whatever else the row says.
+                                               act_vectors, thresholds=self.thresholds)
+                # A duty set aside is a contradiction, whatever else its row said; a fact
+                # contradicted already is the surer reading of the rule.
                 replaced = {r.obligation.rule for r in set_aside}
-                rows += [r for r in found if r.obligation.rule not in replaced or
-                         r.status == "conflicting"] + [
-                    r for r in set_aside if not any(f.obligation.rule == r.obligation.rule
-                                                    and f.status == "conflicting"
-                                                    for f in found)]
+                conflicting = {r.obligation.rule for r in found if r.status == "conflicting"}
+                rows += [r for r in found if r.obligation.rule in conflicting
+                         or r.obligation.rule not in replaced]
+                rows += [r for r in set_aside if r.obligation.rule not in conflicting]
                 scope += parts
             for d in regulations:
                 chunks.update({c.id: c for c in

@@ -27,8 +27,6 @@ PHRASES = ("relevant person", "money laundering", "suspicious activity",
 _TERMS = re.compile(r"\b(?:" + "|".join(map(re.escape, ACRONYMS)) + r")\b|(?i:\b(?:"
                     + "|".join(map(re.escape, PHRASES)) + r")\b)")
 
-# Modules that may name such terms (relative to src/regintel): none.
-EXCLUDED: frozenset[str] = frozenset()
 
 
 def _offenders() -> dict[str, list[str]]:
@@ -36,8 +34,6 @@ def _offenders() -> dict[str, list[str]]:
     for package in CHECKED:
         for path in sorted((SRC / package).rglob("*.py")):
             relative = path.relative_to(SRC).as_posix()
-            if relative in EXCLUDED:
-                continue
             terms = sorted({m[0] for m in _TERMS.finditer(path.read_text(encoding="utf-8"))})
             if terms:
                 found[relative] = terms
@@ -46,15 +42,6 @@ def _offenders() -> dict[str, list[str]]:
 
 def test_engine_code_names_no_term_of_one_regulation() -> None:
     assert _offenders() == {}
-
-
-def test_excluded_modules_still_exist() -> None:
-    """An excluded module that was deleted or cleaned leaves the list."""
-    for relative in EXCLUDED:
-        path = SRC / relative
-        assert path.exists(), f"{relative} is gone: remove it from EXCLUDED"
-        assert _TERMS.search(path.read_text(encoding="utf-8")), \
-            f"{relative} names no term any more: remove it from EXCLUDED"
 
 
 def test_the_pattern_catches_terms() -> None:

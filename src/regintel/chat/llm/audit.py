@@ -71,12 +71,12 @@ from regintel.chat.llm.reports import StepFailed
 from regintel.domain.chat import MAX_QUOTE_CHARS, SEVERITY_ORDER, AuditFinding, AuditResult
 from regintel.domain.documents import ChunkHit, Document, SearchScope, StoredChunk
 from regintel.errors import InvalidRequest
+from regintel.obligations.auditor import MAX_WORDS  # text mode: the offline engine's bound
 from regintel.ports.library import ChunkIndex
 from regintel.retrieval.hybrid import MAX_QUERY_CHARS, HybridRetriever
 from regintel.retrieval.strategies import stratify
 
 MAX_TARGETS = 5
-MAX_WORDS = 1000           # text mode (the offline engine's bound too)
 SAMPLE_SIZE = 10           # policy chunks shown for theme extraction (the spec's 10)
 MAX_THEMES = 8
 TEXT_PER_TARGET = 5        # text mode: passages per target for the whole text (spec: 3–5)
