@@ -105,10 +105,24 @@ async def test_csv_is_the_matrix(alice: User, audited: dict[str, Any]) -> None:
     assert response.headers["content-type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert tuple(rows[0]) == MATRIX_COLUMNS
-    findings = [r for r in rows[1:] if r[MATRIX_COLUMNS.index("Finding #")]]
+    column = {name: MATRIX_COLUMNS.index(name) for name in MATRIX_COLUMNS}
+    # The audit's coverage matrix, kept with its turn: every obligation of the rules with its
+    # status, the ones the policy meets too - not only the findings.
+    by_rule = {r[column["Rule"]]: r for r in rows[1:]}
+    assert {"1.1.1", "1.1.2", "1.1.3"} <= set(by_rule), sorted(by_rule)
+    assert {r[column["Status"]] for r in rows[1:]} <= {"covered", "partial", "missing",
+                                                       "conflicting"}
+    # Each finding is numbered on its rule's row, and that row quotes the rule verbatim.
+    findings = [r for r in rows[1:] if r[column["Finding #"]]]
     assert len(findings) == len(audited["audit"]["findings"])
-    assert {r[MATRIX_COLUMNS.index("Obligation (verbatim)")] for r in findings} == {
-        f["target_quote"] for f in audited["audit"]["findings"]}
+    assert {r[column["Rule"]] for r in findings} == {
+        f["target_clause"] for f in audited["audit"]["findings"]}
+    for finding in audited["audit"]["findings"]:
+        row = by_rule[finding["target_clause"]]
+        assert row[column["Status"]] != "covered"
+        assert " ".join(finding["target_quote"].split()) in " ".join(
+            row[column["Obligation (verbatim)"]].split())
+    assert RULES.count("must") == sum(1 for r in rows[1:] if r[column["Rule"]].startswith("1."))
 
 
 async def test_docx_has_summary_findings_by_severity_and_matrix(

@@ -70,7 +70,8 @@ class Audit:
         if source is not None:
             result = (await auditor.audit(corpus.tenant_id, targets, source, book=book)).result
         else:
-            result = await auditor.audit_text(corpus.tenant_id, targets, text or "", book=book)
+            result = (await auditor.audit_text(corpus.tenant_id, targets, text or "",
+                                               book=book)).result
         return result, book, time.perf_counter() - started
 
 

@@ -42,6 +42,9 @@ async def _seed_tenant(db: Database, name: str) -> dict[str, UUID]:
          "VALUES (:conv, :tenant, :user, 'Q')", {}),
         ("INSERT INTO messages (tenant_id, conversation_id, role, content) "
          "VALUES (:tenant, :conv, 'user', 'hello')", {}),
+        ("INSERT INTO audit_matrices (tenant_id, message_id, conversation_id, matrix) "
+         "SELECT tenant_id, id, conversation_id, '{\"rows\": []}' FROM messages "
+         "WHERE conversation_id = :conv", {}),
         ("INSERT INTO conversation_context (tenant_id, conversation_id, context_json) "
          "VALUES (:tenant, :conv, '{\"activeNodeIds\": []}')", {}),
         ("INSERT INTO memory_summaries (tenant_id, conversation_id, summary) "

@@ -48,12 +48,13 @@ class OfflineAuditor:
         if source_document is not None:
             mapped = await self._matrix.audit(tenant_id, targets, source_document, book=book)
             return Composed(answer=render(mapped.result, source_document.title, targets),
-                            audit=mapped.result)
+                            audit=mapped.result, matrix=mapped.matrix)
         if not (source_text and source_text.strip()):
             raise InvalidRequest("an audit needs a policy document or a text to check",
                                  hint="tag a company policy, or paste the text to audit")
-        result = await self._matrix.audit_text(tenant_id, targets, source_text, book=book)
-        return Composed(answer=render(result, "the submitted text", targets), audit=result)
+        mapped = await self._matrix.audit_text(tenant_id, targets, source_text, book=book)
+        return Composed(answer=render(mapped.result, "the submitted text", targets),
+                        audit=mapped.result, matrix=mapped.matrix)
 
 
 def render(result: AuditResult, audited: str, targets: Sequence[Document]) -> str:

@@ -14,6 +14,7 @@ from uuid import UUID
 from regintel.chat.engine import ChatEngine, Composed
 from regintel.chat.evidence import CitationBook
 from regintel.concepts.services import ConceptServices, TurnStart
+from regintel.domain.coverage import CoverageMatrix
 from regintel.domain.documents import Document
 from regintel.ontology.loader import ProjectContext
 from regintel.ontology.service import OntologyService
@@ -97,6 +98,9 @@ class TurnDeps:
     # The conversation's concepts, loaded once per turn (chat.concepts.begin).
     concept_loading: asyncio.Task[TurnStart | None] | None = None
     ahead: Ahead | None = None                     # work started ahead (chat.prefetch)
+    # The turn's audit matrix, which the memory step keeps beside the answer message for the
+    # reports: here, not in the graph's state, which every checkpoint would write again.
+    audit_matrix: CoverageMatrix | None = None
     limits: ChatLimits = field(default_factory=ChatLimits)
     # What this turn runs without ("engine": the conversation's model could not be set up,
     # so the offline engine answers); shown with the response's other degradations.

@@ -14,6 +14,7 @@ from regintel.chat.state import DocRef
 from regintel.chat.streaming import AnswerStream
 from regintel.domain.chat import Action, AuditResult, ComparisonResult, SummaryResult
 from regintel.domain.conversations import StoredMessage
+from regintel.domain.coverage import CoverageMatrix
 from regintel.domain.documents import ChunkHit, Document
 from regintel.ports.library import ChunkIndex
 from regintel.ports.llm import ToolSpec
@@ -51,6 +52,9 @@ class Composed:
     summary: SummaryResult | None = None
     comparison: ComparisonResult | None = None
     audit: AuditResult | None = None
+    # The audit's coverage matrix (the offline engine's; kept beside the answer for the
+    # reports, never shown in the chat itself).
+    matrix: CoverageMatrix | None = None
     # capture_concepts payloads of the main call (None: the engine captured nothing itself,
     # so the offline concept extractor runs).
     concepts: list[dict[str, Any]] | None = None

@@ -125,7 +125,7 @@ class MatrixAuditor:
         return MatrixAudit(matrix, result)
 
     async def audit_text(self, tenant: UUID, regulations: Sequence[Document], text: str, *,
-                         book: CitationBook) -> AuditResult:
+                         book: CitationBook) -> MatrixAudit:
         """A pasted text (an email, a draft) read as a policy's clauses are - each sentence
         of each line a unit - and matched to the regulations' obligations: its findings are
         the rules its sentences contradict, each shown with the text's own words; the rules
@@ -176,11 +176,11 @@ class MatrixAuditor:
         checked = [r for r in matrix.rows if r.policy_quotes or r.status == "conflicting"]
         rules = list(dict.fromkeys(f"{titles[r.obligation.document_id]} {r.obligation.rule}"
                                    for r in checked if r.obligation.rule))
-        return AuditResult(
+        return MatrixAudit(matrix, AuditResult(
             mode="text", overall_status=overall_status(findings), findings=findings,
             summary=text_report.summary(findings, regulations, (), what="text", rules=rules,
                                        reach="the rules the text's sentences are close to"),
-            targets_checked=len(regulations), rules_checked=rules)
+            targets_checked=len(regulations), rules_checked=rules))
 
     async def _text_vectors(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         # Embedded as they are: a pasted text is read once, not kept in the memo.

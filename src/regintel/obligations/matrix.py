@@ -158,8 +158,9 @@ def _fix(row: ObligationRow, status: CoverageStatus, missing_items: Sequence[str
                            for d in diffs)
         return f"Change the policy so it matches {rule}: {stated}."
     if status == "partial":
+        # The items in the rule's words, their own closing stop or semicolon dropped.
         return (f"Add to the policy what {rule} also requires: "
-                + "; ".join(missing_items) + ".")
+                + "; ".join(item.rstrip(" .;,") for item in missing_items) + ".")
     if status == "missing":
         who = f" ({row.actor})" if row.actor else ""
         return f"Add a clause on what {rule}{who} requires; the policy says nothing close to it."

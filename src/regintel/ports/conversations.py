@@ -8,6 +8,7 @@ from uuid import UUID
 
 from regintel.domain.chat import EngineChoice
 from regintel.domain.conversations import Conversation, Memory, QaEntry, Role, StoredMessage
+from regintel.domain.coverage import CoverageMatrix
 
 
 class ConversationStore(Protocol):
@@ -45,6 +46,16 @@ class ConversationStore(Protocol):
         ...
 
     async def messages(self, tenant_id: UUID, conversation_id: UUID) -> list[StoredMessage]: ...
+
+    async def save_audit_matrix(self, tenant_id: UUID, conversation_id: UUID, message_id: UUID,
+                                matrix: CoverageMatrix) -> None:
+        """Keeps an audit's coverage matrix beside its answer message (for the reports)."""
+        ...
+
+    async def audit_matrix(self, tenant_id: UUID, conversation_id: UUID,
+                           message_id: UUID) -> CoverageMatrix | None:
+        """The matrix kept with that answer message, or None (an audit without one)."""
+        ...
 
     async def get_message(self, tenant_id: UUID, conversation_id: UUID,
                           message_id: UUID) -> StoredMessage: ...

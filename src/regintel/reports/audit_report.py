@@ -55,7 +55,8 @@ class MatrixLine(BaseModel):
                         "'five years vs at least six years'.")
     fix: str = ""
     citation: str = Field("", description="Where the rule's text is: page or section and lines.")
-    finding: int | None = Field(None, description="The finding's number, for a finding's row.")
+    finding: str | None = Field(None, description="The number of the finding (or findings, "
+                                "'3, 8': two items of one rule missing) the row gave.")
 
 
 class AuditReport(BaseModel):
@@ -94,7 +95,7 @@ def build_report(audit: AuditResult, citations: Sequence[Citation], *, title: st
     named = list(regulations) + [f.target_doc_title for f in audit.findings]
     if matrix is not None:
         named += [r.obligation.document_title for r in matrix.rows]
-        lines = [_matrix_line(row) for row in matrix.rows]
+        lines = _numbered([_matrix_line(row) for row in matrix.rows], ordered, findings)
         source: MatrixSource = "coverage_matrix"
         checked = [f"{p.document_title}: {p.section} ({p.reason})" for p in matrix.scope
                    if p.checked]
@@ -150,7 +151,34 @@ def _finding_line(finding: AuditFinding, numbered: ReportFinding) -> MatrixLine:
         obligation=finding.target_quote, status=finding.kind, severity=finding.severity,
         policy_quote=finding.source_quote or "", policy_clause=numbered.policy_location,
         detail=finding.consequence, fix=finding.suggestion,
-        citation=numbered.rule_location, finding=numbered.number)
+        citation=numbered.rule_location, finding=str(numbered.number))
+
+
+def _numbered(lines: list[MatrixLine], ordered: Sequence[AuditFinding],
+              numbered: Sequence[ReportFinding]) -> list[MatrixLine]:
+    """The matrix's rows, each finding's number on the row it fell out of (its regulation and
+    rule, a row that is not covered); a finding no row holds gets a row of its own, so the
+    matrix lists every finding."""
+    out = list(lines)
+    for finding, number in zip(ordered, numbered, strict=True):
+        clause = finding.target_clause or ""
+        rows = [i for i, line in enumerate(out) if line.status != "covered"
+                and line.regulation == finding.target_doc_title and _of_rule(clause, line.rule)]
+        # The rule's own row before a row of a rule whose number merely starts alike.
+        at = min(rows, key=lambda i: (out[i].rule != clause, -len(out[i].rule)), default=None)
+        if at is None:
+            out.append(_finding_line(finding, number))
+        else:
+            said = out[at].finding
+            out[at] = out[at].model_copy(update={
+                "finding": f"{said}, {number.number}" if said else str(number.number)})
+    return out
+
+
+def _of_rule(clause: str, rule: str) -> bool:
+    """A finding's clause is the rule's, or one of its items ("4.4.2(c)" of "4.4.2")."""
+    return bool(rule) and (clause == rule or (clause.startswith(rule)
+                                              and clause[len(rule):].startswith("(")))
 
 
 def _matrix_line(row: CoverageRow) -> MatrixLine:
@@ -162,11 +190,14 @@ def _matrix_line(row: CoverageRow) -> MatrixLine:
                + [f"missing condition: {m}" for m in row.missing_conditions]
                + [d.statement for d in row.differing_facts])
     where = f"page {rule.page}" if rule.page is not None else (rule.section or "")
+    quotes = row.policy_quotes if row.status != "missing" else ()
     return MatrixLine(
         regulation=rule.document_title, rule=rule.rule or "", obligation=text,
         status=row.status, severity=row.severity,
-        policy_quote="\n".join(q.quote for q in row.policy_quotes),
-        policy_clause=", ".join(q.clause for q in row.policy_quotes if q.clause),
+        # A missing row's quotes are only the closest sentences, none of which meets the rule:
+        # shown as the policy's text they would read as its answer to the rule.
+        policy_quote="\n".join(q.quote for q in quotes),
+        policy_clause=", ".join(q.clause for q in quotes if q.clause),
         detail="; ".join(details), fix=row.fix, citation=where)
 
 

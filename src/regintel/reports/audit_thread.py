@@ -1,6 +1,7 @@
 """The audit of a conversation, read back from its stored messages: the latest assistant
 message that carries an audit (what the UI shows again after a reload), with the citations
-of that message and, once the engine stores one, its coverage matrix."""
+of that message and the coverage matrix kept beside it (the offline engine's; an audit
+without one reports its findings and the rules it checked)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from typing import Any
 from uuid import UUID
 
 from regintel.domain.chat import AuditResult, Citation
-from regintel.domain.coverage import CoverageMatrix
 from regintel.errors import NotFound
 from regintel.ports.conversations import ConversationStore
 from regintel.reports.audit_report import AuditReport, build_report
@@ -27,7 +27,7 @@ async def thread_audit_report(conversations: ConversationStore, tenant_id: UUID,
         audit = AuditResult.model_validate(result["audit"])
         citations = [Citation.model_validate(c)
                      for c in message.metadata.get("citations") or []]
-        matrix = _matrix(result)
+        matrix = await conversations.audit_matrix(tenant_id, conversation_id, message.id)
         titles = [str(r.get("title", "")) for r in message.metadata.get("resolved") or []]
         regulations = [t for t in titles if _is_regulation(t, audit)]
         policy = next((t for t in titles if t not in regulations), "") \
@@ -45,9 +45,3 @@ def _is_regulation(title: str, audit: AuditResult) -> bool:
     """A tagged document audited against: a finding cites it, or a rule checked is its."""
     return bool(title) and (any(f.target_doc_title == title for f in audit.findings)
                             or any(r.startswith(title) for r in audit.rules_checked))
-
-
-def _matrix(result: dict[str, Any]) -> CoverageMatrix | None:
-    """The coverage matrix stored with the audit turn (beside the audit, or inside it)."""
-    raw = result.get("matrix") or (result.get("audit") or {}).get("matrix")
-    return CoverageMatrix.model_validate(raw) if raw else None

@@ -37,6 +37,7 @@ def to_docx(report: AuditReport) -> bytes:
     document.add_heading(report.title, level=0)
     _summary(document, report)
     _findings(document, report)
+    _scope(document, report)
     _matrix(document, report)
     out = io.BytesIO()
     document.save(out)
@@ -62,12 +63,20 @@ def _summary(document: DocxDocument, report: AuditReport) -> None:
     if report.summary:
         document.add_paragraph()
         document.add_paragraph(report.summary)
+
+
+def _scope(document: DocxDocument, report: AuditReport) -> None:
+    """Which parts of the regulations were checked and which were not, and why: after the
+    findings, which a reader comes for first (a regulation has a hundred parts to list)."""
+    if not (report.scope_checked or report.scope_not_checked):
+        return
+    document.add_heading("Scope", level=1)
     for label, parts in (("Checked", report.scope_checked),
                          ("Not checked", report.scope_not_checked)):
         if parts:
-            document.add_heading(label, level=2)
+            document.add_heading(f"{label} ({len(parts)})", level=2)
             for part in parts:
-                document.add_paragraph(part)
+                document.add_paragraph(part, style="List Bullet")
 
 
 def _findings(document: DocxDocument, report: AuditReport) -> None:

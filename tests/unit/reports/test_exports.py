@@ -101,8 +101,11 @@ def test_xlsx_and_csv_of_a_matrix_keep_every_row_and_what_differs() -> None:
     assert report.policy == "Kite Policy" and report.matrix_source == "coverage_matrix"
     book = load_workbook(io.BytesIO(export(report, ExportFormat.XLSX).data))
     rows = list(book["Matrix"].iter_rows(values_only=True))
-    status = MATRIX_COLUMNS.index("Status")
-    assert [r[status] for r in rows[1:]] == ["conflicting", "partial", "covered"]
+    status, number = MATRIX_COLUMNS.index("Status"), MATRIX_COLUMNS.index("Finding #")
+    # The matrix's rows, each finding numbered on its rule's row (1.1 is finding 1); a
+    # finding no row holds (2.1) is listed after them, so the matrix holds every finding.
+    assert [(r[status], r[number]) for r in rows[1:]] == [
+        ("conflicting", "1"), ("partial", None), ("covered", None), ("gap", "2")]
     detail = MATRIX_COLUMNS.index("Gap detail")
     assert rows[1][detail] == "five years vs at least six years"
     assert rows[2][detail] == "missing item: (b) the beneficial owner."
@@ -114,7 +117,7 @@ def test_xlsx_and_csv_of_a_matrix_keep_every_row_and_what_differs() -> None:
     parsed = list(csv.reader(io.StringIO(export(report, ExportFormat.CSV).data
                                          .decode("utf-8-sig"))))
     assert tuple(parsed[0]) == MATRIX_COLUMNS
-    assert [r[status] for r in parsed[1:]] == ["conflicting", "partial", "covered"]
+    assert [r[status] for r in parsed[1:]] == ["conflicting", "partial", "covered", "gap"]
     assert parsed[1][MATRIX_COLUMNS.index("Policy text (verbatim)")] == POLICY_RETENTION
 
 
@@ -124,12 +127,13 @@ def test_docx_groups_findings_by_severity_and_tables_the_matrix() -> None:
     document = Document(io.BytesIO(export(report, ExportFormat.DOCX).data))
     headings = [p.text for p in document.paragraphs
                 if p.style is not None and str(p.style.name).startswith("Heading")]
+    # The findings first, then which parts were checked and which not, then the matrix.
     assert headings.index("High (1)") < headings.index("Medium (1)") < headings.index(
-        "Full matrix")
+        "Scope") < headings.index("Not checked (1)") < headings.index("Full matrix")
     text = "\n".join(p.text for p in document.paragraphs)
     assert f"“{RETENTION}”" in text and f"“{POLICY_RETENTION}”" in text
     matrix = document.tables[-1]
-    assert len(matrix.rows) == 1 + 3
+    assert len(matrix.rows) == 1 + 4
     assert "five years vs at least six years" in matrix.rows[1].cells[4].text
     assert matrix.rows[1].cells[5].text == "page 4"
 
@@ -152,3 +156,31 @@ def test_file_names_are_safe() -> None:
     report = build_report(_audit(), [], title="T", created_at=WHEN,
                           conversation_title="../../etc/passwd; AML audit")
     assert export(report, ExportFormat.CSV).filename == "etc-passwd-AML-audit-20261128-1200.csv"
+
+
+def test_findings_on_a_rules_items_are_numbered_on_its_row() -> None:
+    audit = AuditResult(mode="policy", overall_status="Minor Issues", targets_checked=1,
+                        findings=[_finding("3.1(b)", "the beneficial owner."),
+                                  _finding("3.1(a)", "the customer;")])
+    report = build_report(audit, [], title="T", created_at=WHEN, matrix=_matrix())
+    # "3.1(b)" and "3.1(a)" are items of 3.1: its row carries both numbers, and no row is
+    # added for them.
+    assert [(m.rule, m.finding) for m in report.matrix] == [
+        ("1.1", None), ("3.1", "1, 2"), ("4.1", None)]
+
+
+def test_a_missing_rows_closest_sentence_is_not_shown_as_the_policys_text() -> None:
+    closest = PolicyQuote(document_id=POLICY, chunk_id=uuid4(), quote=POLICY_RETENTION,
+                          clause="7.2", score=0.31)
+    missing = CoverageRow(obligation=ObligationRow.model_validate({
+        "id": uuid4(), "document_id": REG, "document_title": "Rules", "rule": "5.1",
+        "text": "A firm must appoint an officer.", "modal": "must", "strength": "mandatory"}),
+        status="missing", policy_quotes=(closest,), severity="Medium")
+    matrix = _matrix().model_copy(update={"rows": (*_matrix().rows, missing)})
+    audit = AuditResult(mode="policy", overall_status="Minor Issues", targets_checked=1)
+    line = build_report(audit, [], title="T", created_at=WHEN, matrix=matrix).matrix[-1]
+    # The policy says nothing that meets the rule: its closest sentence is not its answer.
+    assert (line.rule, line.status, line.policy_quote, line.policy_clause) == (
+        "5.1", "missing", "", "")
+    conflicting = build_report(audit, [], title="T", created_at=WHEN, matrix=matrix).matrix[0]
+    assert conflicting.policy_quote == POLICY_RETENTION

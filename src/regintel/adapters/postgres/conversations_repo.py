@@ -14,6 +14,7 @@ from regintel.adapters.postgres import tables as t
 from regintel.adapters.postgres.database import Database
 from regintel.domain.chat import EngineChoice
 from regintel.domain.conversations import Conversation, Memory, QaEntry, Role, StoredMessage
+from regintel.domain.coverage import CoverageMatrix
 from regintel.errors import NotFound
 
 _CONVERSATION = (t.conversations.c.id, t.conversations.c.title, t.conversations.c.user_id,
@@ -119,6 +120,21 @@ class PostgresConversationStore:
                 _in_conversation(t.messages, tenant_id, conversation_id))
                 .order_by(t.messages.c.created_at, t.messages.c.id))).mappings().all()
         return [StoredMessage.model_validate(dict(r)) for r in rows]
+
+    async def save_audit_matrix(self, tenant_id: UUID, conversation_id: UUID, message_id: UUID,
+                                matrix: CoverageMatrix) -> None:
+        async with self._db.tenant_session(tenant_id) as s:
+            await s.execute(insert(t.audit_matrices).values(
+                tenant_id=tenant_id, conversation_id=conversation_id, message_id=message_id,
+                matrix=matrix.model_dump(mode="json")))
+
+    async def audit_matrix(self, tenant_id: UUID, conversation_id: UUID,
+                           message_id: UUID) -> CoverageMatrix | None:
+        async with self._db.tenant_session(tenant_id) as s:
+            raw = (await s.execute(select(t.audit_matrices.c.matrix).where(
+                _in_conversation(t.audit_matrices, tenant_id, conversation_id),
+                t.audit_matrices.c.message_id == message_id))).scalar_one_or_none()
+        return CoverageMatrix.model_validate(raw) if raw is not None else None
 
     async def get_message(self, tenant_id: UUID, conversation_id: UUID,
                           message_id: UUID) -> StoredMessage:

@@ -345,12 +345,27 @@ obligations = Table(
     Index("obligations_document_idx", "tenant_id", "document_id", "ordinal"),
 )
 
+# An audit turn's coverage matrix (issue 36, migration 0016): every in-scope obligation with
+# its status and quotes, for the reports. Beside its answer message, not in the message's
+# metadata: a matrix is hundreds of kilobytes that the conversation's memory window and the
+# messages the browser reloads have no use for.
+audit_matrices = Table(
+    "audit_matrices", metadata,
+    Column("tenant_id", UUID(as_uuid=True), nullable=False),
+    Column("message_id", UUID(as_uuid=True),
+           ForeignKey("messages.id", ondelete="CASCADE"), primary_key=True),
+    Column("conversation_id", UUID(as_uuid=True), nullable=False),
+    Column("matrix", JSONB, nullable=False),
+    _created(),
+    _conversation_fk("audit_matrices_conversation_fkey"),
+)
+
 # Tables whose rows belong to one tenant; each has RLS keyed on ``tenant_id``.
 TENANT_TABLES: tuple[Table, ...] = (
     memberships, user_profiles, document_sets, documents, chunks, chunk_terms, conversations,
     messages,
     conversation_context, memory_summaries, memory_qa, usage_events, faq_entries, unit_vectors,
-    obligation_registers, obligations,
+    obligation_registers, obligations, audit_matrices,
 )
 
 # Accounts (issue 8, migration 0007): tokens are stored only as SHA-256 hashes.

@@ -314,6 +314,7 @@ async def audit(state: ChatState, runtime: Rt) -> Update:
             targets=targets, source_document=source, source_text=request.source_text,
             book=book)
     result = composed.audit
+    deps.audit_matrix = composed.matrix
     tier, score = audit_confidence(result)
     return {"answer": composed.answer, "citations": [c.model_dump(mode="json")
                                                       for c in book.citations],

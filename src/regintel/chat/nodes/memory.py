@@ -60,6 +60,9 @@ async def update_memory(state: ChatState, runtime: Rt) -> Update:
                  # What the UI shows again after a reload: badge, typed result, cost line.
                  "confidence": state.get("confidence"), "result": state.get("result") or {},
                  "engine": deps.engine.name, "usage": _usage(deps)})
+            if deps.audit_matrix is not None:
+                await deps.conversations.save_audit_matrix(
+                    deps.tenant_id, deps.conversation_id, exchange_id, deps.audit_matrix)
             vectors = await asyncio.to_thread(deps.embedder.embed, [question])
             titles = [r["title"] for r in state.get("resolved") or []]
             await deps.conversations.add_qa(
