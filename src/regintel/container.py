@@ -203,7 +203,8 @@ class Container:
     def matrix_auditor(self, embedder: Embedder | None = None) -> MatrixAuditor:
         """The coverage-matrix audit over the documents' obligation registers."""
         return MatrixAuditor(registers=self.registers, index=self.chunk_index,
-                             embedder=embedder or self.embedder, memo=self.unit_vectors)
+                             embedder=embedder or self.embedder, memo=self.unit_vectors,
+                             retriever=self.retriever)
 
     async def _prepare_for_answers(self, tenant_id: str, document_id: str) -> None:
         await AnswerPreparation(documents=self.documents, index=self.chunk_index,

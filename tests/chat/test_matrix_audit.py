@@ -16,6 +16,7 @@ from regintel.chat.evidence import verify
 from regintel.container import Container
 from regintel.domain.chat import Action, ChatRequest, quoted
 from regintel.obligations.auditor import MatrixAuditor
+from regintel.obligations.reach import in_reach
 from regintel.settings import Settings
 from tests.chat.conftest import Corpus
 from tests.conftest import TEST_SECRET
@@ -96,3 +97,23 @@ async def test_the_matrix_audits_a_pasted_text(matrix_container: Container,
     assert citation.chunk_id is not None and verify(finding.target_quote,
                                                     aml[citation.chunk_id])
     assert "compliant" not in response.answer.lower().replace("non-compliant", "")
+
+
+async def test_a_pasted_text_is_read_against_the_rules_its_sentences_reach(
+        matrix_container: Container, corpus: Corpus) -> None:
+    # The library's search finds the text's subject (keeping records); the rules of other
+    # subjects (wire transfers, training) are not read against it, so a shared phrase cannot
+    # make one of them a finding.
+    sentences = ["To save storage we will delete all customer due diligence records two years "
+                 "after the business relationship ends."]
+    auditor = matrix_container.matrix_auditor()
+    whole = await auditor.regulation(corpus.tenant_id, corpus.aml)
+    reached = await in_reach(matrix_container.retriever, corpus.tenant_id, whole, sentences)
+    rules = {r.rule or "" for r in reached.rows}
+    assert any(rule.startswith("4.5.1") for rule in rules), sorted(rules)
+    assert 0 < len(reached.rows) < len(whole.rows) / 4, (len(reached.rows), len(whole.rows))
+    assert not any(rule.startswith(("10.", "13.")) for rule in rules), sorted(rules)
+    # The rows keep their own vectors and their items' (the matrix reads them by position).
+    first = whole.rows.index(reached.rows[0])
+    assert (reached.vectors[0] == whole.vectors[first]).all()
+    assert len(reached.item_vectors) == sum(len(r.items) for r in reached.rows)

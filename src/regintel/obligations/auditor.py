@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from uuid import UUID, uuid4
 
 import numpy as np
@@ -25,12 +25,16 @@ from regintel.obligations.findings import findings_of, rules_checked
 from regintel.obligations.lexical import content_words
 from regintel.obligations.matrix import SHIPPED, Regulation, Thresholds, row_text, rows_for
 from regintel.obligations.policy_text import policy_units
+from regintel.obligations.reach import RELATED as REACH_RELATED
+from regintel.obligations.reach import SET_ASIDE as REACH_SET_ASIDE
+from regintel.obligations.reach import in_reach
 from regintel.obligations.registers import Registers
 from regintel.obligations.report import overall_status, summary
-from regintel.obligations.set_aside import acts_set_aside, rows_setting_aside
+from regintel.obligations.set_aside import SET_ASIDE, acts_set_aside, rows_setting_aside
 from regintel.ports.embedder import Embedder
 from regintel.ports.library import ChunkIndex
 from regintel.retrieval.abbreviations import expand
+from regintel.retrieval.hybrid import HybridRetriever
 
 MAX_TARGETS = 5
 MAX_WORDS = 1000  # a pasted text's length; longer ones are uploaded as documents
@@ -52,12 +56,14 @@ class MatrixAudit:
 
 class MatrixAuditor:
     def __init__(self, *, registers: Registers, index: ChunkIndex, embedder: Embedder,
-                 memo: UnitVectors | None = None, thresholds: Thresholds = SHIPPED,
+                 memo: UnitVectors | None = None, retriever: HybridRetriever | None = None,
+                 thresholds: Thresholds = SHIPPED,
                  max_gaps: int = MAX_GAPS, max_findings: int = MAX_FINDINGS) -> None:
         self._registers = registers
         self._index = index
         self._embedder = embedder
         self._memo = memo
+        self._retriever = retriever
         self.thresholds = thresholds
         self.max_gaps = max_gaps
         self.max_findings = max_findings
@@ -150,11 +156,17 @@ class MatrixAuditor:
                 self._text_vectors([u.context for u in units]),
                 self._text_vectors([expand(a.act) for _, a in acts]),
                 asyncio.gather(*(self.regulation(tenant, d) for d in regulations)))
+            thresholds, least = self.thresholds, SET_ASIDE
+            if self._retriever is not None:
+                read = await asyncio.gather(*(
+                    in_reach(self._retriever, tenant, r, [u.text for u in units])
+                    for r in read))
+                thresholds = replace(thresholds, related=min(thresholds.related, REACH_RELATED))
+                least = REACH_SET_ASIDE
             for regulation in read:
-                found, parts = rows_for(regulation, units, unit_vectors,
-                                        thresholds=self.thresholds)
+                found, parts = rows_for(regulation, units, unit_vectors, thresholds=thresholds)
                 set_aside = rows_setting_aside(regulation, units, unit_vectors, acts,
-                                               act_vectors, thresholds=self.thresholds)
+                                               act_vectors, thresholds=thresholds, least=least)
                 # A duty set aside is a contradiction, whatever else its row said; a fact
                 # contradicted already is the surer reading of the rule.
                 replaced = {r.obligation.rule for r in set_aside}

@@ -73,10 +73,11 @@ def rows_setting_aside(regulation: Regulation, units: Sequence[PolicyUnit],
                        unit_vectors: npt.NDArray[np.float32],
                        acts: Sequence[tuple[int, SetAside]],
                        act_vectors: npt.NDArray[np.float32], *,
-                       thresholds: Thresholds = SHIPPED) -> list[CoverageRow]:
+                       thresholds: Thresholds = SHIPPED,
+                       least: float = SET_ASIDE) -> list[CoverageRow]:
     """The rows whose duty a unit sets aside: each act (``acts``: the unit it stands in, the
     act) read against the binding rules, the closest one kept when it is a duty (a
-    prohibition set aside is kept, not broken) at least SET_ASIDE close. A rule is set aside
+    prohibition set aside is kept, not broken) at least ``least`` close. A rule is set aside
     once, by its closest act."""
     binding = [i for i, r in enumerate(regulation.rows) if r.strength != "recommendation"]
     if not acts or not binding:
@@ -89,7 +90,7 @@ def rows_setting_aside(regulation: Regulation, units: Sequence[PolicyUnit],
         top = int(np.argmax(to_acts[:, n]))
         score = float(to_acts[top, n])
         row = regulation.rows[binding[top]]
-        if score >= SET_ASIDE and row.strength == "mandatory" and \
+        if score >= least and row.strength == "mandatory" and \
                 score > best.get(top, (-1.0, -1))[0]:
             best[top] = (score, n)
     if not best:
@@ -107,7 +108,7 @@ def rows_setting_aside(regulation: Regulation, units: Sequence[PolicyUnit],
                        thresholds)
         # How sure the finding is turns on the act's closeness to the duty, not on how
         # much of the rule the whole sentence restates: a duty plainly set aside is grave.
-        uncertain = score < SET_ASIDE + MARGIN
+        uncertain = score < least + MARGIN
         out.append(found.model_copy(update={"uncertain": uncertain,
                                             "severity": "Medium" if uncertain else "High"}))
     return out
