@@ -18,6 +18,7 @@ from regintel.chat.offline.ranking import (
     Kept,
     Sentence,
     embed,
+    heading_vectors,
     mmr,
     pointers,
     query_and_sentences,
@@ -56,6 +57,7 @@ CHUNK_WEIGHT = 0.5
 # A sentence stating the kind of fact the question asks for ("how often" and "annually") is
 # this much closer to it: about the gap between a near and a loose match of a question.
 KIND_BONUS = 0.08
+HEADING_WEIGHT = 0.2
 HEADING_PENALTY = 0.3  # a heading (or a pointer to a section) is shown only when nothing
 # under it (or of the section) was retrieved
 # A question about what is required ("What must a firm do if it cannot complete its checks?") is
@@ -76,7 +78,10 @@ HEADING_PENALTY = 0.3  # a heading (or a pointer to a section) is shown only whe
 # needs the rule.
 _ASKS_REQUIREMENTS = re.compile(
     r"\b(?:requirements?|required|requires?|obligations?|obliged|duty|duties|must|shall|"
-    r"mandatory|need to|needs to|have to|has to)\b", re.I)
+    r"mandatory|need to|needs to|have to|has to|"
+    # What a rule lets or forbids, and what it makes happen, are asked of the rule too.
+    r"allowed|permitted|prohibited|forbidden|(?:can|may) (?:we|I|a|an|the)|what happens)\b",
+    re.I)
 SUMMARY_OBLIGATIONS = 6
 MAX_SUMMARY_SENTENCES = 160
 MAX_OUTLINE_SENTENCES = 240  # 60 chunks of four
@@ -290,7 +295,12 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
         return Composed(answer="No passage in the selected documents addresses this question. "
                         "Please rephrase it or tag the documents to search.")
     query, matrix = await query_and_sentences(embedder, question, candidates, kept)
-    similarity = under_headings(candidates, matrix @ query)
+    # A provision whose own heading names what is asked ("Article 17 Right to erasure" for
+    # "when must we erase someone's records?") is where the answer is, before a neighbour that
+    # merely mentions it ("… any rectification or erasure carried out in accordance with…").
+    titled_by = HEADING_WEIGHT * np.clip(
+        await heading_vectors(embedder, candidates, kept) @ query, 0, 1)
+    similarity = under_headings(candidates, matrix @ query) + titled_by
     # How well the sentence matches the question, and how relevant retrieval found its chunk.
     pointing = pointers(candidates)
     kind = answer_kind.asked(question)

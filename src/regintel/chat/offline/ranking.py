@@ -219,6 +219,33 @@ async def query_and_sentences(embedder: Embedder, query: str, sentences: Sequenc
     return (await embed(embedder, [query]))[0], await sentence_vectors(embedder, sentences, kept)
 
 
+def heading_of(sentence: Sentence) -> str | None:
+    """The innermost heading the sentence stands under ("Article 35 Data protection impact
+    assessment", "8.3 Customer Due Diligence requirements")."""
+    path = sentence.hit.section_at(sentence.position)
+    return path.split(" › ")[-1].strip() or None if path else None
+
+
+async def heading_vectors(embedder: Embedder, sentences: Sequence[Sentence],
+                          kept: Kept | None = None) -> Matrix:
+    """Each sentence's heading vector (``heading_of``), unit length; zeros without one."""
+    headings = [heading_of(s) for s in sentences]
+    keys = list(dict.fromkeys((s.hit.document_id, h) for s, h in zip(sentences, headings,
+                                                                      strict=True) if h))
+    out = np.zeros((len(sentences), embedder.dimension), dtype=np.float32)
+    if not keys:
+        return out
+    if kept is None:
+        vectors = await embed(embedder, [h for _, h in keys])
+    else:
+        vectors = _normalised(await kept.memo.embed(embedder, kept.tenant_id, keys))
+    at = {key: i for i, key in enumerate(keys)}
+    for n, (s, h) in enumerate(zip(sentences, headings, strict=True)):
+        if h:
+            out[n] = vectors[at[(s.hit.document_id, h)]]
+    return out
+
+
 def _normalised(vectors: object) -> Matrix:
     matrix = np.asarray(vectors, dtype=np.float32)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
