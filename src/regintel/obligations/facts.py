@@ -65,6 +65,7 @@ _DATE = re.compile(rf"\b(?:by|before|no later than|not later than)\s+(?:the\s+en
                    rf"(?P<end>{_MONTH})|(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<month>{_MONTH})"
                    rf"|(?P<month2>{_MONTH})\s+(?P<day2>\d{{1,2}})\b)")
 _CURRENCY = r"(?:[A-Z]{3}|US\$|\$|€|£)"
+_REFERENCE = re.compile(r"\d+\.\d\Z|\d+(?:\.\d+){2,}\Z")
 _AMOUNT = re.compile(
     rf"(?:(?P<cmp>{_AT_LEAST}|{_AT_MOST}|exceeding|above|below|over|under|more than|less than)"
     rf"\s+)?(?:(?P<cur>{_CURRENCY})\s?(?P<n>\d{{1,3}}(?:[ ,.]\d{{3}})+|\d+(?:\.\d+)?)"
@@ -196,6 +197,8 @@ def amounts(sentence: str) -> list[TypedFact]:
             continue
         if len(currency) == 3 and currency.isalpha() and currency in ("THE", "AND", "FOR"):
             continue
+        if currency.isalpha() and not (m["mult"] or m["mult2"]) and _REFERENCE.match(digits):
+            continue  # "GEN 7.2", "COBS 3.5.1": a rule cited by its rulebook's short name
         value = number(re.sub(r"[ ,](?=\d{3}\b)", "", digits))
         if value is None:
             continue

@@ -7,6 +7,7 @@ import pytest
 
 from regintel.chat.offline.binding import binds
 from regintel.chat.offline.compose import asks_requirements
+from regintel.chat.offline.ranking import figures
 
 
 @pytest.mark.parametrize("text", [
@@ -45,3 +46,12 @@ def test_questions_of_what_the_rules_require_or_allow(question: str) -> None:
 
 def test_a_question_of_meaning_asks_no_requirement() -> None:
     assert not asks_requirements("What is meant by a business relationship?")
+
+
+def test_a_statements_figures_are_the_fact_readers() -> None:
+    # Periods in words beyond ten, comparators kept, frequencies and amounts read too.
+    assert figures("Complaints must be resolved at the latest fifteen days after receipt.") == [
+        "fifteen days"]
+    assert figures("Keep them for at least six years, review them annually and fine up to "
+                   "EUR 20 000 000 or 4 % of turnover.") == [
+        "annually", "at least six years", "up to eur 20 000 000", "4 %"]

@@ -29,9 +29,10 @@ def test_the_verdict_says_only_what_was_compared() -> None:
     a, b = uuid4(), uuid4()
     titles = {a: "Rules (AR)", b: "Policy"}
     assert not _disagree(RULE, SAME) and not _differs({a: RULE, b: SAME})
-    assert _agreement({a: RULE, b: SAME}) == "both state six years"
+    assert _agreement({a: RULE, b: SAME}) == "both state at least six years"
     assert _disagree(RULE, LONGER) and _differs({a: RULE, b: LONGER})
-    assert _difference({a: RULE, b: LONGER}, titles) == "six years (AR) vs eight years (Policy)"
+    assert _difference({a: RULE, b: LONGER}, titles) == (
+        "at least six years (AR) vs at least eight years (Policy)")
     # Without figures on both sides nothing was compared but how binding each is.
     assert not _disagree(RULE, PROSE) and not _differs({a: RULE, b: PROSE})
     assert _agreement({a: PROSE, b: RULE}) == "both say the firm must act on it"

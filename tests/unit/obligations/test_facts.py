@@ -3,7 +3,7 @@ policy compare on values, not words."""
 
 from __future__ import annotations
 
-from regintel.obligations.facts import facts_of
+from regintel.obligations.facts import amounts, facts_of
 
 
 def _facts(sentence: str) -> dict[str, tuple[str, float | None, str | None, str]]:
@@ -45,3 +45,9 @@ def test_how_long_a_notice_is_kept_is_a_period_not_a_deadline() -> None:
     kept = _facts("Compliance keeps every notification of a personal trade for three years.")
     assert kept["period"][:2] == ("three years", 1095.0) and "deadline" not in kept
     assert _facts("The firm must notify the Regulator five days after it")["deadline"][1] == 5.0
+
+
+def test_a_rule_cited_by_its_rulebooks_short_name_is_no_amount() -> None:
+    assert [a.text for a in amounts("See GEN 7.2 and COB 3.5.1 for the procedure.")] == []
+    assert [(a.text, a.value) for a in amounts("a fine of USD 15,000 or AED 1.5 million")] == [
+        ("USD 15,000", 15000.0), ("AED 1.5 million", 1_500_000.0)]

@@ -18,6 +18,7 @@ from regintel.chat.offline import binding
 from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.domain.documents import ChunkHit
 from regintel.ingestion.clauses import find_clauses
+from regintel.obligations import facts
 from regintel.ports.embedder import Embedder
 from regintel.retrieval.pointers import points_to, under
 from regintel.sentences import sentence_spans
@@ -280,13 +281,9 @@ def mmr(relevance: Sequence[float], vectors: Matrix, k: int, *,
     return chosen
 
 
-NUMBER = re.compile(
-    r"\b(?:\d+(?:[.,]\d+)?\s*(?:%|per ?cent|percent)|\d+(?:[.,]\d+)?\s*(?:years?|months?|"
-    r"days?|business days|hours?|weeks?)|(?:one|two|three|four|five|six|seven|eight|nine|ten|"
-    r"twelve|thirty)\s+(?:years?|months?|days?|business days|weeks?)|(?:USD|AED|EUR|US\$|\$|€)"
-    r"\s?\d[\d,.]*(?:\s?(?:million|billion|m|bn))?)", re.I)
-
-
 def figures(text: str) -> list[str]:
-    """The quantities a statement commits to (percentages, periods, amounts)."""
-    return [" ".join(m.group(0).lower().split()) for m in NUMBER.finditer(text)]
+    """The quantities a statement commits to - periods, deadlines, frequencies, amounts,
+    percentages ("at least six years", "fifteen days", "USD 15,000") - as the obligation
+    register's fact reader finds them, verbatim."""
+    found = facts.durations(text) + facts.amounts(text) + facts.percentages(text)
+    return list(dict.fromkeys(" ".join(f.text.lower().split()) for f in found))
