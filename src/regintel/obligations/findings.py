@@ -16,7 +16,7 @@ from regintel.chat.evidence import CitationBook, verify
 from regintel.domain.chat import MAX_QUOTE_CHARS, SEVERITY_ORDER, AuditFinding, Severity
 from regintel.domain.coverage import CoverageMatrix, CoverageRow, ObligationRow
 from regintel.domain.documents import ChunkHit, Document, StoredChunk
-from regintel.obligations.matrix import part_of
+from regintel.obligations.matrix import part_of, rule_named
 
 MAX_ITEM_FINDINGS = 3  # a row missing more items is one finding naming them all
 MIN_LIST = 3
@@ -224,7 +224,7 @@ def _text_fix(row: CoverageRow) -> str:
     the matrix's fix, said of the text."""
     diffs = row.differing_facts
     if diffs and all(d.kind == "permission" for d in diffs):
-        rule = f"rule {row.obligation.rule}" if row.obligation.rule else "the rule"
+        rule = rule_named(row.obligation.rule)
         return (f"Do not act as the text proposes (\"{diffs[0].policy}\"): {rule} requires "
                 f"\"{diffs[0].rule}\". Correct the text before it is sent or acted on.")
     return _as_text(row.fix)

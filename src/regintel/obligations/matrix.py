@@ -145,9 +145,17 @@ def _severity(row: ObligationRow, status: CoverageStatus, uncertain: bool) -> Se
     return levels[max(0, min(3, base))]
 
 
+def rule_named(rule: str | None) -> str:
+    """How a fix names a rule: "rule 4.5.1"; a label that names its kind ("Article 33",
+    "Rule 5.2") as it is."""
+    if not rule:
+        return "the rule"
+    return rule if rule[:1].isalpha() else f"rule {rule}"
+
+
 def _fix(row: ObligationRow, status: CoverageStatus, missing_items: Sequence[str],
          diffs: Sequence[FactDifference]) -> str:
-    rule = f"rule {row.rule}" if row.rule else "the rule"
+    rule = rule_named(row.rule)
     if status == "conflicting":
         if all(d.kind == "permission" for d in diffs):
             # A duty set aside, left to choice or made conditional: the policy must require it.
