@@ -161,7 +161,10 @@ class MatrixAuditor:
                 read = await asyncio.gather(*(
                     in_reach(self._retriever, tenant, r, [u.text for u in units])
                     for r in read))
-                thresholds = replace(thresholds, related=min(thresholds.related, REACH_RELATED))
+                # A part the search reached is the text's subject: checked, however few
+                # words a sentence shares with its rules.
+                thresholds = replace(thresholds, related=min(thresholds.related, REACH_RELATED),
+                                     scope=min(thresholds.scope, REACH_RELATED))
                 least = REACH_SET_ASIDE
             for regulation in read:
                 found, parts = rows_for(regulation, units, unit_vectors, thresholds=thresholds)
