@@ -23,7 +23,7 @@ _NUMBER = (r"(?:\d+(?:[.,]\d+)*|" + "|".join(sorted(map(re.escape, _WORDS), key=
 _UNIT = r"(?:business|working|calendar)?[ -]?(?:hour|day|week|month|year)s?"
 _AT_LEAST = r"at least|not less than|no less than|a minimum of|minimum of|no fewer than"
 _AT_MOST = r"at most|not more than|no more than|a maximum of|maximum of|up to|not exceeding"
-_WITHIN = r"within|no later than|not later than|before the end of|by the end of"
+_WITHIN = r"within|no later than|not later than|at the latest|before the end of|by the end of"
 _DURATION = re.compile(
     rf"\b(?:(?P<cmp>{_AT_LEAST}|{_AT_MOST}|{_WITHIN}|for|of|after|every)\s+)?"
     rf"(?:(?:a )?period of\s+)?(?:the\s+)?(?P<n>{_NUMBER})(?:\s*\(\d+\))?[\s-]+(?P<u>{_UNIT})\b",

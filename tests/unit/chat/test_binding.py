@@ -51,7 +51,7 @@ def test_a_question_of_meaning_asks_no_requirement() -> None:
 def test_a_statements_figures_are_the_fact_readers() -> None:
     # Periods in words beyond ten, comparators kept, frequencies and amounts read too.
     assert figures("Complaints must be resolved at the latest fifteen days after receipt.") == [
-        "fifteen days"]
+        "at the latest fifteen days"]
     assert figures("Keep them for at least six years, review them annually and fine up to "
                    "EUR 20 000 000 or 4 % of turnover.") == [
         "annually", "at least six years", "up to eur 20 000 000", "4 %"]

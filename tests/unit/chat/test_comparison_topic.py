@@ -33,3 +33,13 @@ def test_a_document_named_in_part_leaves_no_word_in_the_topic() -> None:
     # "Conduct" once stayed behind: the topic read "Conduct record keeping".
     assert comparison_topic("Compare the AML Rulebook and the Conduct of Business Rulebook on "
                             "record keeping", named) == "record keeping"
+
+
+def test_the_focus_is_kept_as_written() -> None:
+    # "conflicts of interest", not "conflicts interest".
+    assert comparison_topic("How do COBS and GEN differ on conflicts of interest?",
+                            []) == "conflicts of interest"
+    assert comparison_topic("Compare these two rulebooks on record keeping",
+                            []) == "record keeping"
+    assert comparison_topic("Compare the two policies with regard to the retention of "
+                            "records.", []) == "retention of records"

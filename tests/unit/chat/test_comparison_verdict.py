@@ -63,3 +63,9 @@ def test_aspects_under_one_heading_are_named_apart() -> None:
         ("Complaints", {a: complaints})]
     assert [name for name, _ in _told_apart(rows)] == [
         "Record keeping, AR 13.3.2", "Record keeping, AR 14.5.1", "Complaints"]
+
+
+def test_one_period_in_other_words_is_no_difference() -> None:
+    a, b = uuid4(), uuid4()
+    minimum = _sentence("The Firm must keep all client records for a minimum of six years.")
+    assert not _disagree(RULE, minimum) and not _differs({a: RULE, b: minimum})

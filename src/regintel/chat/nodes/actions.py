@@ -288,13 +288,27 @@ _COMPARE_WORDS = re.compile(
     r"summari[sz]e|overall|holistic|general|generally|overview)\b", re.I)
 
 
+# "… differ on conflicts of interest", "… with regard to complaints": the focus as written.
+_FOCUS = re.compile(r"\b(?:on|regarding|concerning|about|with (?:regard|respect) to|"
+                    r"in (?:terms of|relation to|respect of))\s+(?P<focus>[^?!.;]+)", re.I)
+_LEADING = re.compile(r"^(?:(?:the|their|its|what|they|say|says)\s+)+", re.I)
+
+
 def comparison_topic(message: str, documents: list[Document]) -> str | None:
-    """The aspect a comparison is about ("capital requirements"), or None for a holistic one:
-    what is left once comparison vocabulary, mentions and document titles are removed."""
+    """The aspect a comparison is about ("capital requirements", "conflicts of interest"), or
+    None for a holistic one: the phrase after its focus word ("on", "regarding"…) as written,
+    else what is left once comparison vocabulary, mentions and document titles are removed."""
     text = without_document_names(re.sub(r"@\[[^\]]*\]|@\S+", " ", message), documents)
-    text = _COMPARE_WORDS.sub(" ", text)
-    words = [w for w in re.findall(r"[A-Za-z][A-Za-z%-]+|\d+", text) if len(w) > 2]
-    return " ".join(words) if words else None
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z%-]+|\d+", _COMPARE_WORDS.sub(" ", text))
+             if len(w) > 2]
+    if not words:
+        return None
+    focus = _FOCUS.search(text)
+    phrase = _LEADING.sub("", " ".join(focus["focus"].split())) if focus else ""
+    # The phrase when it says something beyond comparison words ("on this" does not).
+    if phrase and re.search(r"[A-Za-z]{3,}", _COMPARE_WORDS.sub(" ", phrase)):
+        return phrase
+    return " ".join(words)
 
 
 async def audit(state: ChatState, runtime: Rt) -> Update:

@@ -18,6 +18,7 @@ from regintel.chat.offline.ranking import (
     Kept,
     Matrix,
     Sentence,
+    differing_figures,
     figures,
     mmr,
     pointers,
@@ -43,8 +44,7 @@ def _comparable(sentence: Sentence) -> bool:
 
 
 def _disagree(a: Sentence, b: Sentence) -> bool:
-    fa, fb = set(figures(a.text)), set(figures(b.text))
-    if fa and fb and fa != fb:
+    if differing_figures([a.text, b.text]) is not None:
         return True
     ma, mb = compare_focused.modal(a.text), compare_focused.modal(b.text)
     return bool(ma and mb and ma != mb)

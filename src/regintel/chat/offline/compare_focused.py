@@ -20,7 +20,14 @@ import numpy as np
 from regintel.chat.engine import Composed
 from regintel.chat.evidence import CitationBook, clause_of, markers
 from regintel.chat.offline.compose import cite
-from regintel.chat.offline.ranking import Matrix, Sentence, figures, mmr
+from regintel.chat.offline.ranking import (
+    Matrix,
+    Sentence,
+    differing_figures,
+    figures,
+    mmr,
+    same_figures,
+)
 from regintel.domain.chat import (
     ComparisonCell,
     ComparisonResult,
@@ -159,8 +166,7 @@ def _differs(cells: dict[UUID, Sentence | None]) -> bool:
     found = [s for s in cells.values() if s is not None]
     if len(found) < len(cells):
         return True
-    figs = [set(figures(s.text)) for s in found]
-    if all(figs) and len({frozenset(f) for f in figs}) > 1:
+    if differing_figures([s.text for s in found]) is not None:
         return True
     modals = [modal(s.text) for s in found]
     return all(modals) and len(set(modals)) > 1
@@ -169,9 +175,10 @@ def _differs(cells: dict[UUID, Sentence | None]) -> bool:
 def _difference(cells: dict[UUID, Sentence | None], titles: dict[UUID, str]) -> str:
     """The differing facts, stated: "six years vs five years", else "must vs should"."""
     found = {doc: s for doc, s in cells.items() if s is not None}
-    figs = {doc: ", ".join(figures(s.text)) for doc, s in found.items()}
-    if all(figs.values()) and len(set(figs.values())) > 1:
-        return " vs ".join(f"{figs[d]} ({_short(titles[d])})" for d in found)
+    differing = differing_figures([s.text for s in found.values()])
+    if differing is not None:
+        return " vs ".join(f"{', '.join(figs)} ({_short(titles[d])})"
+                           for d, figs in zip(found, differing, strict=True))
     modals = {doc: modal(s.text) or "states" for doc, s in found.items()}
     return " vs ".join(f"{modals[d]} ({_short(titles[d])})" for d in found)
 
@@ -179,7 +186,8 @@ def _difference(cells: dict[UUID, Sentence | None], titles: dict[UUID, str]) -> 
 def _agreement(cells: dict[UUID, Sentence | None]) -> str:
     found = [s for s in cells.values() if s is not None]
     figs = figures(found[0].text) if found else []
-    if figs:
+    # "Both state" only what every one of them states.
+    if figs and all(same_figures(found[0].text, s.text) for s in found[1:]):
         return f"both state {', '.join(figs)}"
     verb = modal(found[0].text) if found else None
     return f"both say the firm {verb} act on it" if verb else "both address it"

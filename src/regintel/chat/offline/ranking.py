@@ -16,6 +16,7 @@ import numpy.typing as npt
 from regintel.chat.evidence import clause_of
 from regintel.chat.offline import binding
 from regintel.chat.offline.unit_vectors import UnitVectors
+from regintel.domain.coverage import TypedFact
 from regintel.domain.documents import ChunkHit
 from regintel.ingestion.clauses import find_clauses
 from regintel.obligations import facts
@@ -285,5 +286,30 @@ def figures(text: str) -> list[str]:
     """The quantities a statement commits to - periods, deadlines, frequencies, amounts,
     percentages ("at least six years", "fifteen days", "USD 15,000") - as the obligation
     register's fact reader finds them, verbatim."""
-    found = facts.durations(text) + facts.amounts(text) + facts.percentages(text)
-    return list(dict.fromkeys(" ".join(f.text.lower().split()) for f in found))
+    return list(dict.fromkeys(" ".join(f.text.lower().split()) for f in _quantities(text)))
+
+
+def differing_figures(texts: Sequence[str]) -> list[list[str]] | None:
+    """Where statements set different values of a kind of figure each of them states (a
+    period against a period, not a deadline to act against how long a thing is kept), each
+    one's figures of those kinds, verbatim; None when they do not differ so. "At least six
+    years" and "a minimum of six years" are one period."""
+    found = [_quantities(t) for t in texts]
+    kinds = set.intersection(*({f.kind for f in q} for q in found)) if found else set()
+    differing = {kind for kind in kinds if len({frozenset(
+        (f.value, f.unit, f.comparator) for f in q if f.kind == kind) for q in found}) > 1}
+    if not differing:
+        return None
+    return [list(dict.fromkeys(" ".join(f.text.lower().split()) for f in q
+                               if f.kind in differing)) for q in found]
+
+
+def same_figures(a: str, b: str) -> bool:
+    """Whether two statements state the same figures, as values."""
+    def values(text: str) -> set[tuple[str, float | None, str | None, str]]:
+        return {(f.kind, f.value, f.unit, f.comparator) for f in _quantities(text)}
+    return values(a) == values(b)
+
+
+def _quantities(text: str) -> list[TypedFact]:
+    return facts.durations(text) + facts.amounts(text) + facts.percentages(text)
