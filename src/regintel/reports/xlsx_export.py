@@ -27,9 +27,9 @@ FINDING_WIDTHS = (5, _NARROW, 9, _MID, _NARROW, _WIDE, _MID, _WIDE, _MID, 36, 36
 MATRIX_WIDTHS = (_MID, _NARROW, _WIDE, 14, _NARROW, _NARROW, _WIDE, 36, 36, _MID, 10)
 BODY_PT = 9
 # Neither Excel nor LibreOffice sizes a wrapped row from a file that does not say its height,
-# so each row gets the height of its tallest cell: lines of about 1.3 characters a width
+# so each row gets the height of its tallest cell: lines of about 1.15 characters a width
 # unit at 9 pt, 12 points a line, within Excel's 409-point limit.
-CHARS_PER_UNIT, POINTS_PER_LINE, MAX_ROW_POINTS = 1.3, 11.5, 409.0
+CHARS_PER_UNIT, POINTS_PER_LINE, MAX_ROW_POINTS = 1.15, 11.5, 409.0
 SEVERITY_FILL = {"Critical": "F4B6B6", "High": "F9D5B0", "Medium": "FBEBA8", "Low": "D9E8D2"}
 HEADER_FILL = "1F3A5F"
 MAX_CELL = 32_767  # Excel's limit on the characters of one cell
