@@ -17,7 +17,7 @@ from uuid import UUID
 
 import numpy as np
 
-from regintel.domain.documents import SearchScope
+from regintel.domain.documents import ChunkHit, SearchScope
 from regintel.obligations.matrix import Regulation
 from regintel.retrieval.abbreviations import expand
 from regintel.retrieval.hybrid import MAX_QUERY_CHARS, HybridRetriever
@@ -29,6 +29,7 @@ RELATIVE = 0.25  # …that score at least this share of the sentence's best pass
 # frequency), and an act set aside against a duty.
 RELATED = 0.3
 SET_ASIDE = 0.28
+CONCURRENT_SEARCHES = 4
 
 
 async def in_reach(retriever: HybridRetriever, tenant: UUID, regulation: Regulation,
@@ -40,8 +41,14 @@ async def in_reach(retriever: HybridRetriever, tenant: UUID, regulation: Regulat
         return subset(regulation, [])
     scope = SearchScope(document_ids=(regulation.document_id,))
     vectors = await retriever.embed_queries(queries)
-    found = await asyncio.gather(*(retriever.search(tenant, q, k=HITS, scope=scope, vector=v)
-                                   for q, v in zip(queries, vectors, strict=True)))
+    # A long text has dozens of sentences: a few searches at a time, not one per connection.
+    gate = asyncio.Semaphore(CONCURRENT_SEARCHES)
+
+    async def search(query: str, vector: Sequence[float]) -> list[ChunkHit]:
+        async with gate:
+            return await retriever.search(tenant, query, k=HITS, scope=scope, vector=vector)
+
+    found = await asyncio.gather(*(search(q, v) for q, v in zip(queries, vectors, strict=True)))
     # A passage far below the sentence's best is another subject's that shares a phrase.
     kept = [hit for hits in found for hit in hits if hit.score >= RELATIVE * hits[0].score]
     chunks = {hit.chunk_id for hit in kept}
