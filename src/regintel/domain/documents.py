@@ -4,6 +4,7 @@ for how much of a question each search candidate holds)."""
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -33,6 +34,12 @@ class DocStatus(StrEnum):
 PAGED_MIME_TYPES = frozenset({"application/pdf"})
 # Between the headings of a section path: "Part 3 › Chapter 14 › 14.2 Internal reporting".
 SECTION_SEPARATOR = " › "
+
+
+def short_title(title: str) -> str:
+    """A title's short name when it gives one in parentheses ("… Rulebook (MCR)")."""
+    found = re.search(r"\(([A-Z][A-Z0-9]{1,9})\)\s*$", title)
+    return found.group(1) if found else title
 
 
 def titled(title: str, version: str | None) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 from typing import TYPE_CHECKING
 
+from regintel.domain.documents import short_title
 from regintel.errors import ConfigurationError
 from regintel.reports.audit_report import AuditReport, MatrixLine, ReportFinding
 from regintel.reports.tables import summary_pairs
@@ -155,7 +156,8 @@ def _matrix_texts(line: MatrixLine) -> list[str]:
         f" · finding {line.finding}" if line.finding is not None else "")
     policy = line.policy_quote + (f" ({line.policy_clause})" if line.policy_clause else "")
     gap = "\n".join(p for p in (line.detail, f"Fix: {line.fix}" if line.fix else "") if p)
-    return [f"{line.regulation} {line.rule}".strip(), line.obligation, status, policy, gap,
+    return [f"{short_title(line.regulation)} {line.rule}".strip(), line.obligation, status,
+            policy, gap,
             line.citation]
 
 

@@ -34,7 +34,7 @@ from regintel.domain.chat import (
     ComparisonRow,
     Statement,
 )
-from regintel.domain.documents import Document
+from regintel.domain.documents import Document, short_title
 
 ASPECTS = 4  # per document, at most
 ASPECT_MARGIN = 0.15  # a provision within this of the document's best is on the topic
@@ -80,7 +80,7 @@ def compare(documents: Sequence[Document], on_topic: dict[UUID, list[tuple[Sente
                            if s else None) for doc, s in cells.items()]))
         marks = [n for _, st in cited.values() if st for n in st.citations]
         if len(cited) < len(cells):
-            named = ", ".join(_short(titles[doc]) for doc in cited)
+            named = ", ".join(short_title(titles[doc]) for doc in cited)
             statement = Statement(text=f"{aspect}: only {named} addresses it", citations=marks)
             only.append(statement)
             for doc in cited:
@@ -138,8 +138,8 @@ def _aspect(sentence: Sentence) -> str:
         if name and len(name) <= 80:
             return name
     clause = clause_of(sentence.hit, sentence.text)
-    return f"{_short(sentence.hit.document_title)} {clause}" if clause else \
-        _short(sentence.hit.document_title)
+    return f"{short_title(sentence.hit.document_title)} {clause}" if clause else \
+        short_title(sentence.hit.document_title)
 
 
 def _told_apart(rows: list[tuple[str, dict[UUID, Sentence | None]]],
@@ -152,7 +152,7 @@ def _told_apart(rows: list[tuple[str, dict[UUID, Sentence | None]]],
         first = next((s for s in cells.values() if s is not None), None)
         clause = clause_of(first.hit, first.text) if first is not None else None
         if seen[aspect] > 1 and first is not None and clause and clause not in aspect:
-            aspect = f"{aspect}, {_short(first.hit.document_title)} {clause}"
+            aspect = f"{aspect}, {short_title(first.hit.document_title)} {clause}"
         out.append((aspect, cells))
     return out
 
@@ -177,10 +177,10 @@ def _difference(cells: dict[UUID, Sentence | None], titles: dict[UUID, str]) -> 
     found = {doc: s for doc, s in cells.items() if s is not None}
     differing = differing_figures([s.text for s in found.values()])
     if differing is not None:
-        return " vs ".join(f"{', '.join(figs)} ({_short(titles[d])})"
+        return " vs ".join(f"{', '.join(figs)} ({short_title(titles[d])})"
                            for d, figs in zip(found, differing, strict=True))
     modals = {doc: modal(s.text) or "states" for doc, s in found.items()}
-    return " vs ".join(f"{modals[d]} ({_short(titles[d])})" for d in found)
+    return " vs ".join(f"{modals[d]} ({short_title(titles[d])})" for d in found)
 
 
 def _agreement(cells: dict[UUID, Sentence | None]) -> str:
@@ -193,17 +193,11 @@ def _agreement(cells: dict[UUID, Sentence | None]) -> str:
     return f"both say the firm {verb} act on it" if verb else "both address it"
 
 
-def _short(title: str) -> str:
-    """A title's short name when it gives one in parentheses ("… Rulebook (MCR)")."""
-    found = re.search(r"\(([A-Z][A-Z0-9]{1,9})\)\s*$", title)
-    return found.group(1) if found else title
-
-
 def _opening(topic: str, documents: Sequence[Document], differences: list[Statement],
              common: list[Statement], only: list[Statement]) -> str:
     """One sentence that answers the comparison, citing the provisions it rests on: the first
     difference when there is one, else the first point in common."""
-    names = " and ".join(_short(d.title) for d in documents)
+    names = " and ".join(short_title(d.title) for d in documents)
     aspects = len(differences) + len(common) + len(only)
     lead = differences[0] if differences else common[0] if common else only[0] if only else None
     if lead is None:
