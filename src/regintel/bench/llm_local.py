@@ -183,12 +183,14 @@ async def run(container: Container, corpus_dir: Path, questions_path: Path, *,
     async with corpus_tenant(container, corpus_dir, cache_dir=cache_dir) as loaded:
         routes = router.for_tenant(str(loaded.tenant_id))
         route = routes[RouteName.INQUIRE]
-        base_url = getattr(route.model, "_base_url", "")
         for question in questions:
             if question.question_id in done:
                 continue
             timed = TimedModel(route.model)
             row = await _one(container, loaded, question, offline, route, timed)
+            # Where the server listens is known once the first call has started it (and a
+            # restarted server may listen elsewhere), so it is read after each question.
+            base_url = getattr(route.model, "_base_url", "")
             for call in timed.calls:
                 if call["first_s"] is not None and call.get("total_s") and base_url:
                     call["prompt_tokens"] = await _prompt_tokens(base_url, call["prompt"])
