@@ -296,8 +296,8 @@ def differing_figures(texts: Sequence[str]) -> list[list[str]] | None:
     years" and "a minimum of six years" are one period."""
     found = [_quantities(t) for t in texts]
     kinds = set.intersection(*({f.kind for f in q} for q in found)) if found else set()
-    differing = {kind for kind in kinds if len({frozenset(
-        (f.value, f.unit, f.comparator) for f in q if f.kind == kind) for q in found}) > 1}
+    differing = {kind for kind in kinds
+                 if len({frozenset(_value(f) for f in q if f.kind == kind) for q in found}) > 1}
     if not differing:
         return None
     return [list(dict.fromkeys(" ".join(f.text.lower().split()) for f in q
@@ -306,9 +306,11 @@ def differing_figures(texts: Sequence[str]) -> list[list[str]] | None:
 
 def same_figures(a: str, b: str) -> bool:
     """Whether two statements state the same figures, as values."""
-    def values(text: str) -> set[tuple[str, float | None, str | None, str]]:
-        return {(f.kind, f.value, f.unit, f.comparator) for f in _quantities(text)}
-    return values(a) == values(b)
+    return {_value(f) for f in _quantities(a)} == {_value(f) for f in _quantities(b)}
+
+
+def _value(fact: TypedFact) -> tuple[str, float | None, str | None, str]:
+    return fact.kind, fact.value, fact.unit, fact.comparator
 
 
 def _quantities(text: str) -> list[TypedFact]:
