@@ -111,6 +111,18 @@ async def test_a_document_named_by_its_acronym_is_found_in_the_library(
     assert r.citations and {c.document_id for c in r.citations} == {corpus.aml.id}
 
 
+async def test_a_later_turn_names_a_document_beside_one_the_thread_holds(
+        conversation: Conversation, corpus: Corpus) -> None:
+    # The thread refers back to the AML rules; the General Rulebook is new to it. Both are
+    # meant, in the order the message names them.
+    await conversation.ask("What does the AML Rulebook say about the MLRO's annual report?")
+    r = await conversation.ask("How do the AML Rulebook and the General Rulebook differ on "
+                               "record keeping?")
+    assert r.action is Action.COMPARE and r.needs_input is None
+    assert [d.id for d in r.resolved_documents] == [corpus.aml.id, corpus.gen.id]
+    assert r.comparison is not None and r.comparison.mode == "focused"
+
+
 async def test_missing_documents_are_asked_for_and_taken_from_the_answer(
         conversation: Conversation, corpus: Corpus) -> None:
     r = await conversation.ask("Compare this regulation", tagged_doc_ids=[corpus.aml.id])

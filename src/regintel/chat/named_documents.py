@@ -62,9 +62,13 @@ def named_documents(message: str, library: Sequence[Document]) -> list[Document]
     ready = [d for d in library if d.status == DocStatus.READY]
     found: list[tuple[int, Document]] = []
     phrases = references.document_phrases(text)
-    for name, kind, (start, _) in phrases:
+    for name, kind, (start, end) in phrases:
         fits = [d for d in ready if (kind is None or d.doc_type.value == kind)
                 and references.names(name, d.title)]
+        if len(fits) > 1:  # "the General Rulebook": the noun tells the titles apart
+            noun = text[end:].split()[0].rstrip(".,;:?!").lower() if text[end:].split() else ""
+            fits = [d for d in fits if re.search(rf"\b{re.escape(noun)}\b", d.title.lower())] \
+                or fits
         if len(fits) == 1:
             found.append((start, fits[0]))
     for m in _ACRONYM.finditer(text):

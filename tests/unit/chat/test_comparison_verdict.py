@@ -69,3 +69,26 @@ def test_one_period_in_other_words_is_no_difference() -> None:
     a, b = uuid4(), uuid4()
     minimum = _sentence("The Firm must keep all client records for a minimum of six years.")
     assert not _disagree(RULE, minimum) and not _differs({a: RULE, b: minimum})
+
+
+def test_a_possibility_is_not_set_against_a_duty() -> None:
+    # "may arise" and "may be kept" bind no one: no "may vs must" difference.
+    a, b = uuid4(), uuid4()
+    arise = _sentence("Conflicts of interest may arise in the course of providing a service.")
+    kept = _sentence("The records may be kept in electronic format if readily accessible.")
+    assert not _differs({a: arise, b: PROSE}) and not _differs({a: kept, b: PROSE})
+    advice = _sentence("The Firm should keep copies of all due diligence documents.")
+    assert _differs({a: advice, b: PROSE})
+    assert _difference({a: advice, b: PROSE}, {a: "Rules (GR)", b: "Rules (AR)"}) == (
+        "should (GR) vs must (AR)")
+
+
+def test_who_approves_is_a_difference_stated() -> None:
+    a, b = uuid4(), uuid4()
+    board = _sentence("A new business relationship with a high-risk customer must be approved "
+                      "by the Governing Body before it starts.")
+    senior = _sentence("A new business relationship with a high-risk customer must be approved "
+                       "by senior management before it starts.")
+    assert _differs({a: board, b: senior}) and not _differs({a: board, b: board})
+    assert _difference({a: board, b: senior}, {a: "Rules (AR)", b: "Policy"}) == (
+        "approved by the Governing Body (AR) vs approved by senior management (Policy)")

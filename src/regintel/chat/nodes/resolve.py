@@ -83,6 +83,14 @@ async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
     update: Update = {"inference": inference.model_dump(mode="json"), "pending": None}
     if found.inference_confidence == "high":
         chosen += [(by_id[i], "inferred") for i in found.inferred_doc_ids if i in by_id]
+        # The thread's documents the message refers back to, and any it names beside them
+        # ("and how do COBS and GEN differ on it?" after a turn on GEN): both are meant.
+        named = _named(state.get("message", ""), action, explicit, library)
+        held = {d.id for d, _ in chosen}
+        chosen += [(d, "search") for d in named if d.id not in held]
+        order = {d.id: n for n, d in enumerate(named)}  # as the message names them
+        chosen = chosen[:len(explicit)] + sorted(chosen[len(explicit):],
+                                                 key=lambda c: order.get(c[0].id, len(order)))
     elif found.inference_confidence == "medium":
         options = [InputOption(id=i, label=by_id[i].title) for i in found.candidates
                    if i in by_id]
@@ -95,9 +103,7 @@ async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
     else:
         # A document the message names ("COBS", "the General Rulebook") is chosen as an
         # @mention would be; an audit's targets come from its tags, not from the audited text.
-        named = [] if action is Action.AUDIT and explicit else [
-            d for d in named_documents(state.get("message", ""), library)
-            if d.id not in {e.id for e in explicit}]
+        named = _named(state.get("message", ""), action, explicit, library)
         if not named and not explicit and action is Action.INQUIRE and registry and \
                 found.inference_confidence == "none" and is_follow_up(state.get("message", "")):
             # "for how long?" after a question about one rulebook stays in that rulebook.
@@ -125,6 +131,15 @@ async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
             ).model_dump(mode="json")
     unique = list({d.id: (d, how) for d, how in reversed(chosen)}.values())[::-1]
     return update | resolution([d for d, _ in unique], [how for _, how in unique])
+
+
+def _named(message: str, action: Action, explicit: list[Document],
+           library: list[Document]) -> list[Document]:
+    """The documents ``message`` names, chosen as @mentions would be; an audit's targets come
+    from its tags, not from the audited text."""
+    if action is Action.AUDIT and explicit:
+        return []
+    return [d for d in named_documents(message, library) if d.id not in {e.id for e in explicit}]
 
 
 def _doing(action: Action) -> str:

@@ -35,11 +35,11 @@ from regintel.domain.chat import (
     Statement,
 )
 from regintel.domain.documents import Document, short_title
+from regintel.obligations.extract import find_modal, strength_of
 
 ASPECTS = 4  # per document, at most
 ASPECT_MARGIN = 0.15  # a provision within this of the document's best is on the topic
 SAME_POINT = 0.5  # cosine above which two documents' provisions speak of the same point
-_MODAL = re.compile(r"\b(must not|shall not|may not|must|shall|should|may)\b", re.I)
 _NUMBERING = re.compile(r"^[\d.()A-Za-z]{0,12}\d[\d.()]*\s+")
 
 
@@ -157,9 +157,15 @@ def _told_apart(rows: list[tuple[str, dict[UUID, Sentence | None]]],
     return out
 
 
+# How binding a statement is, as the obligation register reads its modal: "may arise" or "may
+# be kept" bind no one, so they are not set against another document's "must".
+_FORCE = {"mandatory": "must", "prohibition": "must not", "restriction": "may only",
+          "recommendation": "should"}
+
+
 def modal(text: str) -> str | None:
-    found = _MODAL.search(text)
-    return found.group(1).lower() if found else None
+    found = find_modal(text)
+    return _FORCE[strength_of(found[0])] if found else None
 
 
 def _differs(cells: dict[UUID, Sentence | None]) -> bool:

@@ -291,26 +291,34 @@ def figures(text: str) -> list[str]:
 
 def differing_figures(texts: Sequence[str]) -> list[list[str]] | None:
     """Where statements set different values of a kind of figure each of them states (a
-    period against a period, not a deadline to act against how long a thing is kept), each
-    one's figures of those kinds, verbatim; None when they do not differ so. "At least six
-    years" and "a minimum of six years" are one period."""
-    found = [_quantities(t) for t in texts]
+    period against a period, not a deadline to act against how long a thing is kept; a
+    count limit, or who approves, against the same kind), each one's figures of those kinds,
+    verbatim; None when they do not differ so. "At least six years" and "a minimum of six
+    years" are one period."""
+    found = [_stated(t) for t in texts]
     kinds = set.intersection(*({f.kind for f in q} for q in found)) if found else set()
     differing = {kind for kind in kinds
                  if len({frozenset(_value(f) for f in q if f.kind == kind) for q in found}) > 1}
     if not differing:
         return None
-    return [list(dict.fromkeys(" ".join(f.text.lower().split()) for f in q
-                               if f.kind in differing)) for q in found]
+    return [list({" ".join(f.text.lower().split()): " ".join(f.text.split())
+                  for f in q if f.kind in differing}.values()) for q in found]
 
 
 def same_figures(a: str, b: str) -> bool:
     """Whether two statements state the same figures, as values."""
-    return {_value(f) for f in _quantities(a)} == {_value(f) for f in _quantities(b)}
+    return {_value(f) for f in _stated(a)} == {_value(f) for f in _stated(b)}
 
 
 def _value(fact: TypedFact) -> tuple[str, float | None, str | None, str]:
-    return fact.kind, fact.value, fact.unit, fact.comparator
+    unit = " ".join(fact.unit.lower().split()) if fact.unit else None  # "Senior Management"
+    return fact.kind, fact.value, unit, fact.comparator
+
+
+def _stated(text: str) -> list[TypedFact]:
+    """What two statements can be told apart by: their quantities, count limits and who
+    approves ("approved by the board")."""
+    return _quantities(text) + facts.thresholds(text) + facts.approvers(text)
 
 
 def _quantities(text: str) -> list[TypedFact]:

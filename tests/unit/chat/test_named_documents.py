@@ -1,0 +1,40 @@
+"""Documents a message names by short name, acronym or title words (named_documents)."""
+
+from __future__ import annotations
+
+import uuid
+
+from regintel.chat.named_documents import named_documents
+from regintel.domain.documents import DocStatus, DocType, Document
+
+
+def _document(title: str, kind: DocType = DocType.REGULATION) -> Document:
+    return Document.model_construct(id=uuid.uuid4(), title=title, doc_type=kind,
+                                    status=DocStatus.READY)
+
+
+LIBRARY = [_document("ADGM Conduct of Business Rulebook (COBS)"),
+           _document("ADGM General Rulebook (GEN)"),
+           _document("General Data Protection Regulation (GDPR)"),
+           _document("Harbour Bank Records Policy", DocType.POLICY)]
+
+
+def _named(message: str) -> list[str]:
+    return [d.title for d in named_documents(message, LIBRARY)]
+
+
+def test_the_noun_tells_apart_titles_that_share_the_name_word() -> None:
+    # "General" is in two titles; only one of them is a Rulebook.
+    assert _named("Compare COBS and the General Rulebook on complaints handling") == [
+        "ADGM Conduct of Business Rulebook (COBS)", "ADGM General Rulebook (GEN)"]
+    assert _named("What does the General Regulation say on consent?") == [
+        "General Data Protection Regulation (GDPR)"]
+
+
+def test_a_name_that_fits_two_titles_alike_names_neither() -> None:
+    assert _named("What does the General text say?") == []
+
+
+def test_short_names_in_order_of_mention() -> None:
+    assert _named("How do GEN and COBS differ on conflicts of interest?") == [
+        "ADGM General Rulebook (GEN)", "ADGM Conduct of Business Rulebook (COBS)"]
