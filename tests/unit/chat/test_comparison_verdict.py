@@ -92,3 +92,15 @@ def test_who_approves_is_a_difference_stated() -> None:
     assert _differs({a: board, b: senior}) and not _differs({a: board, b: board})
     assert _difference({a: board, b: senior}, {a: "Rules (AR)", b: "Policy"}) == (
         "approved by the Governing Body (AR) vs approved by senior management (Policy)")
+
+
+def test_a_guidance_note_is_not_weighed_against_a_rule() -> None:
+    a, b = uuid4(), uuid4()
+    note = _in("A firm should extend its conflicts procedures to the allocation of an "
+               "offering.", "6.4.6.Guidance.1")
+    rule = _in("A firm must take into account, as a minimum, whether it is likely to make a "
+               "gain at the expense of the client.", "3.3.22")
+    advice = _in("A firm should record how it allocated an offering.", "6.4.7")
+    assert not _differs({a: note, b: rule})
+    assert _differs({a: advice, b: rule})  # a rule that only advises, against one that binds
+    assert _agreement({a: note, b: rule}) == "both address it"

@@ -46,8 +46,7 @@ def _comparable(sentence: Sentence) -> bool:
 def _disagree(a: Sentence, b: Sentence) -> bool:
     if differing_figures([a.text, b.text]) is not None:
         return True
-    ma, mb = compare_focused.modal(a.text), compare_focused.modal(b.text)
-    return bool(ma and mb and ma != mb)
+    return compare_focused.forces_differ([a, b])
 
 
 async def compare(embedder: Embedder, question: str, documents: Sequence[Document],

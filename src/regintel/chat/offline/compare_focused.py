@@ -174,8 +174,18 @@ def _differs(cells: dict[UUID, Sentence | None]) -> bool:
         return True
     if differing_figures([s.text for s in found]) is not None:
         return True
+    return forces_differ(found)
+
+
+def forces_differ(found: Sequence[Sentence]) -> bool:
+    """Both bind, one more strongly - rule against rule, or guidance against guidance: a
+    guidance note's "should" beside a rule's "must" is two kinds of text, not two duties."""
     modals = [modal(s.text) for s in found]
-    return all(modals) and len(set(modals)) > 1
+    return all(modals) and len(set(modals)) > 1 and len({_guidance(s) for s in found}) == 1
+
+
+def _guidance(sentence: Sentence) -> bool:
+    return "guidance" in (clause_of(sentence.hit, sentence.text) or "").lower()
 
 
 def _difference(cells: dict[UUID, Sentence | None], titles: dict[UUID, str]) -> str:
@@ -195,7 +205,8 @@ def _agreement(cells: dict[UUID, Sentence | None]) -> str:
     # "Both state" only what every one of them states.
     if figs and all(same_figures(found[0].text, s.text) for s in found[1:]):
         return f"both state {', '.join(figs)}"
-    verb = modal(found[0].text) if found else None
+    verbs = {modal(s.text) for s in found}
+    verb = verbs.pop() if len(verbs) == 1 else None  # "must" only when every one says it
     return f"both say the firm {verb} act on it" if verb else "both address it"
 
 
