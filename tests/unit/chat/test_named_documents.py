@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime
 
 from regintel.chat.named_documents import named_documents
 from regintel.domain.documents import DocStatus, DocType, Document
 
 
 def _document(title: str, kind: DocType = DocType.REGULATION) -> Document:
-    return Document.model_construct(id=uuid.uuid4(), title=title, doc_type=kind,
-                                    status=DocStatus.READY)
+    return Document(id=uuid.uuid4(), title=title, version="", doc_type=kind,
+                    status=DocStatus.READY, original_filename="doc.txt", mime_type="text/plain",
+                    size_bytes=1, created_at=datetime.now(UTC), content_hash="0" * 64,
+                    file_path="doc.txt")
 
 
 LIBRARY = [_document("ADGM Conduct of Business Rulebook (COBS)"),
