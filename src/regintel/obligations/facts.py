@@ -21,9 +21,13 @@ _DAYS = {"hour": 1 / 24, "day": 1.0, "business day": 1.4, "working day": 1.4,
 _NUMBER = (r"(?:\d+(?:[.,]\d+)*|" + "|".join(sorted(map(re.escape, _WORDS), key=len,
                                                         reverse=True)) + ")")
 _UNIT = r"(?:business|working|calendar)?[ -]?(?:hour|day|week|month|year)s?"
-_AT_LEAST = r"at least|not less than|no less than|a minimum of|minimum of|no fewer than"
-_AT_MOST = r"at most|not more than|no more than|a maximum of|maximum of|up to|not exceeding"
-_WITHIN = r"within|no later than|not later than|at the latest|before the end of|by the end of"
+# Words apart by any space: a PDF line may break inside "at / least".
+_AT_LEAST = r"at least|not less than|no less than|a minimum of|minimum of|no fewer than" \
+    .replace(" ", r"\s+")
+_AT_MOST = r"at most|not more than|no more than|a maximum of|maximum of|up to|not exceeding" \
+    .replace(" ", r"\s+")
+_WITHIN = r"within|no later than|not later than|at the latest|before the end of|by the end of" \
+    .replace(" ", r"\s+")
 _DURATION = re.compile(
     rf"\b(?:(?P<cmp>{_AT_LEAST}|{_AT_MOST}|{_WITHIN}|for|of|after|every)\s+)?"
     rf"(?:(?:a )?period of\s+)?(?:the\s+)?(?P<n>{_NUMBER})(?:\s*\(\d+\))?[\s-]+(?P<u>{_UNIT})\b",
@@ -118,7 +122,7 @@ def number(word: str) -> float | None:
 def _comparator(word: str | None) -> Comparator:
     if not word:
         return "none"
-    word = word.lower()
+    word = " ".join(word.lower().split())
     if re.fullmatch(_AT_LEAST, word, re.IGNORECASE) or word in ("more than", "exceeding",
                                                                  "above", "over"):
         return "at_least"

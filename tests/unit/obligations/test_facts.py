@@ -51,3 +51,12 @@ def test_a_rule_cited_by_its_rulebooks_short_name_is_no_amount() -> None:
     assert [a.text for a in amounts("See GEN 7.2 and COB 3.5.1 for the procedure.")] == []
     assert [(a.text, a.value) for a in amounts("a fine of USD 15,000 or AED 1.5 million")] == [
         ("USD 15,000", 15000.0), ("AED 1.5 million", 1_500_000.0)]
+
+
+def test_a_line_break_inside_the_comparator_keeps_it() -> None:
+    # PDF text breaks lines anywhere: "for at / least six years" is still at least six years.
+    (period,) = facts_of("Records must be kept for at\nleast six years.", "mandatory")[:1]
+    assert (period.kind, period.comparator, period.value) == ("period", "at_least", 6 * 365)
+    (deadline,) = [f for f in facts_of("Notify it no later\nthan 30 days after.") if
+                   f.kind == "deadline"]
+    assert deadline.comparator == "within"

@@ -219,7 +219,8 @@ def _opening(topic: str, documents: Sequence[Document], differences: list[Statem
     lead = differences[0] if differences else common[0] if common else only[0] if only else None
     if lead is None:
         return f"On {topic}, {names} have no provision the search found."
-    differ = f"differ on {len(differences)} of {aspects} aspects" if differences else \
-        f"agree on the {aspects} aspects compared" if not only else \
-        f"were compared on {aspects} aspects"
+    noun = "aspect" if aspects == 1 else "aspects"
+    differ = f"differ on {len(differences)} of {aspects} {noun}" if differences else \
+        f"agree on the {aspects} {noun} compared" if not only else \
+        f"were compared on {aspects} {noun}"
     return f"On {topic}, {names} {differ}, first on {lead.text}. {markers(lead.citations)}"
