@@ -221,6 +221,6 @@ def _opening(topic: str, documents: Sequence[Document], differences: list[Statem
         return f"On {topic}, {names} have no provision the search found."
     noun = "aspect" if aspects == 1 else "aspects"
     differ = f"differ on {len(differences)} of {aspects} {noun}" if differences else \
-        f"agree on the {aspects} {noun} compared" if not only else \
+        f"differ in no figure or force on the {aspects} {noun} compared" if not only else \
         f"were compared on {aspects} {noun}"
     return f"On {topic}, {names} {differ}, first on {lead.text}. {markers(lead.citations)}"
