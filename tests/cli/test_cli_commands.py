@@ -1,9 +1,10 @@
 from __future__ import annotations
 
 import json
+import threading
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 from urllib.parse import quote
 
 import psycopg
@@ -100,19 +101,34 @@ def test_worker_starts_and_stops_on_interrupt(server_dir: Path, empty_db_url: st
     worker = subprocess.Popen([regintel_executable(), "worker"], stderr=subprocess.PIPE,
                               text=True, env=env)
     assert worker.stderr is not None
-    try:
-        lines = []
-        for line in worker.stderr:
+    # The worker's stderr is read all along, in a thread: a pipe left unread fills up, and a
+    # process blocked writing its log never gets to handle the interrupt.
+    lines: list[str] = []
+    running = threading.Event()
+
+    def read(stream: IO[str]) -> None:
+        for line in stream:
             lines.append(line)
             if "worker running" in line:
-                break
-        assert any("worker running" in line for line in lines), lines
+                running.set()
+
+    reader = threading.Thread(target=read, args=(worker.stderr,), daemon=True)
+    reader.start()
+    try:
+        assert running.wait(timeout=120), "".join(lines)
         worker.send_signal(signal.SIGINT)
-        assert worker.wait(timeout=60) == 0
-        assert "worker stopped" in worker.stderr.read()
+        try:
+            code = worker.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the worker did not stop on SIGINT; it said:\n"
+                                 + "".join(lines[-60:])) from None
+        reader.join(timeout=10)
+        assert code == 0, "".join(lines)
+        assert any("worker stopped" in line for line in lines), "".join(lines)
     finally:
         worker.kill()
         worker.wait()
+        reader.join(timeout=10)
         worker.stderr.close()
 
 
