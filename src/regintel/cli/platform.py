@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import signal
+import sys
 from collections.abc import Callable
 from typing import Annotated
 
@@ -12,6 +16,9 @@ from regintel.cli.app import app, fail, load_settings, migrate_settings, run
 from regintel.cli.readiness import announce_when_answering
 from regintel.errors import RegintelError
 from regintel.settings import Settings, resolve_secret_key
+
+# How long a stop request waits for the running jobs, then for the stores to close.
+STOP_GRACE_S = 20.0
 
 
 @app.command("migrate")
@@ -125,14 +132,39 @@ def worker_cmd(
 
     async def go() -> None:
         container = await Container.open(settings)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        stuck = False
         try:
             await container.start_housekeeping()
             typer.echo(f"worker running (concurrency {concurrency}); Ctrl-C to stop", err=True)
-            await container.queue.run_worker(concurrency=concurrency)
+            worker = asyncio.create_task(container.queue.run_worker(concurrency=concurrency))
+            stopping = asyncio.create_task(stop.wait())
+            await asyncio.wait({worker, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            stopping.cancel()
+            if worker.done():
+                worker.result()  # the worker's own failure, as it is
+                return
+            # A stop request: the running jobs are given a while to finish; one that does not
+            # is recovered by the next worker to start (its heartbeat stops), so the process
+            # never outlives the request by much more than the grace period.
+            worker.cancel()
+            _, pending = await asyncio.wait({worker}, timeout=STOP_GRACE_S)
+            stuck = bool(pending)
         finally:
-            await container.close()
+            try:
+                await asyncio.wait_for(asyncio.shield(container.close()), timeout=STOP_GRACE_S)
+            except TimeoutError:
+                stuck = True
+        if stuck:
+            # asyncio's own shutdown would wait for the task that did not stop: leave now.
+            typer.echo(f"worker stopped without waiting more than {STOP_GRACE_S:.0f} s for "
+                       "what had not finished", err=True)
+            sys.stderr.flush()
+            os._exit(0)
 
-    try:
+    with contextlib.suppress(KeyboardInterrupt):  # interrupted while it was still starting
         run(go)
-    except KeyboardInterrupt:
-        typer.echo("worker stopped", err=True)
+    typer.echo("worker stopped", err=True)
