@@ -18,7 +18,6 @@ from regintel.chat.offline.ranking import (
     Kept,
     Matrix,
     Sentence,
-    differing_figures,
     figures,
     mmr,
     pointers,
@@ -44,9 +43,7 @@ def _comparable(sentence: Sentence) -> bool:
 
 
 def _disagree(a: Sentence, b: Sentence) -> bool:
-    if differing_figures([a.text, b.text]) is not None:
-        return True
-    return compare_focused.forces_differ([a, b])
+    return compare_focused.disagree([a, b])
 
 
 async def compare(embedder: Embedder, question: str, documents: Sequence[Document],

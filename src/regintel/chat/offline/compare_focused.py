@@ -172,9 +172,12 @@ def _differs(cells: dict[UUID, Sentence | None]) -> bool:
     found = [s for s in cells.values() if s is not None]
     if len(found) < len(cells):
         return True
-    if differing_figures([s.text for s in found]) is not None:
-        return True
-    return forces_differ(found)
+    return disagree(found)
+
+
+def disagree(found: Sequence[Sentence]) -> bool:
+    """Statements that set different figures, or bind with different force."""
+    return differing_figures([s.text for s in found]) is not None or forces_differ(found)
 
 
 def forces_differ(found: Sequence[Sentence]) -> bool:
