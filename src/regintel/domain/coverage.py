@@ -29,6 +29,7 @@ FactKind = Literal[
     "threshold",   # a count or quantity limit that is not money or a percentage
     "percentage",  # "4 %", "25 per cent"
     "approver",    # who decides or approves: "approved by the Governing Body"
+    "start",       # when a period runs from: "from the date on which the relationship ends"
     "permission",  # permitted vs prohibited (value "permitted" | "prohibited")
     "extent",      # all vs a sample (value "all" | "sample")
 ]

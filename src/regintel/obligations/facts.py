@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from regintel.domain.coverage import Comparator, TypedFact
+from regintel.obligations.lexical import content_words
 
 _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
           "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
@@ -245,6 +246,29 @@ def approvers(sentence: str) -> list[TypedFact]:
         who = (m["who"] or m["who2"] or "").strip()
         if who and who.lower() not in ("it", "them", "him", "her", "reference", "way"):
             found.append(TypedFact(kind="approver", text=m[0].strip(), unit=who))
+    return found
+
+
+# When a period runs from: "from the date on which the business relationship ends", "from
+# the end of the calendar year", "after the termination of the contract", to the clause's end
+# (and its "whichever is later").
+_START = re.compile(
+    r"\b(?:from|after)\s+(?:the\s+)?(?:date|day|end|time|termination|completion|expiry|"
+    r"cessation|closure|conclusion|making)\b[^.;:]*", re.IGNORECASE)
+# What every start says, so "from the date of" and "from the end of" are told apart by what
+# they run from, not by these.
+_START_WORDS = frozenset({"from", "after", "date", "day", "time", "which", "on", "of", "the"})
+
+
+def starts(sentence: str) -> list[TypedFact]:
+    """When each period of ``sentence`` runs from; ``unit`` the start's own words, so two
+    starts in other words of the same event compare equal only when those words are one."""
+    found = []
+    for m in _START.finditer(" ".join(sentence.split())):
+        text = m[0].strip().rstrip(",")
+        words = content_words(text) - _START_WORDS
+        if words:
+            found.append(TypedFact(kind="start", text=text, unit=" ".join(sorted(words))))
     return found
 
 

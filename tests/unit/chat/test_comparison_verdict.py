@@ -10,19 +10,21 @@ from regintel.chat.offline.ranking import Sentence, sentences_of
 from regintel.domain.documents import ChunkHit, DocType
 
 
-def _sentence(text: str) -> Sentence:
+def _sentence(text: str, doc_type: DocType = DocType.REGULATION) -> Sentence:
     hit = ChunkHit(ordinal=0, text=text, page_start=1, page_end=1, char_start=0,
                    char_end=len(text), clause=None, chunk_id=uuid4(), document_id=uuid4(),
-                   document_title="Doc", document_version="1", doc_type=DocType.REGULATION,
+                   document_title="Doc", document_version="1", doc_type=doc_type,
                    score=0.5)
     (found,) = sentences_of([hit])
     return found
 
 
 RULE = _sentence("A Relevant Person must keep its records for at least six years.")
-SAME = _sentence("The Firm must keep all client records for at least six years.")
-LONGER = _sentence("The Firm must keep all client records for at least eight years.")
-PROSE = _sentence("The Firm must keep copies of all due diligence documents on its clients.")
+SAME = _sentence("The Firm must keep all client records for at least six years.", DocType.POLICY)
+LONGER = _sentence("The Firm must keep all client records for at least eight years.",
+                   DocType.POLICY)
+PROSE = _sentence("The Firm must keep copies of all due diligence documents on its clients.",
+                  DocType.POLICY)
 
 
 def test_the_verdict_says_only_what_was_compared() -> None:
@@ -67,7 +69,8 @@ def test_aspects_under_one_heading_are_named_apart() -> None:
 
 def test_one_period_in_other_words_is_no_difference() -> None:
     a, b = uuid4(), uuid4()
-    minimum = _sentence("The Firm must keep all client records for a minimum of six years.")
+    minimum = _sentence("The Firm must keep all client records for a minimum of six years.",
+                        DocType.POLICY)
     assert not _disagree(RULE, minimum) and not _differs({a: RULE, b: minimum})
 
 
@@ -77,7 +80,8 @@ def test_a_possibility_is_not_set_against_a_duty() -> None:
     arise = _sentence("Conflicts of interest may arise in the course of providing a service.")
     kept = _sentence("The records may be kept in electronic format if readily accessible.")
     assert not _differs({a: arise, b: PROSE}) and not _differs({a: kept, b: PROSE})
-    advice = _sentence("The Firm should keep copies of all due diligence documents.")
+    advice = _sentence("The Firm should keep copies of all due diligence documents.",
+                       DocType.POLICY)
     assert _differs({a: advice, b: PROSE})
     assert _difference({a: advice, b: PROSE}, {a: "Rules (GR)", b: "Rules (AR)"}) == (
         "should (GR) vs must (AR)")
@@ -104,3 +108,33 @@ def test_a_guidance_note_is_not_weighed_against_a_rule() -> None:
     assert not _differs({a: note, b: rule})
     assert _differs({a: advice, b: rule})  # a rule that only advises, against one that binds
     assert _agreement({a: note, b: rule}) == "both address it"
+
+
+def test_whom_two_regulations_bind_is_a_difference_stated() -> None:
+    a, b = uuid4(), uuid4()
+    titles = {a: "Rules (AR)", b: "Rules (CR)"}
+    relevant = _sentence("A Relevant Person must keep copies of all due diligence documents.")
+    authorised = _sentence("An Authorised Person must keep copies of all due diligence "
+                           "documents.")
+    assert _differs({a: relevant, b: authorised})
+    assert _difference({a: relevant, b: authorised}, titles) == (
+        "binds a Relevant Person (AR) vs an Authorised Person (CR)")
+    # The same person in other words, what is done with no one named, and a firm's own
+    # document naming itself are no such difference.
+    persons = _sentence("Relevant Persons must keep copies of all due diligence documents.")
+    kept = _sentence("Copies of all due diligence documents must be kept.")
+    assert not _differs({a: relevant, b: persons}) and not _differs({a: kept, b: authorised})
+    assert not _differs({a: relevant, b: PROSE})
+
+
+def test_when_a_period_runs_from_is_a_difference_stated() -> None:
+    a, b = uuid4(), uuid4()
+    titles = {a: "Rules (AR)", b: "Rules (CR)"}
+    ends = _sentence("Records must be kept for at least six years from the date on which the "
+                     "business relationship ends.")
+    made = _sentence("Records must be kept for at least six years from the date on which the "
+                     "record was made.")
+    assert _differs({a: ends, b: made}) and not _differs({a: ends, b: ends})
+    assert _difference({a: ends, b: made}, titles) == (
+        "at least six years, from the date on which the business relationship ends (AR) vs "
+        "at least six years, from the date on which the record was made (CR)")

@@ -60,3 +60,18 @@ def test_a_line_break_inside_the_comparator_keeps_it() -> None:
     (deadline,) = [f for f in facts_of("Notify it no later\nthan 30 days after.") if
                    f.kind == "deadline"]
     assert deadline.comparator == "within"
+
+
+def test_when_a_period_runs_from_is_read_with_its_own_words() -> None:
+    from regintel.obligations.facts import starts
+
+    (end,) = starts("Records must be kept for at least six years from the date on which the "
+                    "business relationship ends, whichever is later.")
+    assert end.kind == "start" and end.text == (
+        "from the date on which the business relationship ends, whichever is later")
+    (after,) = starts("The file is kept for five years after the end of the business "
+                      "relationship.")
+    assert after.unit == "busines end relationship"
+    # A start that names nothing ("from the date of:" before a list) is no fact.
+    assert starts("must be retained for a minimum of six years from the date of: (i) …") == []
+    assert starts("A firm must act from time to time.") == []

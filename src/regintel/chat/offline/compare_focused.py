@@ -34,8 +34,9 @@ from regintel.domain.chat import (
     ComparisonRow,
     Statement,
 )
-from regintel.domain.documents import Document, short_title
-from regintel.obligations.extract import find_modal, strength_of
+from regintel.domain.documents import DocType, Document, short_title
+from regintel.obligations.extract import actor_of, find_modal, strength_of
+from regintel.obligations.lexical import content_words
 
 ASPECTS = 4  # per document, at most
 ASPECT_MARGIN = 0.15  # a provision within this of the document's best is on the topic
@@ -149,10 +150,15 @@ def _told_apart(rows: list[tuple[str, dict[UUID, Sentence | None]]],
     seen = Counter(aspect for aspect, _ in rows)
     out = []
     for aspect, cells in rows:
-        first = next((s for s in cells.values() if s is not None), None)
-        clause = clause_of(first.hit, first.text) if first is not None else None
-        if seen[aspect] > 1 and first is not None and clause and clause not in aspect:
-            aspect = f"{aspect}, {short_title(first.hit.document_title)} {clause}"
+        if seen[aspect] > 1:
+            named = [f"{short_title(s.hit.document_title)} {clause}" for s in cells.values()
+                     if s is not None and (clause := clause_of(s.hit, s.text))]
+            # The first provision's clause, and the others' when that one is not enough
+            # (three rows on items of one rule).
+            if named and named[0].split(" ", 1)[-1] not in aspect:
+                aspect = f"{aspect}, {named[0]}"
+                if len(named) > 1:
+                    aspect = f"{aspect} and {', '.join(named[1:])}"
         out.append((aspect, cells))
     return out
 
@@ -176,8 +182,47 @@ def _differs(cells: dict[UUID, Sentence | None]) -> bool:
 
 
 def disagree(found: Sequence[Sentence]) -> bool:
-    """Statements that set different figures, or bind with different force."""
-    return differing_figures([s.text for s in found]) is not None or forces_differ(found)
+    """Statements that set different figures, bind with different force, or bind different
+    persons."""
+    return differing_figures([s.text for s in found]) is not None or forces_differ(found) \
+        or bearers_differ(found)
+
+
+# A statement in the passive ("records must be kept") names what is done, not who does it;
+# a copula ("must be fit") says what someone is, and is left out with it.
+_PASSIVE = re.compile(r"\s*(?:not\s+)?be\b", re.I)
+BEARER_WORDS = 6
+_ARTICLE = re.compile(r"^(?:a|an|the|each|every|any)$", re.I)
+_PRONOUN = re.compile(r"^(?:it|they|he|she|this|that|these|those|which|who|such|there)$", re.I)
+
+
+def bearer(text: str) -> str | None:
+    """Who a statement binds, as it names them ("an Authorised Person"): the subject before
+    its modal, when the statement is in the active voice and names someone."""
+    text = _NUMBERING.sub("", " ".join(text.split()))
+    found = find_modal(text)
+    if found is None or _PASSIVE.match(text, found.end()):
+        return None
+    actor = actor_of(text, found.start())
+    # A heading or a reference run into the sentence ("Conflicts of Interest: The disclosure
+    # in Rule 3.3.23") is no one's name.
+    if not actor or _PRONOUN.match(actor) or not content_words(actor) or \
+            len(actor.split()) > BEARER_WORDS or re.search(r"[\d:;()]", actor):
+        return None
+    first, _, rest = actor.partition(" ")
+    # "binds a Relevant Person", mid-sentence: a determiner in lower case, the name as written.
+    return f"{first.lower()} {rest}" if rest and _ARTICLE.match(first) else actor
+
+
+def bearers_differ(found: Sequence[Sentence]) -> bool:
+    """Regulations that bind someone each, named differently ("a Relevant Person" and "an
+    Authorised Firm"): the duty falls on another person, or on a differently defined one. A
+    firm's own document names itself ("the Firm") where a rule names whom it binds, so only
+    regulations are compared so."""
+    if any(s.hit.doc_type is not DocType.REGULATION for s in found):
+        return False
+    named = [bearer(s.text) for s in found]
+    return all(named) and len({content_words(n or "") for n in named}) > 1
 
 
 def forces_differ(found: Sequence[Sentence]) -> bool:
@@ -198,8 +243,11 @@ def _difference(cells: dict[UUID, Sentence | None], titles: dict[UUID, str]) -> 
     if differing is not None:
         return " vs ".join(f"{', '.join(figs)} ({short_title(titles[d])})"
                            for d, figs in zip(found, differing, strict=True))
-    modals = {doc: modal(s.text) or "states" for doc, s in found.items()}
-    return " vs ".join(f"{modals[d]} ({short_title(titles[d])})" for d in found)
+    if forces_differ(list(found.values())):
+        modals = {doc: modal(s.text) or "states" for doc, s in found.items()}
+        return " vs ".join(f"{modals[d]} ({short_title(titles[d])})" for d in found)
+    named = {doc: bearer(s.text) for doc, s in found.items()}
+    return "binds " + " vs ".join(f"{named[d]} ({short_title(titles[d])})" for d in found)
 
 
 def _agreement(cells: dict[UUID, Sentence | None]) -> str:
@@ -224,6 +272,7 @@ def _opening(topic: str, documents: Sequence[Document], differences: list[Statem
         return f"On {topic}, {names} have no provision the search found."
     noun = "aspect" if aspects == 1 else "aspects"
     differ = f"differ on {len(differences)} of {aspects} {noun}" if differences else \
-        f"differ in no figure or force on the {aspects} {noun} compared" if not only else \
+        f"differ in no figure, force or person bound on the {aspects} {noun} compared" \
+        if not only else \
         f"were compared on {aspects} {noun}"
     return f"On {topic}, {names} {differ}, first on {lead.text}. {markers(lead.citations)}"

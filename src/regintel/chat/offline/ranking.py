@@ -301,6 +301,8 @@ def differing_figures(texts: Sequence[str]) -> list[list[str]] | None:
                  if len({frozenset(_value(f) for f in q if f.kind == kind) for q in found}) > 1}
     if not differing:
         return None
+    if "start" in differing:  # "from the end of the relationship" says little without its period
+        differing |= {"period", "deadline"}
     return [list({" ".join(f.text.lower().split()): " ".join(f.text.split())
                   for f in q if f.kind in differing}.values()) for q in found]
 
@@ -316,9 +318,10 @@ def _value(fact: TypedFact) -> tuple[str, float | None, str | None, str]:
 
 
 def _stated(text: str) -> list[TypedFact]:
-    """What two statements can be told apart by: their quantities, count limits and who
-    approves ("approved by the board")."""
-    return _quantities(text) + facts.thresholds(text) + facts.approvers(text)
+    """What two statements can be told apart by: their quantities, count limits, who
+    approves ("approved by the board") and when a period runs from."""
+    return _quantities(text) + facts.thresholds(text) + facts.approvers(text) + \
+        (facts.starts(text) if facts.durations(text) else [])
 
 
 def _quantities(text: str) -> list[TypedFact]:
