@@ -125,6 +125,12 @@ def test_whom_two_regulations_bind_is_a_difference_stated() -> None:
     kept = _sentence("Copies of all due diligence documents must be kept.")
     assert not _differs({a: relevant, b: persons}) and not _differs({a: kept, b: authorised})
     assert not _differs({a: relevant, b: PROSE})
+    # What they agree on is said beside it.
+    six = _sentence("A Relevant Person must keep its records for at least six years.")
+    assert _difference({a: six, b: _sentence("An Authorised Person must keep its records for at "
+                                               "least six years.")}, titles) == (
+        "binds a Relevant Person (AR) vs an Authorised Person (CR); both state at least six "
+        "years")
 
 
 def test_when_a_period_runs_from_is_a_difference_stated() -> None:

@@ -245,9 +245,14 @@ def _difference(cells: dict[UUID, Sentence | None], titles: dict[UUID, str]) -> 
                            for d, figs in zip(found, differing, strict=True))
     if forces_differ(list(found.values())):
         modals = {doc: modal(s.text) or "states" for doc, s in found.items()}
-        return " vs ".join(f"{modals[d]} ({short_title(titles[d])})" for d in found)
-    named = {doc: bearer(s.text) for doc, s in found.items()}
-    return "binds " + " vs ".join(f"{named[d]} ({short_title(titles[d])})" for d in found)
+        stated = " vs ".join(f"{modals[d]} ({short_title(titles[d])})" for d in found)
+    else:
+        named = {doc: bearer(s.text) for doc, s in found.items()}
+        stated = "binds " + " vs ".join(f"{named[d]} ({short_title(titles[d])})"
+                                        for d in found)
+    # What they agree on beside it: "binds … vs …; both state at least six years".
+    shared = _agreement(cells)
+    return f"{stated}; {shared}" if shared.startswith("both state") else stated
 
 
 def _agreement(cells: dict[UUID, Sentence | None]) -> str:
