@@ -144,3 +144,42 @@ def test_when_a_period_runs_from_is_a_difference_stated() -> None:
     assert _difference({a: ends, b: made}, titles) == (
         "at least six years, from the date on which the business relationship ends (AR) vs "
         "at least six years, from the date on which the record was made (CR)")
+
+
+def test_a_document_far_from_the_topic_is_not_set_against_one_on_it() -> None:
+    from datetime import UTC, datetime
+
+    import numpy as np
+
+    from regintel.chat.evidence import CitationBook
+    from regintel.chat.offline.compare_focused import compare
+    from regintel.domain.documents import DocStatus, Document
+
+    def held(text: str, title: str) -> tuple[Document, Sentence]:
+        document = Document(id=uuid4(), title=title, version="1", doc_type=DocType.REGULATION,
+                            status=DocStatus.READY, original_filename="r.txt",
+                            mime_type="text/plain", size_bytes=1, created_at=datetime.now(UTC),
+                            content_hash="0", file_path="x")
+        hit = ChunkHit(ordinal=0, text=text, page_start=1, page_end=1, char_start=0,
+                       char_end=len(text), clause="1.1", chunk_id=uuid4(),
+                       document_id=document.id, document_title=title, document_version="1",
+                       doc_type=DocType.REGULATION, score=0.5)
+        (found,) = sentences_of([hit])
+        return document, found
+
+    money, held_money = held("A firm must pay client money into a client account promptly.",
+                             "Conduct Rules (CR)")
+    other, held_other = held("A firm must keep its books in good order at all times.",
+                             "General Rules (GR)")
+    same = np.ones(4, dtype=np.float32) / 2  # alike enough to be paired, were both on topic
+    vectors = {id(held_money): same, id(held_other): same}
+    for fit in (0.45, 0.7):
+        composed = compare([money, other], {money.id: [(held_money, 0.73)],
+                                            other.id: [(held_other, fit)]},
+                           vectors, "client money", CitationBook())
+        assert composed.comparison is not None
+        cells = composed.comparison.table[0].cells
+        paired = all(c.text != "Not addressed." for c in cells)
+        assert paired is (fit == 0.7)
+        assert composed.answer.startswith("On client money, only CR has provisions to "
+                                          "compare; GR has none") is (fit == 0.45)
