@@ -45,7 +45,7 @@ SAME_POINT = 0.5  # cosine above which two documents' provisions speak of the sa
 # does not address it: its nearest provisions are another subject's, and pairing them would
 # show "both address it" where only one does. From ten development comparisons of the demo
 # rulebooks: 0.02-0.16 where both documents have rules on the topic, 0.25-0.48 where one has
-# none (client money in the General Rulebook, client classification in the AML rules).
+# none (a conduct topic in a general rulebook or in a financial-crime one).
 OFF_TOPIC = 0.2
 _NUMBERING = re.compile(r"^[\d.()A-Za-z]{0,12}\d[\d.()]*\s+")
 
@@ -219,12 +219,12 @@ def bearer(text: str) -> str | None:
             len(actor.split()) > BEARER_WORDS or re.search(r"[\d:;()]", actor):
         return None
     first, _, rest = actor.partition(" ")
-    # "binds a Relevant Person", mid-sentence: a determiner in lower case, the name as written.
+    # "binds a Licensed Firm", mid-sentence: a determiner in lower case, the name as written.
     return f"{first.lower()} {rest}" if rest and _ARTICLE.match(first) else actor
 
 
 def bearers_differ(found: Sequence[Sentence]) -> bool:
-    """Regulations that bind someone each, named differently ("a Relevant Person" and "an
+    """Regulations that bind someone each, named differently ("a Licensed Firm" and "an
     Authorised Firm"): the duty falls on another person, or on a differently defined one. A
     firm's own document names itself ("the Firm") where a rule names whom it binds, so only
     regulations are compared so."""
@@ -291,7 +291,8 @@ def _opening(topic: str, documents: Sequence[Document], differences: list[Statem
         absent = " and ".join(short_title(d.title) for d in documents if d.id in far)
         return (f"On {topic}, only {' and '.join(near)} {'has' if len(near) == 1 else 'have'} "
                 f"provisions to compare; {absent} {'has' if len(far) == 1 else 'have'} none "
-                f"close to it (the nearest are far less close), so none is set against them. {markers(lead.citations)}")
+                f"close to it (the nearest are far less close), so none is set against them. "
+                f"{markers(lead.citations)}")
     noun = "aspect" if aspects == 1 else "aspects"
     differ = f"differ on {len(differences)} of {aspects} {noun}" if differences else \
         f"differ in no figure, force or person bound on the {aspects} {noun} compared" \
