@@ -171,7 +171,7 @@ def test_a_document_far_from_the_topic_is_not_set_against_one_on_it() -> None:
                              "Conduct Rules (CR)")
     other, held_other = held("A firm must keep its books in good order at all times.",
                              "General Rules (GR)")
-    same = np.ones(4, dtype=np.float32) / 2  # alike enough to be paired, were both on topic
+    same = np.full(4, 0.5, dtype=np.float32)  # alike enough to be paired, were both on topic
     vectors = {id(held_money): same, id(held_other): same}
     for fit in (0.45, 0.7):
         composed = compare([money, other], {money.id: [(held_money, 0.73)],
