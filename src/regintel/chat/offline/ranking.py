@@ -320,8 +320,11 @@ def _value(fact: TypedFact) -> tuple[str, float | None, str | None, str]:
 def _stated(text: str) -> list[TypedFact]:
     """What two statements can be told apart by: their quantities, count limits, who
     approves ("approved by the board") and when a period runs from."""
-    return _quantities(text) + facts.thresholds(text) + facts.approvers(text) + \
-        (facts.starts(text) if facts.durations(text) else [])
+    quantities = _quantities(text)
+    # A start ("from the end of the relationship") only beside a period it starts.
+    timed = any(f.kind in ("period", "deadline", "frequency") for f in quantities)
+    return quantities + facts.thresholds(text) + facts.approvers(text) + \
+        (facts.starts(text) if timed else [])
 
 
 def _quantities(text: str) -> list[TypedFact]:
