@@ -10,6 +10,7 @@ the engine copies spans, never rewrites them."""
 
 from __future__ import annotations
 
+import hashlib
 from typing import Literal
 from uuid import UUID
 
@@ -36,6 +37,13 @@ FactKind = Literal[
 # At least / at most / exactly / within (a deadline's upper bound) / not stated.
 Comparator = Literal["at_least", "at_most", "exactly", "within", "none"]
 CoverageStatus = Literal["covered", "partial", "missing", "conflicting"]
+# Where a row stands in the review (issue 47): a ``finding`` the engine proved (a typed fact
+# contradicted, a duty set aside, a listed item left out of a list the policy otherwise
+# restates); a row for the officer to ``review``; one the engine reads as ``likely_met`` (a
+# close restatement); ``not_applicable`` when the obligation binds another kind of party.
+ReviewStatus = Literal["finding", "review", "likely_met", "not_applicable"]
+# What the engine proposes for a row it did not prove, shown as a proposal, never a verdict.
+Proposal = Literal["contradicted", "missing", "unclear", "met"]
 
 
 class TypedFact(BaseModel):
@@ -154,6 +162,38 @@ class CoverageRow(BaseModel):
     confidence: float = Field(0.0, ge=0.0, le=1.0, description="How sure the status is "
                               "(ranks the findings).")
     uncertain: bool = False
+    review: ReviewStatus = "review"
+    proposed: Proposal = "unclear"
+    priority: float = Field(0.0, ge=0.0, le=1.0, description="How likely the row is a gap, "
+                            "as the engine reads it: orders the review queue.")
+    reason: str = Field("", description="Why the row is proposed as it is, in one line.")
+    proposed_by: str = Field("engine", description="'engine', or the model that proposed "
+                             "the status ('model: <name>'); a proposal is never a decision.")
+
+    @property
+    def key(self) -> str:
+        """The row's obligation, as decisions are keyed: its rule and its words."""
+        return obligation_key(self.obligation)
+
+
+def obligation_key(row: ObligationRow) -> str:
+    """A stable key of an obligation across audits and re-ingestions of the same text: its
+    rule and its sentence, whitespace and case aside (a changed sentence is a new key)."""
+    said = " ".join(f"{row.rule or ''} {row.text}".lower().split())
+    return hashlib.sha256(said.encode("utf-8")).hexdigest()[:24]
+
+
+class ExcludedParty(BaseModel):
+    """A party the regulation binds that the policy does not govern (the regulator, a member
+    state, a court, another kind of firm): its obligations left out of the matrix, with why."""
+
+    model_config = ConfigDict(frozen=True)
+
+    document_id: UUID
+    actor: str = Field(description="The party as the register names it.")
+    obligations: int = Field(0, ge=0)
+    rules: tuple[str, ...] = Field((), description="Some of its rules, as examples.")
+    reason: str
 
 
 class ScopePart(BaseModel):
@@ -183,6 +223,7 @@ class CoverageMatrix(BaseModel):
     focus: str | None = Field(None, description="The user's focus, when the request named one.")
     rows: tuple[CoverageRow, ...] = ()
     scope: tuple[ScopePart, ...] = ()
+    excluded: tuple[ExcludedParty, ...] = ()
 
     def count(self, status: CoverageStatus) -> int:
         return sum(1 for row in self.rows if row.status == status)
@@ -191,3 +232,10 @@ class CoverageMatrix(BaseModel):
     def findings_rows(self) -> tuple[CoverageRow, ...]:
         """The rows that become findings: every status but covered."""
         return tuple(row for row in self.rows if row.status != "covered")
+
+    @property
+    def queue(self) -> tuple[CoverageRow, ...]:
+        """The rows in review order: proven findings, then the rows to review with the likeliest
+        gaps first, then those likely met, then those that do not apply."""
+        rank = {"finding": 0, "review": 1, "likely_met": 2, "not_applicable": 3}
+        return tuple(sorted(self.rows, key=lambda r: (rank[r.review], -r.priority)))
