@@ -29,9 +29,11 @@ from uuid import UUID
 
 from regintel.bench.audit import PlantedGap, evaluate_audit, load_gaps
 from regintel.bench.audit_recall import audit_of, fabricated_quotes
+from regintel.bench.review_queue import queue_scores
 from regintel.container import Container
 from regintel.demo.corpus import GDPR_ARTICLES, articles_markdown, gdpr_markdown
 from regintel.domain.chat import Action, AuditFinding, ChatRequest
+from regintel.domain.coverage import CoverageMatrix
 from regintel.domain.documents import DocStatus, DocType, Document
 from regintel.errors import InvalidRequest
 
@@ -63,8 +65,9 @@ class Upload:
 
 def regulation_upload(path: Path) -> Upload:
     """A regulation file as the product ingests it. JSON lines of articles (the GDPR's, as
-    ``../shared/data`` keeps them) become one Markdown document, a heading per article, the
-    same bytes the demo loads for the GDPR (so the two share one stored copy)."""
+    ``../shared/data`` keeps them) or a JSON document of articles (the AI Act's) become one
+    Markdown document, a heading per article, the same bytes the demo loads (so the two
+    share one stored copy)."""
     if path.suffix.lower() == ".jsonl":
         if path.name == GDPR_ARTICLES.name:
             from regintel.demo.corpus import GDPR_TITLE
@@ -77,7 +80,24 @@ def regulation_upload(path: Path) -> Upload:
                 f"{path.name} is not JSON lines of articles",
                 hint="each line needs 'article' (a number), 'title' and 'text'") from exc
         return Upload(text.encode("utf-8"), f"{path.stem}.md", path.stem)
+    if path.suffix.lower() == ".json":
+        return _articles_json(path)
     return Upload(path.read_bytes(), path.name, path.stem)
+
+
+def _articles_json(path: Path) -> Upload:
+    """A JSON document of articles (the AI Act's, as ``../shared/data`` keeps it): one
+    Markdown document, a heading per article, as the demo loads it."""
+    from regintel.demo.ai_act import AI_ACT_FILE, AI_ACT_TITLE, ai_act_markdown
+
+    try:
+        text = ai_act_markdown(path)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InvalidRequest(f"{path.name} is not a JSON document of articles",
+                             hint="an object with 'articles', each with a number, title "
+                                  "and text") from exc
+    title = AI_ACT_TITLE if path.name == AI_ACT_FILE.name else path.stem
+    return Upload(text.encode("utf-8"), f"{path.stem}.md", title)
 
 
 def policy_upload(path: Path) -> Upload:
@@ -184,20 +204,36 @@ async def audit_case(container: Container, tenant_id: UUID, case: PolicyCase,
     fabricated = await fabricated_quotes(container.chunk_index, tenant_id, response,
                                          policy_id=policy.id)
     scores = evaluate_audit(audit, gaps)
+    queue = queue_scores(await _matrix(container, tenant_id, response.thread_id), gaps,
+                         {g: bool(hits) for g, hits in scores["by_gap"].items()})
     return {
         "policy": case.name, "held_out": case.held_out, "engine": response.engine.value,
         "overall_status": audit.overall_status,
         "gaps": scores["gaps"], "found": scores["found"], "recall": scores["recall"],
         "findings": scores["findings"], "matching_findings": scores["matching_findings"],
-        "precision": scores["precision"], "kind_agreement": scores["kind_agreement"],
+        "precision": scores["precision"], "finding_precision": scores["precision"],
+        "kind_agreement": scores["kind_agreement"],
+        "surfaced": queue["surfaced"], "surfaced_share": queue["surfaced_share"],
+        "queue": queue["queue"], "likely_met": queue["likely_met"],
+        "not_applicable": queue["not_applicable"],
         "quotes_fabricated": fabricated, "seconds": round(seconds, 2),
         "by_gap": [_gap_row(gap, scores["by_gap"][gap["id"]], audit.findings)
-                   for gap in gaps],
+                   | queue["by_gap"][gap["id"]] for gap in gaps],
         # Each finding, shortened, with the gaps it finds: what to read when a figure moves
         # (JSON only; the table stays one line a gap).
         "findings_list": [_finding_row(i, f, scores["by_gap"])
                           for i, f in enumerate(audit.findings)],
     }
+
+
+async def _matrix(container: Container, tenant_id: UUID,
+                  conversation_id: UUID) -> CoverageMatrix | None:
+    """The matrix the turn kept beside its answer (the latest assistant message)."""
+    messages = await container.conversations.messages(tenant_id, conversation_id)
+    answer = next((m for m in reversed(messages) if m.role == "assistant"), None)
+    if answer is None:
+        return None
+    return await container.conversations.audit_matrix(tenant_id, conversation_id, answer.id)
 
 
 def _gap_row(gap: PlantedGap, hits: list[int], findings: Sequence[AuditFinding]) -> dict[str, Any]:
@@ -223,30 +259,38 @@ def pooled(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "recall": round(found / gaps, 3) if gaps else 0.0,
             "findings": findings, "matching_findings": matching,
             "precision": round(matching / findings, 3) if findings else 0.0,
+            "finding_precision": round(matching / findings, 3) if findings else 0.0,
+            "surfaced": sum(r["surfaced"] for r in rows),
+            "surfaced_share": round(sum(r["surfaced"] for r in rows) / gaps, 3) if gaps else 0.0,
+            "queue": sum(r["queue"] for r in rows),
             "quotes_fabricated": sum(r["quotes_fabricated"] for r in rows),
             "seconds": round(sum(r["seconds"] for r in rows), 2)}
 
 
-POLICY_HEADERS = ["policy", "gaps found", "recall", "precision", "findings", "fabricated",
-                  "status", "seconds"]
-GAP_HEADERS = ["policy", "gap", "kind", "rule", "found", "by findings on"]
+POLICY_HEADERS = ["policy", "gaps found", "recall", "finding precision", "findings",
+                  "surfaced", "queue", "fabricated", "status", "seconds"]
+GAP_HEADERS = ["policy", "gap", "kind", "rule", "found", "by findings on", "queue rank",
+               "rows"]
 
 
 def policy_rows(figures: dict[str, Any]) -> list[list[Any]]:
     rows: list[list[Any]] = [
         [r["policy"] + (" (held out)" if r["held_out"] else ""), f"{r['found']}/{r['gaps']}",
          r["recall"], r["precision"], f"{r['matching_findings']}/{r['findings']}",
-         r["quotes_fabricated"], r["overall_status"], r["seconds"]]
+         f"{r['surfaced']}/{r['gaps']}", r["queue"], r["quotes_fabricated"],
+         r["overall_status"], r["seconds"]]
         for r in figures["policies"]]
     p = figures["pooled"]
     if len(figures["policies"]) > 1:
         rows.append(["all (pooled)", f"{p['found']}/{p['gaps']}", p["recall"], p["precision"],
-                     f"{p['matching_findings']}/{p['findings']}", p["quotes_fabricated"], "",
+                     f"{p['matching_findings']}/{p['findings']}",
+                     f"{p['surfaced']}/{p['gaps']}", p["queue"], p["quotes_fabricated"], "",
                      p["seconds"]])
     return rows
 
 
 def gap_rows(figures: dict[str, Any]) -> list[list[Any]]:
     return [[r["policy"], g["id"], g["kind"], g["rule"], "hit" if g["found"] else "miss",
-             ", ".join(g["finding_clauses"])]
+             ", ".join(g["finding_clauses"]), g.get("rank") or "",
+             ", ".join(g.get("statuses", []))]
             for r in figures["policies"] for g in r["by_gap"]]

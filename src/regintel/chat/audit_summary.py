@@ -10,10 +10,14 @@ from regintel.domain.documents import Document
 SHOWN_RULES = 8  # rules a verdict without findings names before "and N more"
 
 
-def overall_status(findings: Sequence[AuditFinding]) -> OverallStatus:
+def overall_status(findings: Sequence[AuditFinding], open_rows: int = 0) -> OverallStatus:
+    """``open_rows``: obligations left to the officer's review; with none proven, the verdict
+    says a review is needed, never "No issues found"."""
     if any(f.severity in ("Critical", "High") for f in findings):
         return "Major Violations"
-    return "Minor Issues" if findings else "No issues found"
+    if findings:
+        return "Minor Issues"
+    return "Review needed" if open_rows else "No issues found"
 
 
 def rules_named(rules: Sequence[str]) -> str:

@@ -59,9 +59,11 @@ class OfflineAuditor:
 
 def render(result: AuditResult, audited: str, targets: Sequence[Document]) -> str:
     # A text no rule matched was not checked at all: "No issues found" would claim more.
-    verdict = "no rule matched what it says, so nothing was checked" if (
+    verdict: str = "no rule matched what it says, so nothing was checked" if (
         result.mode == "text" and not result.findings and not result.rules_checked) else \
         result.overall_status
+    if result.review is not None:  # what was proven, and what is left to the officer
+        verdict = result.review.verdict
     lines = [f"Audit of {audited}: {verdict}.",
              f"{len(result.findings)} finding(s) across {result.targets_checked} "
              f"regulatory source(s)." + (f" Themes analysed: {result.themes_analyzed}."

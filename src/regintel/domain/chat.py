@@ -63,7 +63,9 @@ class Engine(StrEnum):
 Severity = Literal["Critical", "High", "Medium", "Low"]
 SEVERITY_ORDER: tuple[Severity, ...] = ("Critical", "High", "Medium", "Low")
 # Never "Compliant": an audit proves what it found, not that nothing else is wrong.
-OverallStatus = Literal["No issues found", "Minor Issues", "Major Violations"]
+# "Review needed": nothing proven, but obligations the officer has yet to review (issue 47) -
+# "No issues found" would claim what the engine did not check.
+OverallStatus = Literal["No issues found", "Minor Issues", "Major Violations", "Review needed"]
 NeedsInputKind = Literal["confirm_docs", "choose_docs", "missing_docs", "low_confidence",
                          "choose_action"]
 
@@ -234,6 +236,25 @@ class AuditFinding(BaseModel):
     citations: list[int] = Field(default_factory=list)
 
 
+class ReviewCounts(BaseModel):
+    """What the engine proved and what it left to the officer."""
+
+    findings: int = Field(0, ge=0, description="Rows proven (each a finding).")
+    to_review: int = Field(0, ge=0)
+    likely_met: int = Field(0, ge=0, description="Proposed as met, not proven.")
+    not_applicable: int = Field(0, ge=0)
+
+    @property
+    def verdict(self) -> str:
+        said = [f"{self.findings} proven finding{'s' if self.findings != 1 else ''}",
+                f"{self.to_review} obligation{'s' if self.to_review != 1 else ''} to review"]
+        if self.likely_met:
+            said.append(f"{self.likely_met} likely met (proposed, not proven)")
+        if self.not_applicable:
+            said.append(f"{self.not_applicable} not applicable")
+        return ", ".join(said)
+
+
 class AuditResult(BaseModel):
     mode: Literal["text", "policy"]
     overall_status: OverallStatus
@@ -244,6 +265,8 @@ class AuditResult(BaseModel):
     rules_checked: list[str] = Field(
         default_factory=list, description="The rules the audited text was checked against "
         "(document title and clause), so a verdict without findings says what it covers.")
+    review: ReviewCounts | None = Field(None, description="The review queue's counts, when "
+                                        "the audit made one (the matrix engine's).")
 
 
 class SourceValidation(BaseModel):

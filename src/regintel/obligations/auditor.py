@@ -17,8 +17,8 @@ import numpy.typing as npt
 from regintel.chat import audit_summary as text_report
 from regintel.chat.evidence import CitationBook
 from regintel.chat.offline.unit_vectors import UnitVectors
-from regintel.domain.chat import AuditResult
-from regintel.domain.coverage import CoverageMatrix, CoverageRow, ScopePart
+from regintel.domain.chat import AuditResult, ReviewCounts
+from regintel.domain.coverage import CoverageMatrix, CoverageRow, ExcludedParty, ScopePart
 from regintel.domain.documents import DocType, Document, StoredChunk
 from regintel.errors import InvalidRequest
 from regintel.obligations.findings import findings_of, rules_checked
@@ -31,6 +31,7 @@ from regintel.obligations.reach import in_reach
 from regintel.obligations.registers import Registers
 from regintel.obligations.report import overall_status, summary
 from regintel.obligations.set_aside import SET_ASIDE, acts_set_aside, rows_setting_aside
+from regintel.obligations.triage import triage
 from regintel.ports.embedder import Embedder
 from regintel.ports.library import ChunkIndex
 from regintel.retrieval.abbreviations import expand
@@ -107,24 +108,30 @@ class MatrixAuditor:
         focus_words = content_words(focus) if focus else frozenset()
         rows: list[CoverageRow] = []
         scope: list[ScopePart] = []
+        excluded: list[ExcludedParty] = []
         for regulation in read:
-            found, parts = rows_for(regulation, units, unit_vectors,
-                                    thresholds=self.thresholds, focus_words=focus_words)
-            rows += found
-            scope += parts
+            mapped = rows_for(regulation, units, unit_vectors, thresholds=self.thresholds,
+                              focus_words=focus_words)
+            rows += mapped.rows
+            scope += mapped.scope
+            excluded += mapped.excluded
         matrix = CoverageMatrix(policy_document_id=policy.id, policy_title=policy.title,
                                 regulation_ids=tuple(d.id for d in regulations), focus=focus,
-                                rows=tuple(rows), scope=tuple(scope))
+                                rows=tuple(rows), scope=tuple(scope), excluded=tuple(excluded))
         chunks: dict[UUID, StoredChunk] = {c.id: c for c in policy_chunks}
         for d in regulations:
             chunks.update({c.id: c for c in await self._index.document_chunks(tenant, d.id)})
         documents = {d.id: d for d in [*regulations, policy]}
-        findings, held_back = findings_of(matrix, documents=documents, chunks=chunks, book=book,
-                                          max_gaps=self.max_gaps,
-                                          max_findings=self.max_findings)
+        found = findings_of(matrix, documents=documents, chunks=chunks, book=book,
+                            max_gaps=self.max_gaps, max_findings=self.max_findings)
+        findings = found.findings
+        matrix = matrix.model_copy(update={"rows": tuple(triage(
+            matrix.rows, found.proven, covered=self.thresholds.covered))})
+        counts = review_counts(matrix)
         result = AuditResult(
-            mode="policy", overall_status=overall_status(findings), findings=findings,
-            summary=summary(matrix, findings, held_back=held_back),
+            mode="policy", overall_status=overall_status(findings, counts.to_review),
+            findings=findings, review=counts,
+            summary=summary(matrix, findings, held_back=found.held_back),
             targets_checked=len(regulations),
             themes_analyzed=sum(1 for p in scope if p.checked),
             rules_checked=rules_checked(matrix, {d.id: d.title for d in regulations}))
@@ -167,7 +174,8 @@ class MatrixAuditor:
                                      scope=min(thresholds.scope, REACH_RELATED))
                 least = REACH_SET_ASIDE
             for regulation in read:
-                found, parts = rows_for(regulation, units, unit_vectors, thresholds=thresholds)
+                mapped = rows_for(regulation, units, unit_vectors, thresholds=thresholds)
+                found, parts = mapped.rows, mapped.scope
                 set_aside = rows_setting_aside(regulation, units, unit_vectors, acts,
                                                act_vectors, thresholds=thresholds, least=least)
                 # A duty set aside is a contradiction, whatever else its row said; a fact
@@ -184,9 +192,9 @@ class MatrixAuditor:
         matrix = CoverageMatrix(policy_document_id=None, policy_title="the submitted text",
                                 regulation_ids=tuple(d.id for d in regulations),
                                 rows=tuple(rows), scope=tuple(scope))
-        findings, _ = findings_of(matrix, documents={d.id: d for d in regulations},
-                                  chunks=chunks, book=book, max_gaps=0,
-                                  max_findings=self.max_findings, text=text)
+        findings = findings_of(matrix, documents={d.id: d for d in regulations},
+                               chunks=chunks, book=book, max_gaps=0,
+                               max_findings=self.max_findings, text=text).findings
         titles = {d.id: d.title for d in regulations}
         checked = [r for r in matrix.rows if r.policy_quotes or r.status == "conflicting"]
         rules = list(dict.fromkeys(f"{titles[r.obligation.document_id]} {r.obligation.rule}"
@@ -203,3 +211,11 @@ class MatrixAuditor:
             return np.zeros((0, self._embedder.dimension), dtype=np.float32)
         return np.asarray(await asyncio.to_thread(self._embedder.embed, list(texts)),
                           dtype=np.float32)
+
+
+def review_counts(matrix: CoverageMatrix) -> ReviewCounts:
+    rows = matrix.rows
+    return ReviewCounts(findings=sum(r.review == "finding" for r in rows),
+                        to_review=sum(r.review == "review" for r in rows),
+                        likely_met=sum(r.review == "likely_met" for r in rows),
+                        not_applicable=sum(r.review == "not_applicable" for r in rows))

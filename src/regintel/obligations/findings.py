@@ -25,6 +25,23 @@ STANDS_OUT = 0.15  # an item this much further from the policy than the next one
 
 
 @dataclass(frozen=True)
+class Found:
+    """The findings, how many drafts the caps held back, and the keys of the rows proven."""
+
+    findings: list[AuditFinding]
+    held_back: int
+    proven: frozenset[str]
+
+
+def proven_conflict(row: CoverageRow) -> bool:
+    """A contradiction the engine can show of a policy: a typed fact the rule states
+    otherwise, or a duty to act at once put off. A duty the policy leaves to someone's choice
+    or makes conditional is read, not proven (on the development policies such readings
+    were as often a related sentence as the duty set aside): it heads the review queue."""
+    return any(d.kind != "permission" for d in row.differing_facts)
+
+
+@dataclass(frozen=True)
 class Draft:
     row: CoverageRow
     kind: Literal["gap", "conflict"]
@@ -114,7 +131,7 @@ def _rule_quote(o: ObligationRow, text: str, chunks: Mapping[UUID, StoredChunk]
 def findings_of(matrix: CoverageMatrix, *, documents: Mapping[UUID, Document],
                 chunks: Mapping[UUID, StoredChunk], book: CitationBook,
                 max_gaps: int, max_findings: int,
-                text: str | None = None) -> tuple[list[AuditFinding], int]:
+                text: str | None = None) -> Found:
     """The findings of each regulation, gravest first (conflicts, then partial rows, then
     missing ones, by severity and confidence), at most ``max_findings`` per regulation of
     which at most ``max_gaps`` omissions; also how many drafts the caps held back.
@@ -124,11 +141,14 @@ def findings_of(matrix: CoverageMatrix, *, documents: Mapping[UUID, Document],
     what it leaves out is no gap - and its words are verified against the text itself and
     shown, not cited."""
     out: list[AuditFinding] = []
+    proven: set[str] = set()
     held_back = 0
     for regulation_id in matrix.regulation_ids:
         met = part_coverage(matrix)
         drafts = [d for r in matrix.rows if r.obligation.document_id == regulation_id
-                  and (r.status == "conflicting" or (text is None and clear_omission(r)))
+                  and r.review != "not_applicable"
+                  and ((r.status == "conflicting" and (text is not None or proven_conflict(r)))
+                       or (text is None and clear_omission(r)))
                   for d in drafts_of(r, met[part_of(r.obligation)])]
         # Contradictions first (a fact read against a fact is surer), then omissions - of a
         # rule or of an item - by confidence.
@@ -151,11 +171,12 @@ def findings_of(matrix: CoverageMatrix, *, documents: Mapping[UUID, Document],
             kept += 1
             gaps += draft.kind == "gap"
             ruled.add(rule)
+            proven.add(draft.row.key)
             out.append(finding)
     # By regulation, as the user listed them, then gravest first.
     order = {regulation_id: n for n, regulation_id in enumerate(matrix.regulation_ids)}
     out.sort(key=lambda f: (order[f.target_doc_id], SEVERITY_ORDER.index(f.severity)))
-    return out, held_back
+    return Found(out, held_back, frozenset(proven))
 
 
 def _finding(draft: Draft, documents: Mapping[UUID, Document],

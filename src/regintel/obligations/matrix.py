@@ -31,12 +31,14 @@ from regintel.domain.chat import Severity
 from regintel.domain.coverage import (
     CoverageRow,
     CoverageStatus,
+    ExcludedParty,
     FactDifference,
     ObligationRow,
     PolicyQuote,
     ScopePart,
     TypedFact,
 )
+from regintel.obligations.applicability import Applicability, applicability, party_of
 from regintel.obligations.compare import differences, put_off
 from regintel.obligations.lexical import content_words
 from regintel.obligations.policy_text import PolicyUnit
@@ -270,17 +272,28 @@ def _comparable(facts: Sequence[TypedFact]) -> list[TypedFact]:
     return [f for f in facts if f.kind != "permission"]
 
 
+@dataclass(frozen=True)
+class Mapped:
+    """One regulation's rows (its checked parts), its scope and the parties left out."""
+
+    rows: list[CoverageRow]
+    scope: list[ScopePart]
+    excluded: list[ExcludedParty]
+
+
 def rows_for(regulation: Regulation, units: Sequence[PolicyUnit],
              unit_vectors: npt.NDArray[np.float32], *, thresholds: Thresholds = SHIPPED,
-             focus_words: frozenset[str] = frozenset()
-             ) -> tuple[list[CoverageRow], list[ScopePart]]:
-    """The matrix rows of one regulation (its checked parts) and its scope."""
+             focus_words: frozenset[str] = frozenset()) -> Mapped:
+    """The matrix rows of one regulation (its checked parts), its scope and the parties whose
+    obligations do not apply; their rows in the checked parts stay in the matrix, marked."""
     unit_words = [content_words(u.text) for u in units]
     binding = [i for i, r in enumerate(regulation.rows) if r.strength != "recommendation"]
     scores = closeness(regulation.vectors[binding], [row_text(regulation.rows[i])
                                                     for i in binding],
                        unit_vectors, unit_words)
     best = scores.max(axis=1) if scores.size else np.zeros(len(binding), dtype=np.float32)
+    applies = applicability([regulation.rows[i] for i in binding], [float(b) for b in best],
+                            thresholds.covered)
     item_offsets = np.cumsum([0, *(len(r.items) for r in regulation.rows)])
     parts: dict[str, list[int]] = {}
     for position, index in enumerate(binding):
@@ -301,7 +314,8 @@ def rows_for(regulation: Regulation, units: Sequence[PolicyUnit],
                                document_title=regulation.title, section=part,
                                checked=part in checked, reason=reason,
                                obligations=len(positions)))
-    prepared = []
+    prepared: list[tuple[ObligationRow, npt.NDArray[np.float32],
+                         npt.NDArray[np.float32] | None, Conflict | None, bool]] = []
     for position, index in enumerate(binding):
         row = regulation.rows[index]
         # A contradiction is the policy's own statement, wherever the rule stands; an
@@ -312,6 +326,10 @@ def rows_for(regulation: Regulation, units: Sequence[PolicyUnit],
         # (a rule restated in a sub-rule ties with it).
         mutual = top_unit if top_unit is not None and scores[position, top_unit] >= float(
             scores[:, top_unit].max()) - NEAR_TIE else None
+        if not applies.applies(row):
+            if in_scope:
+                prepared.append((row, scores[position], None, None, True))
+            continue
         if not in_scope and mutual is None and not _states_facts(row):
             continue
         item_scores = _item_closeness(
@@ -331,9 +349,24 @@ def rows_for(regulation: Regulation, units: Sequence[PolicyUnit],
     rows = []
     for n, (row, s, item_scores, conflict, in_scope) in enumerate(prepared):
         kept = conflict if conflict is not None and owner[conflict.unit][1] == n else None
-        if in_scope or kept is not None:
+        if not applies.applies(row):
+            party = party_of(row.actor) or ""
+            rows.append(row_of(row, s, units, None, None, thresholds).model_copy(update={
+                "review": "not_applicable", "reason": applies.reason(party)}))
+        elif in_scope or kept is not None:
             rows.append(row_of(row, s, units, item_scores, kept, thresholds))
-    return rows, scope
+    return Mapped(rows, scope, _excluded(regulation, applies))
+
+
+def _excluded(regulation: Regulation, applies: Applicability) -> list[ExcludedParty]:
+    out = []
+    for party in sorted(applies.excluded, key=lambda p: -applies.parties[p].rows):
+        rules = [r.rule for r in regulation.rows if r.rule and party_of(r.actor) == party]
+        out.append(ExcludedParty(document_id=regulation.document_id, actor=party,
+                                 obligations=applies.parties[party].rows,
+                                 rules=tuple(dict.fromkeys(rules))[:5],
+                                 reason=applies.reason(party)))
+    return out
 
 
 def row_of(row: ObligationRow, scores: npt.NDArray[np.float32], units: Sequence[PolicyUnit],

@@ -20,14 +20,20 @@ def summary(matrix: CoverageMatrix, findings: Sequence[AuditFinding], *,
     every part with its reason, is in the exported report."""
     checked = [p for p in matrix.scope if p.checked]
     unchecked = [p for p in matrix.scope if not p.checked]
-    counts = ", ".join(f"{matrix.count(s)} {s}" for s in
-                       ("covered", "partial", "missing", "conflicting"))
+    applicable = [r for r in matrix.rows if r.review != "not_applicable"]
+    counts = (f"{sum(r.review == 'finding' for r in applicable)} proven finding(s), "
+              f"{sum(r.review == 'review' for r in applicable)} to review, "
+              f"{sum(r.review == 'likely_met' for r in applicable)} likely met (a proposal "
+              "to confirm)")
     shown = "; ".join(_part(p.section) for p in checked[:SHOWN_PARTS])
     more = f" and {len(checked) - SHOWN_PARTS} more" if len(checked) > SHOWN_PARTS else ""
-    lines = [f"Coverage matrix: {len(matrix.rows)} obligations in the {len(checked)} part(s) "
-             f"of the regulations the policy speaks to: {counts}.",
+    parties = "; ".join(f"{e.actor} ({e.obligations})" for e in matrix.excluded[:SHOWN_PARTS])
+    lines = [f"Coverage matrix: {len(applicable)} applicable obligations in the "
+             f"{len(checked)} part(s) of the regulations the policy speaks to: {counts}.",
              f"Checked: {shown}{more}." if checked else "No part of the regulations was "
              "close enough to the policy to check.",
+             f"Not applicable: the obligations of {parties}, parties the policy does not "
+             "govern." if parties else "",
              f"Not checked: {len(unchecked)} part(s) the policy says nothing close to (name "
              "one in the request to check it)." if unchecked else "",
              f"{len(findings)} finding(s) listed" + (

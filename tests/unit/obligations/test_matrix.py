@@ -59,7 +59,8 @@ def test_statuses_quotes_and_findings(embedder: LocalEmbedder) -> None:
                             embedder.embed([row_text(r) for r in register]),
                             embedder.embed([i.text for r in register for i in r.items]))
     units = policy_units(policy_chunks)
-    rows, scope = rows_for(regulation, units, embedder.embed([u.context for u in units]))
+    mapped = rows_for(regulation, units, embedder.embed([u.context for u in units]))
+    rows, scope = mapped.rows, mapped.scope
     status = {r.obligation.rule: r for r in rows}
 
     assert status["3.1.1"].status == "conflicting"
@@ -81,10 +82,11 @@ def test_statuses_quotes_and_findings(embedder: LocalEmbedder) -> None:
                             rows=tuple(rows), scope=tuple(scope))
     book = CitationBook()
     chunks: dict[UUID, StoredChunk] = {c.id: c for c in [*rule_chunks, *policy_chunks]}
-    findings, held_back = findings_of(
+    found = findings_of(
         matrix, documents={rules_doc.id: rules_doc, policy_doc.id: policy_doc}, chunks=chunks,
         book=book, max_gaps=10, max_findings=10)
-    assert held_back == 0 and book.dropped == 0
+    findings = found.findings
+    assert found.held_back == 0 and book.dropped == 0
     by_clause = {f.target_clause: f for f in findings}
     conflict = by_clause["3.1.1"]
     assert conflict.kind == "conflict" and conflict.source_quote is not None
