@@ -30,7 +30,7 @@ from regintel.demo.corpus import DEMO_CORPUS, GDPR_TITLE, load_demo_corpus
 from regintel.domain.chat import SEVERITY_ORDER, AuditResult
 from regintel.domain.documents import DocStatus, Document
 from regintel.errors import ConfigurationError, InvalidRequest
-from regintel.obligations.auditor import MAX_FINDINGS, MAX_GAPS, MatrixAuditor
+from regintel.obligations.auditor import MAX_FINDINGS, MatrixAuditor
 from regintel.ports.embedder import Embedder
 from tests.chat.conftest import POLICY_PDF, RULEBOOKS, Corpus
 from tests.chat.test_unit_vectors import Counting
@@ -173,7 +173,8 @@ async def test_policy_audit_is_ordered_and_bounded(
     assert keys == sorted(keys)
     for target in order:
         mine = [f for f in result.findings if f.target_doc_id == target]
-        assert len(mine) <= MAX_FINDINGS and sum(f.kind == "gap" for f in mine) <= MAX_GAPS
+        # Only what the engine proves is a finding: a contradiction, never an omission.
+        assert len(mine) <= MAX_FINDINGS and all(f.kind == "conflict" for f in mine)
         assert len({(f.target_clause, f.kind) for f in mine}) == len(mine)  # no duplicates
     assert result.summary.startswith("Coverage matrix:")
 

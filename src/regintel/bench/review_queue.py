@@ -17,9 +17,11 @@ FIRST_SHARE = 0.2
 
 
 def row_is(row: CoverageRow, gap: PlantedGap) -> bool:
-    """The row is the gap's rule (or one of its items or paragraphs), or says all its terms."""
+    """The row is the gap's rule, one of its items or paragraphs, or the rule the gap's
+    paragraph belongs to (a register row of "2.6.1" holds "2.6.1.(a)(ii)"), or says all the
+    gap's terms."""
     o = row.obligation
-    if clause_matches(o.rule, gap["rule"]) or any(
+    if clause_matches(o.rule, gap["rule"]) or clause_matches(gap["rule"], o.rule or "") or any(
             clause_matches(f"{o.rule}{i.label}", gap["rule"]) for i in o.items if o.rule):
         return True
     said = " ".join([o.text, *(i.text for i in o.items)]).lower()

@@ -162,6 +162,9 @@ class CoverageRow(BaseModel):
     confidence: float = Field(0.0, ge=0.0, le=1.0, description="How sure the status is "
                               "(ranks the findings).")
     uncertain: bool = False
+    contested: bool = Field(False, description="The contradicting sentence contradicts a "
+                            "rule of another part about as closely: which rule it breaks is "
+                            "for the officer to say.")
     review: ReviewStatus = "review"
     proposed: Proposal = "unclear"
     priority: float = Field(0.0, ge=0.0, le=1.0, description="How likely the row is a gap, "

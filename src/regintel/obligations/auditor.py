@@ -39,7 +39,6 @@ from regintel.retrieval.hybrid import HybridRetriever
 
 MAX_TARGETS = 5
 MAX_WORDS = 1000  # a pasted text's length; longer ones are uploaded as documents
-MAX_GAPS = 12  # omissions per regulation; contradictions first (they are surer)
 MAX_FINDINGS = 25
 
 
@@ -59,14 +58,13 @@ class MatrixAuditor:
     def __init__(self, *, registers: Registers, index: ChunkIndex, embedder: Embedder,
                  memo: UnitVectors | None = None, retriever: HybridRetriever | None = None,
                  thresholds: Thresholds = SHIPPED,
-                 max_gaps: int = MAX_GAPS, max_findings: int = MAX_FINDINGS) -> None:
+                 max_findings: int = MAX_FINDINGS) -> None:
         self._registers = registers
         self._index = index
         self._embedder = embedder
         self._memo = memo
         self._retriever = retriever
         self.thresholds = thresholds
-        self.max_gaps = max_gaps
         self.max_findings = max_findings
 
     async def _vectors(self, tenant: UUID, units: Sequence[tuple[UUID, str]]
@@ -123,10 +121,12 @@ class MatrixAuditor:
             chunks.update({c.id: c for c in await self._index.document_chunks(tenant, d.id)})
         documents = {d.id: d for d in [*regulations, policy]}
         found = findings_of(matrix, documents=documents, chunks=chunks, book=book,
-                            max_gaps=self.max_gaps, max_findings=self.max_findings)
+                            max_findings=self.max_findings)
         findings = found.findings
+        policy_words = frozenset().union(*(content_words(c.text) for c in policy_chunks))
         matrix = matrix.model_copy(update={"rows": tuple(triage(
-            matrix.rows, found.proven, covered=self.thresholds.covered))})
+            matrix.rows, found.proven, covered=self.thresholds.covered,
+            policy_words=policy_words))})
         counts = review_counts(matrix)
         result = AuditResult(
             mode="policy", overall_status=overall_status(findings, counts.to_review),
@@ -193,7 +193,7 @@ class MatrixAuditor:
                                 regulation_ids=tuple(d.id for d in regulations),
                                 rows=tuple(rows), scope=tuple(scope))
         findings = findings_of(matrix, documents={d.id: d for d in regulations},
-                               chunks=chunks, book=book, max_gaps=0,
+                               chunks=chunks, book=book,
                                max_findings=self.max_findings, text=text).findings
         titles = {d.id: d.title for d in regulations}
         checked = [r for r in matrix.rows if r.policy_quotes or r.status == "conflicting"]

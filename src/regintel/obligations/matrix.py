@@ -38,7 +38,7 @@ from regintel.domain.coverage import (
     ScopePart,
     TypedFact,
 )
-from regintel.obligations.applicability import Applicability, applicability, party_of
+from regintel.obligations.applicability import Applicability, applicability
 from regintel.obligations.compare import differences, put_off
 from regintel.obligations.lexical import content_words
 from regintel.obligations.policy_text import PolicyUnit
@@ -47,6 +47,7 @@ from regintel.obligations.quotes import policy_quote
 SECTION_DEPTH = 2
 LEXICAL_WEIGHT = 0.3
 NEAR_TIE = 0.03
+RIVAL = 0.1  # a rival rule this close to a contradicting sentence contests the owner's claim
 CONTAINED = 0.66  # two thirds of an item's content words: "date of birth" in "…, date of birth, …"
 
 
@@ -293,7 +294,7 @@ def rows_for(regulation: Regulation, units: Sequence[PolicyUnit],
                        unit_vectors, unit_words)
     best = scores.max(axis=1) if scores.size else np.zeros(len(binding), dtype=np.float32)
     applies = applicability([regulation.rows[i] for i in binding], [float(b) for b in best],
-                            thresholds.covered)
+                            thresholds.related)
     item_offsets = np.cumsum([0, *(len(r.items) for r in regulation.rows)])
     parts: dict[str, list[int]] = {}
     for position, index in enumerate(binding):
@@ -346,11 +347,19 @@ def rows_for(regulation: Regulation, units: Sequence[PolicyUnit],
     for n, (_, _, _, conflict, _) in enumerate(prepared):
         if conflict is not None and conflict.score > owner.get(conflict.unit, (-1.0, -1))[0]:
             owner[conflict.unit] = (conflict.score, n)
+    # The same sentence contradicting a rule of another part almost as closely: which rule
+    # it contradicts is not shown, only that it contradicts one - the row is contested.
+    contested = {unit for unit, (score, n) in owner.items() if any(
+        c is not None and c.unit == unit and m != n and part_of(r) != part_of(prepared[n][0])
+        and c.score >= score - RIVAL for m, (r, _, _, c, _) in enumerate(prepared))}
     rows = []
     for n, (row, s, item_scores, conflict, in_scope) in enumerate(prepared):
         kept = conflict if conflict is not None and owner[conflict.unit][1] == n else None
-        if not applies.applies(row):
-            party = party_of(row.actor) or ""
+        if kept is not None and kept.unit in contested:
+            rows.append(row_of(row, s, units, item_scores, kept, thresholds).model_copy(
+                update={"contested": True}))
+        elif not applies.applies(row):
+            party = applies.party(row) or ""
             rows.append(row_of(row, s, units, None, None, thresholds).model_copy(update={
                 "review": "not_applicable", "reason": applies.reason(party)}))
         elif in_scope or kept is not None:
@@ -361,7 +370,7 @@ def rows_for(regulation: Regulation, units: Sequence[PolicyUnit],
 def _excluded(regulation: Regulation, applies: Applicability) -> list[ExcludedParty]:
     out = []
     for party in sorted(applies.excluded, key=lambda p: -applies.parties[p].rows):
-        rules = [r.rule for r in regulation.rows if r.rule and party_of(r.actor) == party]
+        rules = [r.rule for r in regulation.rows if r.rule and applies.party(r) == party]
         out.append(ExcludedParty(document_id=regulation.document_id, actor=party,
                                  obligations=applies.parties[party].rows,
                                  rules=tuple(dict.fromkeys(rules))[:5],

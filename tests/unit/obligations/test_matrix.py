@@ -84,7 +84,7 @@ def test_statuses_quotes_and_findings(embedder: LocalEmbedder) -> None:
     chunks: dict[UUID, StoredChunk] = {c.id: c for c in [*rule_chunks, *policy_chunks]}
     found = findings_of(
         matrix, documents={rules_doc.id: rules_doc, policy_doc.id: policy_doc}, chunks=chunks,
-        book=book, max_gaps=10, max_findings=10)
+        book=book, max_findings=10)
     findings = found.findings
     assert found.held_back == 0 and book.dropped == 0
     by_clause = {f.target_clause: f for f in findings}
