@@ -33,6 +33,7 @@ from regintel.adapters.postgres.documents_repo import PostgresDocumentStore
 from regintel.adapters.postgres.faq_repo import PostgresFaqStore
 from regintel.adapters.postgres.obligations_repo import PostgresObligationStore
 from regintel.adapters.postgres.ontology_repo import PostgresOntologyStore
+from regintel.adapters.postgres.reviews_repo import PostgresReviewStore
 from regintel.adapters.postgres.unit_vector_repo import PostgresUnitVectorStore
 from regintel.adapters.queue.procrastinate_queue import ProcrastinateQueue
 from regintel.adapters.websearch.tavily import TavilySearch
@@ -67,12 +68,14 @@ from regintel.ingestion.service import (
 )
 from regintel.obligations.auditor import MatrixAuditor
 from regintel.obligations.registers import REGISTER_JOB, Registers
+from regintel.obligations.reviewing import ReviewService
 from regintel.ontology.service import OntologyService
 from regintel.ports.conversations import ConversationStore
 from regintel.ports.embedder import Embedder
 from regintel.ports.graph import GraphStore
 from regintel.ports.library import ChunkIndex, DocumentStore
 from regintel.ports.queue import JobQueue
+from regintel.ports.reviews import ReviewStore
 from regintel.ports.websearch import WebSearch
 from regintel.retrieval.hybrid import HybridRetriever
 from regintel.runtime.llama_server import LocalModelLease
@@ -261,6 +264,17 @@ class Container:
     @property
     def conversations(self) -> ConversationStore:
         return PostgresConversationStore(self.database)
+
+    @property
+    def reviews(self) -> ReviewStore:
+        """The officer's review decisions on audits (issue 47)."""
+        return PostgresReviewStore(self.database)
+
+    @property
+    def review(self) -> ReviewService:
+        """Audits read back with the decisions in force, and new decisions checked."""
+        return ReviewService(conversations=self.conversations, documents=self.documents,
+                             chunks=self.chunk_index, reviews=self.reviews)
 
     @property
     def faq(self) -> PostgresFaqStore:

@@ -1,12 +1,14 @@
 """GET /api/conversations/{id}/audit/export: a real audit (offline engine, through /api/chat)
 exported as XLSX, CSV and DOCX, each file read back with openpyxl, csv and python-docx; the
 conversation of another tenant (or another member) is not found, and so is an audit in a
-conversation that ran none."""
+conversation that ran none. The reports count what the engine proved apart from what it
+proposed, list the matrix in review order and end in a sign-off (issue 47)."""
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from typing import Any
 
 import pytest
@@ -14,6 +16,7 @@ from docx import Document
 from openpyxl import load_workbook
 
 from regintel.container import Container
+from regintel.reports.review_lines import SIGN_OFF_LINE
 from regintel.reports.tables import FINDING_COLUMNS, MATRIX_COLUMNS
 from tests.api.conftest import User, ingest, sse_events, upload
 
@@ -28,6 +31,9 @@ from the date on which the business relationship ends.
 1.1.3 The MLRO must report to the Governing Body semi-annually on the operation of the
 AML systems and controls.
 """
+# The matrix's Status values, in review order.
+STATUSES = ("finding", "review", "likely met", "not applicable")
+HEADLINE = re.compile(r"\d+ findings? proven; \d+ rows? to review")
 POLICY = """Kite Brokers Ltd - Records and Training Policy
 
 1. Records. The Firm keeps customer due diligence records for five years from the date the
@@ -78,10 +84,17 @@ async def test_xlsx_holds_summary_findings_and_matrix(alice: User,
     assert "attachment" in response.headers["content-disposition"]
     assert response.headers["content-disposition"].endswith('.xlsx"')
     book = load_workbook(io.BytesIO(response.content))
-    assert book.sheetnames == ["Summary", "Findings", "Matrix"]
-    summary = {row[0]: row[1] for row in book["Summary"].iter_rows(values_only=True)
-               if row and row[0]}
-    assert summary["Overall status"] == audited["audit"]["overall_status"]
+    # "Not applicable" lists the parties left out, when the audit left any out.
+    assert book.sheetnames[:3] == ["Summary", "Findings", "Matrix"]
+    assert book.sheetnames[3:] in ([], ["Not applicable"])
+    rows = list(book["Summary"].iter_rows(values_only=True))
+    summary = {row[0]: row[1] for row in rows if row and row[0]}
+    # The headline counts rows; it never repeats the chat's label over unproven rows.
+    assert HEADLINE.fullmatch(str(summary["Status"])), summary["Status"]
+    assert "Overall status" not in summary
+    assert str(summary["Engine's reading"]).startswith("Findings (proven): ")
+    assert re.fullmatch(r"0 of \d+ reviewed; .*", str(summary["Sign-off"]))
+    assert (None, SIGN_OFF_LINE) in rows
     assert summary["Audited"] == "policy.txt"
     findings = list(book["Findings"].iter_rows(values_only=True))
     assert findings[0] == FINDING_COLUMNS
@@ -110,8 +123,11 @@ async def test_csv_is_the_matrix(alice: User, audited: dict[str, Any]) -> None:
     # status, the ones the policy meets too - not only the findings.
     by_rule = {r[column["Rule"]]: r for r in rows[1:]}
     assert {"1.1.1", "1.1.2", "1.1.3"} <= set(by_rule), sorted(by_rule)
-    assert {r[column["Status"]] for r in rows[1:]} <= {"covered", "partial", "missing",
-                                                       "conflicting"}
+    # In review order: proven findings, rows to review, likely met, not applicable.
+    statuses = [r[column["Status"]] for r in rows[1:]]
+    assert set(statuses) <= set(STATUSES)
+    assert statuses == sorted(statuses, key=STATUSES.index)
+    assert not any(r[column["Decision"]] for r in rows[1:])  # nobody has decided yet
     # Each finding is numbered on its rule's row, and that row quotes the rule verbatim.
     findings = [r for r in rows[1:] if r[column["Finding #"]]]
     assert len(findings) == len(audited["audit"]["findings"])
@@ -119,7 +135,6 @@ async def test_csv_is_the_matrix(alice: User, audited: dict[str, Any]) -> None:
         f["target_clause"] for f in audited["audit"]["findings"]}
     for finding in audited["audit"]["findings"]:
         row = by_rule[finding["target_clause"]]
-        assert row[column["Status"]] != "covered"
         assert " ".join(finding["target_quote"].split()) in " ".join(
             row[column["Obligation (verbatim)"]].split())
     assert RULES.count("must") == sum(1 for r in rows[1:] if r[column["Rule"]].startswith("1."))
@@ -135,12 +150,13 @@ async def test_docx_has_summary_findings_by_severity_and_matrix(
     headings = [p.text for p in document.paragraphs
                 if p.style is not None and str(p.style.name).startswith("Heading")]
     assert "Summary" in headings and "Findings by severity" in headings
-    assert "Full matrix" in headings
+    assert "Full matrix" in headings and headings[-1] == "Sign-off"
     severities = {f["severity"] for f in audited["audit"]["findings"]}
     assert any(h.startswith(tuple(severities)) for h in headings)
     text = "\n".join(p.text for p in document.paragraphs)
     for finding in audited["audit"]["findings"]:
         assert f"“{finding['target_quote']}”" in text
+    assert re.search(r"\b0 of \d+ reviewed;", text) and SIGN_OFF_LINE in text
     summary, matrix = document.tables[0], document.tables[-1]
     assert summary.rows[0].cells[0].text == "Report"
     assert [c.text for c in matrix.rows[0].cells][:2] == ["Rule", "Obligation (verbatim)"]

@@ -45,6 +45,9 @@ async def _seed_tenant(db: Database, name: str) -> dict[str, UUID]:
         ("INSERT INTO audit_matrices (tenant_id, message_id, conversation_id, matrix) "
          "SELECT tenant_id, id, conversation_id, '{\"rows\": []}' FROM messages "
          "WHERE conversation_id = :conv", {}),
+        ("INSERT INTO review_decisions (tenant_id, policy_key, regulation_key, obligation_key,"
+         " decision, conversation_id, decided_by) VALUES (:tenant, 'policy', 'rulebook', "
+         "'0123456789abcdef01234567', 'gap', :conv, :user)", {}),
         ("INSERT INTO conversation_context (tenant_id, conversation_id, context_json) "
          "VALUES (:tenant, :conv, '{\"activeNodeIds\": []}')", {}),
         ("INSERT INTO memory_summaries (tenant_id, conversation_id, summary) "

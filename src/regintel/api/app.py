@@ -27,6 +27,7 @@ from regintel.api.routes import (
     members,
     obligations,
     projects,
+    reviews,
     usage,
 )
 from regintel.container import Container
@@ -117,7 +118,8 @@ def create_app(settings: Settings, *, run_worker: bool | None = None,
     errors.install(app)
     security.install(app, settings.api)
     routers = [module.router for module in (health, auth, members, documents, obligations,
-                                            conversations, chat, usage, faq, graph, projects)]
+                                            conversations, reviews, chat, usage, faq, graph,
+                                            projects)]
     for router in routers:
         app.include_router(router)
     openapi.install(app, [route for router in routers for route in router.routes

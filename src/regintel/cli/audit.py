@@ -24,8 +24,8 @@ def export_cmd(
         "title and the audit's date, in the current directory).")] = None,
     tenant: TenantOption = "default",
 ) -> None:
-    """Write the thread's latest audit: a summary, the findings by severity and the matrix
-    with citations (CSV: the matrix only)."""
+    """Write the thread's latest audit: a summary, the findings by severity and the matrix in
+    review order with the officer's decisions and a sign-off block (CSV: the matrix only)."""
     from regintel.reports.audit_thread import thread_audit_report
 
     settings = load_settings()
@@ -33,7 +33,10 @@ def export_cmd(
     async def go() -> Exported:
         async with open_container(settings) as container:
             tenant_id = await container.documents.ensure_tenant(tenant)
-            report = await thread_audit_report(container.conversations, tenant_id, thread)
+            review = container.review
+            report = await thread_audit_report(
+                container.conversations, tenant_id, thread,
+                reviews_for=lambda matrix, _: review.standing(tenant_id, matrix))
             return export(report, fmt)
 
     exported = run(go)

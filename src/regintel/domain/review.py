@@ -58,6 +58,30 @@ class ReviewDecision(BaseModel):
     decided_by: UUID | None = None
     decided_by_name: str = ""
     decided_at: datetime
+    conversation_id: UUID | None = Field(None, description="The audit it was decided in.")
+    message_id: UUID | None = None
+
+
+class DecisionRecord(BaseModel):
+    """A decision to append to the trail: a ReviewDecision before the store gives it its id
+    and time."""
+
+    model_config = ConfigDict(frozen=True)
+
+    policy_key: str
+    regulation_key: str
+    obligation_key: str
+    rule: str | None = None
+    decision: Decision
+    clause: str | None = None
+    note: str = ""
+    context_key: str = ""
+    policy_document_id: UUID | None = None
+    regulation_document_id: UUID | None = None
+    conversation_id: UUID | None = None
+    message_id: UUID | None = None
+    decided_by: UUID | None = None
+    decided_by_name: str = ""
 
 
 class RowReview(BaseModel):

@@ -3,21 +3,32 @@ and the full matrix, each row with its citation. The exporters (CSV, XLSX, DOCX)
 this model, so where its rows come from is decided here once.
 
 The rows come from the audit's coverage matrix (``domain.coverage.CoverageMatrix``: every
-in-scope obligation with its status) when the audit carries one. An audit without a matrix
-(the engines before it, and old threads) still has a matrix of what it did check: a row per
-finding, and a row per rule it checked that no finding names, marked as checked with no
-finding - which is not a finding of compliance, and the report says so."""
+in-scope obligation with its status) when the audit carries one, in its review order, each
+with the officer's decision on it (issue 47). An audit without a matrix (the engines before
+it, and old threads) still has a matrix of what it did check: a row per finding, and a row
+per rule it checked that no finding names, marked as checked with no finding - which is not
+a finding of compliance, and the report says so. Nothing proved those rows: each is one to
+review."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from regintel.domain.chat import AuditFinding, AuditResult, Citation, OverallStatus, Severity
-from regintel.domain.coverage import CoverageMatrix, CoverageRow
+from regintel.domain.chat import AuditFinding, AuditResult, Citation, Severity
+from regintel.domain.coverage import CoverageMatrix, CoverageRow, Proposal, ReviewStatus
+from regintel.domain.review import Decision, RowReview
+from regintel.reports.review_lines import (
+    ExcludedLine,
+    ReviewProgress,
+    SignOff,
+    decision_fields,
+    excluded_lines,
+    tally,
+)
 
 SEVERITIES: tuple[Severity, ...] = ("Critical", "High", "Medium", "Low")
 NO_FINDING = "checked, no finding"
@@ -46,17 +57,30 @@ class MatrixLine(BaseModel):
     regulation: str
     rule: str = ""
     obligation: str = Field(description="The rule's text (with its list items), verbatim.")
-    status: str = Field(description="covered, partial, missing, conflicting (from the matrix) "
-                        f"or gap, conflict, '{NO_FINDING}' (without one).")
+    review: ReviewStatus = Field("review", description="Where the row stands in the review; "
+                                 "a row no matrix proved (an audit without one) is to review.")
+    proposed: Proposal | None = None
+    priority: float | None = Field(None, description="How likely a gap, 2 decimals; None "
+                                   "for a row the matrix did not rank.")
+    reason: str = ""
+    coverage: str = Field(description="covered, partial, missing, conflicting (from the "
+                          f"matrix) or gap, conflict, '{NO_FINDING}' (without one).")
     severity: Severity | None = None
-    policy_quote: str = ""
+    policy_quote: str = Field("", description="The clause a standing decision relied on, "
+                              "else the policy's clauses that address the rule, verbatim.")
     policy_clause: str = ""
+    relied_on: bool = Field(False, description="Whether policy_quote is the decision's clause.")
     detail: str = Field("", description="What is missing or differs: list items, conditions, "
                         "'five years vs at least six years'.")
     fix: str = ""
     citation: str = Field("", description="Where the rule's text is: page or section and lines.")
     finding: str | None = Field(None, description="The number of the finding (or findings, "
                                 "'3, 8': two items of one rule missing) the row gave.")
+    decision: Decision | None = Field(None, description="The standing decision, if any.")
+    reopened: str | None = Field(None, description="Why an earlier decision no longer stands.")
+    decided_by: str = ""
+    decided_at: datetime | None = None
+    note: str = ""
 
 
 class AuditReport(BaseModel):
@@ -67,7 +91,11 @@ class AuditReport(BaseModel):
     mode: Literal["text", "policy"]
     policy: str = Field("", description="The audited document's title, or 'pasted text'.")
     regulations: list[str] = Field(default_factory=list)
-    overall_status: OverallStatus
+    # Counts, not the chat's overall label: that label would call rows nobody proved
+    # violations.
+    progress: ReviewProgress = Field(default_factory=ReviewProgress)
+    signed_off: SignOff | None = None
+    excluded: list[ExcludedLine] = Field(default_factory=list)
     summary: str = ""
     findings: list[ReportFinding] = Field(default_factory=list)
     matrix: list[MatrixLine] = Field(default_factory=list)
@@ -85,23 +113,30 @@ class AuditReport(BaseModel):
 def build_report(audit: AuditResult, citations: Sequence[Citation], *, title: str,
                  created_at: datetime, engine: str = "", conversation_title: str = "",
                  policy: str = "", regulations: Sequence[str] = (),
-                 matrix: CoverageMatrix | None = None) -> AuditReport:
+                 matrix: CoverageMatrix | None = None,
+                 reviews: Mapping[str, RowReview] | None = None,
+                 signed_off: SignOff | None = None) -> AuditReport:
     """The report of one audit turn: its findings numbered by severity, most severe first,
-    and the matrix's rows (or, without a matrix, the findings and the rules checked)."""
+    and the matrix's rows in review order, each with its decision from ``reviews`` (keyed by
+    obligation key), or, without a matrix, the findings and the rules checked."""
     cited = {c.n: c for c in citations}
     ordered = sorted(audit.findings, key=lambda f: (SEVERITIES.index(f.severity),
                                                     -f.confidence_score))
     findings = [_finding(i, f, cited) for i, f in enumerate(ordered, start=1)]
     named = list(regulations) + [f.target_doc_title for f in audit.findings]
+    excluded: list[ExcludedLine] = []
     if matrix is not None:
         named += [r.obligation.document_title for r in matrix.rows]
-        lines = _numbered([_matrix_line(row) for row in matrix.rows], ordered, findings)
+        decided = reviews or {}
+        lines = _numbered([_matrix_line(row, decided.get(row.key)) for row in matrix.queue],
+                          ordered, findings)
         source: MatrixSource = "coverage_matrix"
         checked = [f"{p.document_title}: {p.section} ({p.reason})" for p in matrix.scope
                    if p.checked]
         not_checked = [f"{p.document_title}: {p.section} ({p.reason})" for p in matrix.scope
                        if not p.checked]
         policy = policy or matrix.policy_title
+        excluded = excluded_lines(matrix)
     else:
         lines = [_finding_line(f, n) for f, n in zip(ordered, findings, strict=True)]
         lines += [_checked_line(rule, named) for rule in audit.rules_checked
@@ -112,7 +147,8 @@ def build_report(audit: AuditResult, citations: Sequence[Citation], *, title: st
         title=title, conversation_title=conversation_title, created_at=created_at,
         engine=engine, mode=audit.mode,
         policy=policy or ("pasted text" if audit.mode == "text" else ""),
-        regulations=[r for r in dict.fromkeys(named) if r], overall_status=audit.overall_status,
+        regulations=[r for r in dict.fromkeys(named) if r], progress=tally(lines),
+        signed_off=signed_off, excluded=excluded,
         summary=audit.summary, findings=findings, matrix=lines, matrix_source=source,
         scope_checked=checked, scope_not_checked=not_checked)
 
@@ -146,9 +182,13 @@ def _locations(finding: AuditFinding, cited: dict[int, Citation]) -> tuple[str, 
 
 
 def _finding_line(finding: AuditFinding, numbered: ReportFinding) -> MatrixLine:
+    """A finding no matrix row holds: the engine listed it, nothing proved it."""
     return MatrixLine(
         regulation=finding.target_doc_title, rule=finding.target_clause or "",
-        obligation=finding.target_quote, status=finding.kind, severity=finding.severity,
+        obligation=finding.target_quote,
+        proposed="contradicted" if finding.kind == "conflict" else "missing",
+        reason=f"listed as a {finding.kind} by the engine, not proven",
+        coverage=finding.kind, severity=finding.severity,
         policy_quote=finding.source_quote or "", policy_clause=numbered.policy_location,
         detail=finding.consequence, fix=finding.suggestion,
         citation=numbered.rule_location, finding=str(numbered.number))
@@ -162,7 +202,7 @@ def _numbered(lines: list[MatrixLine], ordered: Sequence[AuditFinding],
     out = list(lines)
     for finding, number in zip(ordered, numbered, strict=True):
         clause = finding.target_clause or ""
-        rows = [i for i, line in enumerate(out) if line.status != "covered"
+        rows = [i for i, line in enumerate(out) if line.coverage != "covered"
                 and line.regulation == finding.target_doc_title and _of_rule(clause, line.rule)]
         # The rule's own row before a row of a rule whose number merely starts alike.
         at = min(rows, key=lambda i: (out[i].rule != clause, -len(out[i].rule)), default=None)
@@ -181,7 +221,7 @@ def _of_rule(clause: str, rule: str) -> bool:
                                               and clause[len(rule):].startswith("(")))
 
 
-def _matrix_line(row: CoverageRow) -> MatrixLine:
+def _matrix_line(row: CoverageRow, review: RowReview | None) -> MatrixLine:
     rule = row.obligation
     text = rule.text
     if rule.items:
@@ -191,14 +231,23 @@ def _matrix_line(row: CoverageRow) -> MatrixLine:
                + [d.statement for d in row.differing_facts])
     where = f"page {rule.page}" if rule.page is not None else (rule.section or "")
     quotes = row.policy_quotes if row.status != "missing" else ()
+    decided, clause = decision_fields(review)
+    if clause:
+        # The officer's reading stands over the engine's match: the row shows the words the
+        # decision relied on, and the clause number of the engine's quote that holds them.
+        quoted, refs = clause, ", ".join(q.clause for q in row.policy_quotes
+                                         if q.clause and clause in q.quote)
+    else:
+        # A missing row's quotes are only the closest sentences, none of which meets the
+        # rule: shown, they would read as the policy's answer to the rule.
+        quoted = "\n".join(q.quote for q in quotes)
+        refs = ", ".join(q.clause for q in quotes if q.clause)
     return MatrixLine(
         regulation=rule.document_title, rule=rule.rule or "", obligation=text,
-        status=row.status, severity=row.severity,
-        # A missing row's quotes are only the closest sentences, none of which meets the rule:
-        # shown as the policy's text they would read as its answer to the rule.
-        policy_quote="\n".join(q.quote for q in quotes),
-        policy_clause=", ".join(q.clause for q in quotes if q.clause),
-        detail="; ".join(details), fix=row.fix, citation=where)
+        review=row.review, proposed=row.proposed, priority=round(row.priority, 2),
+        reason=row.reason, coverage=row.status, severity=row.severity,
+        policy_quote=quoted, policy_clause=refs, relied_on=bool(clause),
+        detail="; ".join(details), fix=row.fix, citation=where, **decided)
 
 
 def _title_of(rule: str, titles: Sequence[str]) -> str:
@@ -210,7 +259,8 @@ def _title_of(rule: str, titles: Sequence[str]) -> str:
 def _checked_line(rule: str, titles: Sequence[str]) -> MatrixLine:
     title = _title_of(rule, titles)
     clause = rule[len(title):].strip() if title else ""
-    return MatrixLine(regulation=title or rule, rule=clause, obligation="", status=NO_FINDING)
+    return MatrixLine(regulation=title or rule, rule=clause, obligation="", coverage=NO_FINDING,
+                      reason=f"{NO_FINDING}: not a finding of compliance")
 
 
 def _rules_by_document(rules: Sequence[str], titles: Sequence[str]) -> list[str]:

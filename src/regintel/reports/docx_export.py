@@ -1,6 +1,7 @@
 """The report as a Word document (python-docx): the summary, the findings grouped by severity
-(each with the rule's words and the policy's, verbatim, where they stand, and the fix), then
-the full matrix with its citations in a landscape section."""
+(each with the rule's words and the policy's, verbatim, where they stand, and the fix), the
+scope and the parties left out, the full matrix in review order with its decisions and
+citations in a landscape section, then a sign-off page."""
 
 from __future__ import annotations
 
@@ -10,17 +11,23 @@ from typing import TYPE_CHECKING
 from regintel.domain.documents import short_title
 from regintel.errors import ConfigurationError
 from regintel.reports.audit_report import AuditReport, MatrixLine, ReportFinding
-from regintel.reports.tables import summary_pairs
+from regintel.reports.review_lines import (
+    PROPOSAL_LABELS,
+    STATUS_LABELS,
+    decision_label,
+    iso_minute,
+)
+from regintel.reports.tables import sign_off, summary_pairs
 
 if TYPE_CHECKING:
     from docx.document import Document as DocxDocument
     from docx.table import Table
 
-MATRIX_HEADERS = ("Rule", "Obligation (verbatim)", "Status", "Policy (verbatim)",
+MATRIX_HEADERS = ("Rule", "Obligation (verbatim)", "Status", "Decision", "Policy (verbatim)",
                   "Gap and fix", "Citation")
 # Column widths in centimetres: a landscape page (A4 or Letter) with 1.5 cm margins holds
 # about 24.5 cm of table.
-MATRIX_WIDTHS_CM = (2.6, 6.4, 2.0, 5.4, 5.4, 2.6)
+MATRIX_WIDTHS_CM = (2.3, 5.6, 2.8, 3.0, 4.8, 4.2, 1.8)
 MARGIN_CM = 1.5
 SUMMARY_WIDTHS_CM = (3.6, 12.4)
 SEVERITY_COLOUR = {"Critical": "B42318", "High": "C4540A", "Medium": "A57A00", "Low": "3B7A2A"}
@@ -39,7 +46,9 @@ def to_docx(report: AuditReport) -> bytes:
     _summary(document, report)
     _findings(document, report)
     _scope(document, report)
+    _excluded(document, report)
     _matrix(document, report)
+    _sign_off(document, report)
     out = io.BytesIO()
     document.save(out)
     return out.getvalue()
@@ -78,6 +87,33 @@ def _scope(document: DocxDocument, report: AuditReport) -> None:
             document.add_heading(f"{label} ({len(parts)})", level=2)
             for part in parts:
                 document.add_paragraph(part, style="List Bullet")
+
+
+def _excluded(document: DocxDocument, report: AuditReport) -> None:
+    """The parties whose obligations the matrix left out, so a reader sees they were set
+    aside on purpose, and why, rather than missed."""
+    if not report.excluded:
+        return
+    document.add_heading("Not applicable", level=1)
+    document.add_paragraph("Obligations of these parties are not rows of the matrix: they "
+                           "bind parties the audited policy does not govern.")
+    for party in report.excluded:
+        where = f" ({party.regulation})" if party.regulation else ""
+        count = f"{party.obligations} obligation{'' if party.obligations == 1 else 's'}"
+        document.add_paragraph(f"{party.party}{where} — {count}: {party.reason}",
+                               style="List Bullet")
+
+
+def _sign_off(document: DocxDocument, report: AuditReport) -> None:
+    """A page of its own, upright, after the matrix: it is printed and signed."""
+    from docx.enum.section import WD_ORIENT, WD_SECTION
+
+    section = document.add_section(WD_SECTION.NEW_PAGE)
+    section.orientation = WD_ORIENT.PORTRAIT
+    section.page_width, section.page_height = section.page_height, section.page_width
+    document.add_heading("Sign-off", level=1)
+    for line in sign_off(report):
+        document.add_paragraph(line)
 
 
 def _findings(document: DocxDocument, report: AuditReport) -> None:
@@ -152,13 +188,23 @@ def _matrix(document: DocxDocument, report: AuditReport) -> None:
 
 
 def _matrix_texts(line: MatrixLine) -> list[str]:
-    status = line.status + (f" · {line.severity}" if line.severity else "") + (
+    proposal = " · ".join(p for p in (
+        PROPOSAL_LABELS[line.proposed] if line.proposed is not None else "",
+        f"{line.priority:.2f}" if line.priority is not None else "") if p)
+    engine = line.coverage + (f" · {line.severity}" if line.severity else "") + (
         f" · finding {line.finding}" if line.finding is not None else "")
-    policy = line.policy_quote + (f" ({line.policy_clause})" if line.policy_clause else "")
-    gap = "\n".join(p for p in (line.detail, f"Fix: {line.fix}" if line.fix else "") if p)
+    status = _lines(STATUS_LABELS[line.review], proposal, line.reason, engine)
+    decided = " · ".join(p for p in (line.decided_by, iso_minute(line.decided_at)) if p)
+    decision = _lines(decision_label(line.decision, line.reopened), decided, line.note)
+    policy = line.policy_quote + (f" ({line.policy_clause})" if line.policy_clause else "") + (
+        "\n(the clause the decision relied on)" if line.relied_on else "")
+    gap = _lines(line.detail, f"Fix: {line.fix}" if line.fix else "")
     return [f"{short_title(line.regulation)} {line.rule}".strip(), line.obligation, status,
-            policy, gap,
-            line.citation]
+            decision, policy, gap, line.citation]
+
+
+def _lines(*parts: str) -> str:
+    return "\n".join(p for p in parts if p)
 
 
 def _widths(table: Table, centimetres: tuple[float, ...]) -> None:

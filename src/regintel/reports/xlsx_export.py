@@ -1,20 +1,25 @@
-"""The report as an Excel workbook (openpyxl): a Summary sheet, a Findings sheet (most severe
-first) and a Matrix sheet, each table with a frozen, filterable header and wrapped text."""
+"""The report as an Excel workbook (openpyxl): a Summary sheet (with the sign-off block), a
+Findings sheet (most severe first), a Matrix sheet in review order and, when the audit left
+some parties' obligations out, a "Not applicable" sheet; each table with a frozen,
+filterable header and wrapped text."""
 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from regintel.errors import ConfigurationError
 from regintel.reports.audit_report import AuditReport
 from regintel.reports.tables import (
+    EXCLUDED_COLUMNS,
     FINDING_COLUMNS,
     MATRIX_COLUMNS,
     Cell,
+    excluded_cells,
     finding_cells,
     matrix_cells,
+    sign_off,
     summary_pairs,
 )
 
@@ -24,13 +29,19 @@ if TYPE_CHECKING:
 # Wide columns for verbatim text, narrow ones for labels (characters).
 _WIDE, _MID, _NARROW = 48, 20, 11
 FINDING_WIDTHS = (5, _NARROW, 9, _MID, _NARROW, _WIDE, _MID, _WIDE, _MID, 36, 36, 11)
-MATRIX_WIDTHS = (_MID, _NARROW, _WIDE, 14, _NARROW, _NARROW, _WIDE, 36, 36, _MID, 10)
+MATRIX_WIDTHS = (_NARROW, _NARROW, 14, 7, 14, 14, 16, _MID, _WIDE, 30, _NARROW, _WIDE, 30, 30,
+                 30, 14, 10)
+EXCLUDED_WIDTHS = (30, 12, _WIDE, _MID, 30)
 BODY_PT = 9
 # Neither Excel nor LibreOffice sizes a wrapped row from a file that does not say its height,
 # so each row gets the height of its tallest cell: lines of about 1.15 characters a width
 # unit at 9 pt, 12 points a line, within Excel's 409-point limit.
 CHARS_PER_UNIT, POINTS_PER_LINE, MAX_ROW_POINTS = 1.15, 11.5, 409.0
 SEVERITY_FILL = {"Critical": "F4B6B6", "High": "F9D5B0", "Medium": "FBEBA8", "Low": "D9E8D2"}
+# The matrix's Status: a proven finding in red, a row to review in amber, a proposal in green.
+STATUS_FILL = {"finding": "F4B6B6", "review": "FBEBA8", "likely met": "D9E8D2",
+               "not applicable": "E4E4E4"}
+SCORE_FORMAT = "0.00"
 HEADER_FILL = "1F3A5F"
 MAX_CELL = 32_767  # Excel's limit on the characters of one cell
 
@@ -47,9 +58,13 @@ def to_xlsx(report: AuditReport) -> bytes:
     summary.title = "Summary"
     _summary(summary, report)
     _table(book.create_sheet("Findings"), FINDING_COLUMNS, FINDING_WIDTHS,
-           [finding_cells(f) for f in report.findings], severity_column=1)
+           [finding_cells(f) for f in report.findings], fill_column=1, fills=SEVERITY_FILL)
     _table(book.create_sheet("Matrix"), MATRIX_COLUMNS, MATRIX_WIDTHS,
-           [matrix_cells(line) for line in report.matrix], severity_column=4)
+           [matrix_cells(line) for line in report.matrix],
+           fill_column=MATRIX_COLUMNS.index("Status"), fills=STATUS_FILL)
+    if report.excluded:  # a sheet only when a party was left out: an empty one says nothing
+        _table(book.create_sheet("Not applicable"), EXCLUDED_COLUMNS, EXCLUDED_WIDTHS,
+               [excluded_cells(e) for e in report.excluded])
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
@@ -68,24 +83,31 @@ def _summary(sheet: Worksheet, report: AuditReport) -> None:
         sheet.cell(sheet.max_row, 1).font = Font(bold=True)
     sheet.append([])
     sheet.append(["Summary", _fit(report.summary)])
-    if sheet.cell(sheet.max_row, 2).data_type == "f":
-        sheet.cell(sheet.max_row, 2).data_type = "s"
     sheet.cell(sheet.max_row, 1).font = Font(bold=True)
     for label, parts in (("Checked", report.scope_checked),
                          ("Not checked", report.scope_not_checked)):
         if parts:
             sheet.append([label, _fit("\n".join(parts))])
             sheet.cell(sheet.max_row, 1).font = Font(bold=True)
+    sheet.append([])
+    progress, *to_sign = sign_off(report)
+    sheet.append(["Sign-off", progress])
+    sheet.cell(sheet.max_row, 1).font = Font(bold=True)
+    for line in to_sign:
+        sheet.append([None, line])
     for number, row in enumerate(sheet.iter_rows(min_row=3), start=3):
         for cell in row:
             cell.alignment = Alignment(wrap_text=True, vertical="top")
+            if cell.data_type == "f":  # titles, names and the summary are text, never run
+                cell.data_type = "s"
         texts = [str(c.value or "") for c in row[:2]]
         sheet.row_dimensions[number].height = _height(texts, (18, 110)[:len(texts)])
     _print_wide(sheet)
 
 
 def _table(sheet: Worksheet, columns: Sequence[str], widths: Sequence[int],
-           rows: Sequence[Sequence[Cell]], *, severity_column: int) -> None:
+           rows: Sequence[Sequence[Cell]], *, fill_column: int | None = None,
+           fills: Mapping[str, str] | None = None) -> None:
     from openpyxl.styles import Alignment, Font, PatternFill
     from openpyxl.utils import get_column_letter
 
@@ -105,10 +127,13 @@ def _table(sheet: Worksheet, columns: Sequence[str], widths: Sequence[int],
             cell.alignment = Alignment(wrap_text=True, vertical="top")
             if cell.data_type == "f":  # a quote that starts with "=" stays text, verbatim
                 cell.data_type = "s"
-        fill = SEVERITY_FILL.get(str(values[severity_column]))
-        if fill:
-            sheet.cell(sheet.max_row, severity_column + 1).fill = PatternFill(
-                "solid", fgColor=fill)
+            if isinstance(cell.value, float):
+                cell.number_format = SCORE_FORMAT
+        if fill_column is not None and fills:
+            fill = fills.get(str(values[fill_column]))
+            if fill:
+                sheet.cell(sheet.max_row, fill_column + 1).fill = PatternFill(
+                    "solid", fgColor=fill)
     sheet.freeze_panes = "A2"
     if rows:
         sheet.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{len(rows) + 1}"

@@ -73,13 +73,14 @@ def test_jsonl_without_articles_is_refused(tmp_path: Path) -> None:
 
 
 def test_pooled_counts_gaps_and_findings_together() -> None:
-    rows = [{"gaps": 8, "found": 4, "findings": 10, "matching_findings": 5,
-             "quotes_fabricated": 0, "seconds": 2.0},
-            {"gaps": 2, "found": 2, "findings": 10, "matching_findings": 1,
-             "quotes_fabricated": 1, "seconds": 3.0}]
+    rows = [{"gaps": 8, "found": 4, "findings": 10, "matching_findings": 5, "surfaced": 6,
+             "queue": 40, "quotes_fabricated": 0, "seconds": 2.0},
+            {"gaps": 2, "found": 2, "findings": 10, "matching_findings": 1, "surfaced": 2,
+             "queue": 10, "quotes_fabricated": 1, "seconds": 3.0}]
     figures = pooled(rows)
     assert (figures["recall"], figures["precision"]) == (0.6, 0.3)
-    assert figures["quotes_fabricated"] == 1
+    assert (figures["finding_precision"], figures["surfaced_share"]) == (0.3, 0.8)
+    assert figures["quotes_fabricated"] == 1 and figures["queue"] == 50
 
 
 @pytest.mark.parametrize(("content", "error"), [

@@ -16,9 +16,11 @@ from regintel.domain.coverage import CoverageMatrix
 from regintel.domain.documents import DocStatus, DocType, Document, StoredChunk
 from regintel.ingestion.chunking import chunk_document
 from regintel.obligations.findings import findings_of
+from regintel.obligations.lexical import content_words
 from regintel.obligations.matrix import Regulation, row_text, rows_for
 from regintel.obligations.policy_text import policy_units
 from regintel.obligations.register import build_register
+from regintel.obligations.triage import triage
 
 RULES = """Rulebook of Test Rules
 
@@ -92,9 +94,16 @@ def test_statuses_quotes_and_findings(embedder: LocalEmbedder) -> None:
     assert conflict.kind == "conflict" and conflict.source_quote is not None
     assert "five years" in conflict.source_quote and "six years" in conflict.target_quote
     assert "five years" in conflict.suggestion and "at least six years" in conflict.suggestion
-    assert by_clause["3.1.2(b)"].kind == "gap"
-    assert by_clause["3.1.2(b)"].target_quote.startswith("report the complaints received")
     assert all(len(f.citations) >= 1 for f in findings)
+    # An item left out is proposed, not asserted: it heads the review queue after the finding.
+    assert "3.1.2(b)" not in by_clause and "3.1.2" not in by_clause
+    queue = matrix.model_copy(update={"rows": tuple(triage(
+        matrix.rows, found.proven, covered=0.5,
+        policy_words=content_words(" ".join(c.text for c in policy_chunks))))}).queue
+    assert (queue[0].obligation.rule, queue[0].review) == ("3.1.1", "finding")
+    assert (queue[1].obligation.rule, queue[1].review, queue[1].proposed) == (
+        "3.1.2", "review", "missing")
+    assert "(b)" in queue[1].reason and queue[1].priority > queue[-1].priority
 
 
 def test_a_duty_left_to_choice_or_made_conditional_is_weakened() -> None:

@@ -90,9 +90,14 @@ def test_without_a_matrix_the_rows_are_the_findings_then_the_rules_checked() -> 
     assert report.findings[0].rule_location == "page 4 · clause 1.1"
     assert report.findings[0].policy_location.startswith("page 2")
     # 1.1 and 2.1 have findings; 3.1 and its item (a) were checked without one.
-    assert [(m.regulation, m.rule, m.status) for m in report.matrix] == [
+    assert [(m.regulation, m.rule, m.coverage) for m in report.matrix] == [
         ("Rules", "1.1", "conflict"), ("Rules", "2.1", "gap"), ("Rules", "3.1", NO_FINDING),
         ("Rules", "3.1(a)", NO_FINDING)]
+    # Without a matrix nothing proved a row: the findings are proposals, every row is to
+    # review, and the headline counts say so rather than the chat's label.
+    assert {m.review for m in report.matrix} == {"review"}
+    assert [m.proposed for m in report.matrix] == ["contradicted", "missing", None, None]
+    assert report.progress.headline() == "0 findings proven; 4 rows to review"
     assert report.scope_checked == ["Rules — 4 rules checked, each a row of the matrix"]
 
 
@@ -101,11 +106,13 @@ def test_xlsx_and_csv_of_a_matrix_keep_every_row_and_what_differs() -> None:
     assert report.policy == "Kite Policy" and report.matrix_source == "coverage_matrix"
     book = load_workbook(io.BytesIO(export(report, ExportFormat.XLSX).data))
     rows = list(book["Matrix"].iter_rows(values_only=True))
-    status, number = MATRIX_COLUMNS.index("Status"), MATRIX_COLUMNS.index("Finding #")
+    rule, number = MATRIX_COLUMNS.index("Rule"), MATRIX_COLUMNS.index("Finding #")
     # The matrix's rows, each finding numbered on its rule's row (1.1 is finding 1); a
     # finding no row holds (2.1) is listed after them, so the matrix holds every finding.
-    assert [(r[status], r[number]) for r in rows[1:]] == [
-        ("conflicting", "1"), ("partial", None), ("covered", None), ("gap", "2")]
+    assert [(r[rule], r[number]) for r in rows[1:]] == [
+        ("1.1", "1"), ("3.1", None), ("4.1", None), ("2.1", "2")]
+    status = MATRIX_COLUMNS.index("Status")
+    assert {r[status] for r in rows[1:]} == {"review"}  # the engine proved none of them
     detail = MATRIX_COLUMNS.index("Gap detail")
     assert rows[1][detail] == "five years vs at least six years"
     assert rows[2][detail] == "missing item: (b) the beneficial owner."
@@ -117,7 +124,7 @@ def test_xlsx_and_csv_of_a_matrix_keep_every_row_and_what_differs() -> None:
     parsed = list(csv.reader(io.StringIO(export(report, ExportFormat.CSV).data
                                          .decode("utf-8-sig"))))
     assert tuple(parsed[0]) == MATRIX_COLUMNS
-    assert [r[status] for r in parsed[1:]] == ["conflicting", "partial", "covered", "gap"]
+    assert [r[rule] for r in parsed[1:]] == ["1.1", "3.1", "4.1", "2.1"]
     assert parsed[1][MATRIX_COLUMNS.index("Policy text (verbatim)")] == POLICY_RETENTION
 
 
@@ -134,8 +141,8 @@ def test_docx_groups_findings_by_severity_and_tables_the_matrix() -> None:
     assert f"“{RETENTION}”" in text and f"“{POLICY_RETENTION}”" in text
     matrix = document.tables[-1]
     assert len(matrix.rows) == 1 + 4
-    assert "five years vs at least six years" in matrix.rows[1].cells[4].text
-    assert matrix.rows[1].cells[5].text == "page 4"
+    assert "five years vs at least six years" in matrix.rows[1].cells[5].text
+    assert matrix.rows[1].cells[6].text == "page 4"
 
 
 def test_a_policy_line_that_looks_like_a_formula_stays_text() -> None:
@@ -180,7 +187,7 @@ def test_a_missing_rows_closest_sentence_is_not_shown_as_the_policys_text() -> N
     audit = AuditResult(mode="policy", overall_status="Minor Issues", targets_checked=1)
     line = build_report(audit, [], title="T", created_at=WHEN, matrix=matrix).matrix[-1]
     # The policy says nothing that meets the rule: its closest sentence is not its answer.
-    assert (line.rule, line.status, line.policy_quote, line.policy_clause) == (
+    assert (line.rule, line.coverage, line.policy_quote, line.policy_clause) == (
         "5.1", "missing", "", "")
     conflicting = build_report(audit, [], title="T", created_at=WHEN, matrix=matrix).matrix[0]
     assert conflicting.policy_quote == POLICY_RETENTION

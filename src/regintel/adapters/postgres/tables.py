@@ -360,12 +360,40 @@ audit_matrices = Table(
     _conversation_fk("audit_matrices_conversation_fkey"),
 )
 
+# The officer's review decisions (issue 47, migration 0017): append-only, the latest on a row
+# in force; keyed by policy, regulation and obligation rather than by conversation or document,
+# so a decision carries into the next audit of the same policy (hence no foreign keys to them).
+review_decisions = Table(
+    "review_decisions", metadata,
+    _id(),
+    _tenant(),
+    Column("policy_key", Text, nullable=False),
+    Column("regulation_key", Text, nullable=False),
+    Column("obligation_key", Text, nullable=False),
+    Column("rule", Text),
+    Column("decision", Text, nullable=False),
+    Column("clause", Text),
+    Column("note", Text, nullable=False, server_default=""),
+    Column("context_key", Text, nullable=False, server_default=""),
+    Column("policy_document_id", UUID(as_uuid=True)),
+    Column("regulation_document_id", UUID(as_uuid=True)),
+    Column("conversation_id", UUID(as_uuid=True)),
+    Column("message_id", UUID(as_uuid=True)),
+    Column("decided_by", UUID(as_uuid=True), ForeignKey("users.id", ondelete="SET NULL")),
+    Column("decided_by_name", Text, nullable=False, server_default=""),
+    Column("decided_at", DateTime(timezone=True), nullable=False, server_default=func.now()),
+    CheckConstraint("decision IN ('met', 'partly_met', 'gap', 'not_applicable')",
+                    name="review_decisions_decision_check"),
+    Index("review_decisions_row_idx", "tenant_id", "policy_key", "regulation_key",
+          "obligation_key", text("decided_at DESC")),
+)
+
 # Tables whose rows belong to one tenant; each has RLS keyed on ``tenant_id``.
 TENANT_TABLES: tuple[Table, ...] = (
     memberships, user_profiles, document_sets, documents, chunks, chunk_terms, conversations,
     messages,
     conversation_context, memory_summaries, memory_qa, usage_events, faq_entries, unit_vectors,
-    obligation_registers, obligations, audit_matrices,
+    obligation_registers, obligations, audit_matrices, review_decisions,
 )
 
 # Accounts (issue 8, migration 0007): tokens are stored only as SHA-256 hashes.

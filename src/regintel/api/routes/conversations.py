@@ -160,8 +160,10 @@ async def export_audit(conversation_id: UUID, principal: PrincipalDep,
                        = ExportFormat.XLSX) -> Response:
     """The conversation's latest audit as a file a compliance officer can hand on."""
     await owned(container, principal, conversation_id)
-    report = await thread_audit_report(container.conversations, principal.tenant_id,
-                                       conversation_id)
+    review = container.review
+    report = await thread_audit_report(
+        container.conversations, principal.tenant_id, conversation_id,
+        reviews_for=lambda matrix, _: review.standing(principal.tenant_id, matrix))
     exported = export(report, fmt)
     return Response(exported.data, media_type=exported.media_type, headers={
         "Content-Disposition": f'attachment; filename="{exported.filename}"',
