@@ -113,3 +113,9 @@ async def upload(tab: Tab, *, filename: str, data: bytes, mime: str, title: str,
     await expect(dialog).to_have_count(0)
     card = page.locator(".doc-card").filter(has_text=title)
     await expect(card.locator(".status")).to_have_text("Ready", timeout=READY_TIMEOUT_MS)
+
+
+async def csrf_token(tab: Tab) -> str:
+    """The CSRF token the app set for this browser (for API calls made from a test)."""
+    cookies = await tab.context.cookies()
+    return next(c["value"] for c in cookies if c["name"] == "regintel_csrf")

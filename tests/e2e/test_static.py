@@ -41,7 +41,8 @@ def test_no_script_builds_markup_from_strings() -> None:
     insertAdjacentHTML or document.write anywhere in the UI's scripts."""
     root = files("regintel.web") / "static"
     assert (root / "index.html").is_file() and (root / "app.css").is_file()
-    scripts = [f for d in (root / "js", root / "js" / "screens", root / "js" / "dashboard")
+    scripts = [f for d in (root / "js", root / "js" / "screens", root / "js" / "dashboard",
+                           root / "js" / "review")
                for f in d.iterdir() if f.name.endswith(".js")]
     assert len(scripts) >= 10
     for script in scripts:

@@ -30,4 +30,8 @@ def install(app: FastAPI) -> None:
     for path in PAGES:
         app.add_api_route(path, _shell, methods=["GET"], include_in_schema=False,
                           response_class=FileResponse, name=f"page:{path}")
+    # An audit's review screen (issue 47), reloadable and bookmarkable like the pages above.
+    app.add_api_route("/review/{conversation_id}/{message_id}", _shell, methods=["GET"],
+                      include_in_schema=False, response_class=FileResponse,
+                      name="page:/review")
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

@@ -9,6 +9,7 @@ import { onboardingScreen } from './screens/onboarding.js';
 import { dashboardScreen } from './dashboard/dashboard.js';
 import { projectsScreen } from './screens/projects.js';
 import { graphScreen } from './screens/graph.js';
+import { reviewScreen } from './review/review.js';
 
 const app = document.getElementById('app');
 let cleanup = null;
@@ -31,6 +32,18 @@ export function navigate(path, { replace = false } = {}) {
   render();
 }
 
+function pageScreen(path, me) {
+  switch (path) {
+    case '/auth/login': return authScreen('login');
+    case '/auth/signup': return authScreen('signup');
+    case '/onboarding': return onboardingScreen(me);
+    case '/dashboard': return dashboardScreen(me);
+    case '/projects': return projectsScreen(me);
+    case '/graph': return graphScreen(me);
+    default: return landingScreen(me);
+  }
+}
+
 async function render() {
   if (cleanup) {
     cleanup();
@@ -38,22 +51,17 @@ async function render() {
   }
   const path = window.location.pathname;
   const me = await loadMe().catch(() => null);
-  const needsAuth = ['/dashboard', '/onboarding', '/projects', '/graph'].includes(path);
+  // An audit's review: /review/<conversation>/<message>, or /review/<conversation>/latest.
+  const review = path.match(/^\/review\/([^/]+)\/([^/]+)$/);
+  const needsAuth = Boolean(review) || ['/dashboard', '/onboarding', '/projects', '/graph'].includes(path);
   if (needsAuth && !me) return navigate('/auth/login', { replace: true });
   if (me && path.startsWith('/auth/')) return navigate(me.onboarding_complete ? '/dashboard' : '/onboarding', { replace: true });
-  if (me && !me.onboarding_complete && ['/dashboard', '/projects', '/graph'].includes(path)) {
+  if (me && !me.onboarding_complete && (review || ['/dashboard', '/projects', '/graph'].includes(path))) {
     return navigate('/onboarding', { replace: true });
   }
-  let screen;
-  switch (path) {
-    case '/auth/login': screen = authScreen('login'); break;
-    case '/auth/signup': screen = authScreen('signup'); break;
-    case '/onboarding': screen = onboardingScreen(me); break;
-    case '/dashboard': screen = dashboardScreen(me); break;
-    case '/projects': screen = projectsScreen(me); break;
-    case '/graph': screen = graphScreen(me); break;
-    default: screen = landingScreen(me);
-  }
+  const screen = review
+    ? reviewScreen(me, review[1], review[2])
+    : pageScreen(path, me);
   clear(app);
   app.append(screen.element);
   cleanup = screen.cleanup || null;

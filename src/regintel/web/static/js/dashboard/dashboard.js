@@ -9,6 +9,7 @@ import { createLibrary } from './documents.js';
 import { renderAnswer } from './messages.js';
 import { createSources } from './sources.js';
 import { hideTooltip } from './tooltip.js';
+import { reviewApi } from '../review/paths.js';
 
 const NODE_LABELS = {
   accepted: 'Starting…', guardrails: 'Checking the question…', triage: 'Reading the question…',
@@ -32,22 +33,40 @@ function plainTitle(title) {
 }
 
 /** A stored answer as its turn's `meta` event: the response kept with it (every answer since
- * it was kept), else the badge, typed result and cost stored beside the text. */
-function storedAnswer(m) {
+ * it was kept), else the badge, typed result and cost stored beside the text; with the id of
+ * its message (an audit's review is the message's). */
+function storedAnswer(m, threadId) {
   const kept = m.metadata || {};
-  if (kept.response && typeof kept.response === 'object') return kept.response;
+  if (kept.response && typeof kept.response === 'object') return { ...kept.response, message_id: m.id };
   const result = kept.result || {};
   return {
     answer: m.content, citations: kept.citations || [], resolved_documents: kept.resolved || [],
     confidence: kept.confidence || null, engine: kept.engine, usage: kept.usage || null,
     audit: result.audit || null, summary: result.summary || null, comparison: result.comparison || null,
+    thread_id: threadId, message_id: m.id,
   };
+}
+
+/** The review progress of each stored audit, asked for before the conversation is drawn (so
+ * its "Review all N rows" link is there from the start); null for an audit without a review. */
+async function withReviews(threadId, answers) {
+  await Promise.all(answers.filter((meta) => meta.audit).map(async (meta) => {
+    try {
+      meta.review = (await get(reviewApi(threadId, meta.message_id))).progress;
+    } catch {
+      meta.review = null;
+    }
+  }));
+  return answers;
 }
 
 export function dashboardScreen(me) {
   // "Ask about this project" on a project page opens the dashboard with ?project=<id>: the
   // next new chat is scoped to that project (its snapshot grounds the answers).
-  const projectParam = new URLSearchParams(window.location.search).get('project');
+  const params = new URLSearchParams(window.location.search);
+  const projectParam = params.get('project');
+  // "Back to the chat" from an audit's review opens the dashboard with ?chat=<id>.
+  const chatParam = params.get('chat');
   const state = { conversations: [], engines: [], threadId: null, title: '', busy: false, tab: 'chats', abort: null, project: null };
 
   // -- centre: chat -----------------------------------------------------------------------
@@ -373,10 +392,12 @@ export function dashboardScreen(me) {
     renderChatList();
     try {
       const stored = (await get(`/api/conversations/${id}/messages`)).data;
+      const answers = await withReviews(id, stored.filter((m) => m.role === 'assistant').map((m) => storedAnswer(m, id)));
+      if (state.threadId !== id) return; // another conversation was opened meanwhile
       for (const m of stored) {
         if (m.role === 'user') userMessage(m.content);
         else if (m.role === 'assistant') {
-          const meta = storedAnswer(m);
+          const meta = answers.shift();
           messages.append(h('div', { class: 'msg assistant' }, h('span', { class: 'avatar bot', 'aria-hidden': 'true' }, '§'),
             h('div', { class: 'bubble' }, renderAnswer(meta, ctx, { live: false }))));
           sources.addAll(meta.citations, { reveal: window.matchMedia(WIDE).matches });
@@ -513,7 +534,11 @@ export function dashboardScreen(me) {
     messages.querySelectorAll('.welcome').forEach((el) => el.remove());
     if (!messages.querySelector('.msg')) welcome();
   });
-  loadConversations();
+  loadConversations().then(() => {
+    if (!chatParam) return;
+    window.history.replaceState(null, '', '/dashboard');
+    if (state.conversations.some((c) => c.id === chatParam)) openConversation(chatParam);
+  });
   loadEngines();
 
   return {

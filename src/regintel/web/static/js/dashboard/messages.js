@@ -1,9 +1,11 @@
 // Rendering of chat messages: answers with inline citation markers, confidence, prompts for
 // pending questions, audit findings, comparison tables, summaries and the cost line.
+import { get } from '../api.js';
 import { h, safeUrl, shownQuote } from '../dom.js';
 import { icon } from '../icons.js';
 import { withTooltip } from './tooltip.js';
 import { findingWork } from './findingwork.js';
+import { reviewApi, reviewPage } from '../review/paths.js';
 
 const SEVERITIES = ['Critical', 'High', 'Medium', 'Low'];
 const MEDIUM_TIP = 'Medium confidence—further investigation suggested';
@@ -223,6 +225,29 @@ function auditExport(threadId) {
     }, label)));
 }
 
+/** The audit's review screen, once the audit has rows to review (a coverage matrix): "Review
+ * all N rows". meta.review is its progress when the caller has it (a reopened conversation
+ * loads it first, so the answer does not change under the reader); otherwise it is asked for,
+ * and the link shows when it arrives. The message id: the stored message's, else the one the
+ * turn reports (context.exchange_id), else the conversation's latest audit. */
+function reviewLink(meta) {
+  if (!meta.thread_id || meta.review === null) return null;
+  const messageId = meta.message_id || (meta.context && meta.context.exchange_id) || 'latest';
+  const link = h('a', {
+    class: 'btn small primary review-link', href: reviewPage(meta.thread_id, messageId),
+    'data-nav': true, hidden: true,
+  });
+  const show = (progress) => {
+    if (!progress || !progress.total) return;
+    link.textContent = `Review all ${progress.total} rows`;
+    link.title = `${progress.decided} of ${progress.total} reviewed`;
+    link.hidden = false;
+  };
+  if (meta.review) show(meta.review);
+  else get(reviewApi(meta.thread_id, messageId)).then((r) => show(r.progress)).catch(() => {});
+  return link;
+}
+
 // Severities shown open; the lower ones start collapsed under their heading.
 const OPEN_SEVERITIES = new Set(['Critical', 'High']);
 
@@ -317,7 +342,7 @@ function auditView(audit, meta, ctx) {
       h('span', { class: `badge status ${statusClass}` }, status),
       h('span', { class: 'muted' }, `${audit.targets_checked} target(s) checked · ${findings.length} finding(s)`
         + (docs.size === 1 ? ` · ${[...docs.values()][0]}` : '')),
-      auditExport(meta.thread_id)),
+      reviewLink(meta), auditExport(meta.thread_id)),
     audit.summary ? h('p', {}, citedText(audit.summary, meta.citations, ctx)) : null,
     toolbar,
     groups.map((g) => g.group));
