@@ -23,7 +23,7 @@ import onnxruntime as ort
 from tokenizers import Tokenizer
 
 from regintel.bench import audit_tuning as at
-from regintel.bench.audit import _overlaps, clause_matches, load_gaps
+from regintel.bench.audit import overlaps as _overlaps, clause_matches, load_gaps
 from regintel.chat.offline import alignment
 from regintel.chat.offline import audit as audit_module
 

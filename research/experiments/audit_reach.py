@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from regintel.bench import adgm_corpus
-from regintel.bench.audit import _overlaps, clause_matches, load_gaps
+from regintel.bench.audit import overlaps as _overlaps, clause_matches, load_gaps
 from regintel.bench.dev_policies import DEV_POLICIES, TEST_GAPS, TEST_PDF
 from regintel.chat.llm import audit_plan as audit
 from regintel.cli.app import open_container

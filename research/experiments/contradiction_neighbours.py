@@ -14,7 +14,7 @@ import asyncio, sys
 from pathlib import Path
 import numpy as np
 from regintel.bench import adgm_corpus
-from regintel.bench.audit import _overlaps, load_gaps
+from regintel.bench.audit import overlaps as _overlaps, load_gaps
 from regintel.bench.dev_policies import DEV_POLICIES
 from regintel.chat.evidence import sentences
 from regintel.cli.app import open_container

@@ -59,7 +59,8 @@ def clause_matches(clause: str | None, rule: str) -> bool:
     return clause == rule or (clause.startswith(rule) and clause[len(rule):][:1] in (".", "("))
 
 
-def _overlaps(a: str, b: str) -> bool:
+def overlaps(a: str, b: str) -> bool:
+    """One text holds the other, or they share a run of MIN_OVERLAP characters."""
     a, b = _plain(a), _plain(b)
     if a in b or b in a:
         return True
@@ -75,7 +76,7 @@ def finds(finding: AuditFinding, gap: PlantedGap) -> bool:
         return False
     if gap["kind"] == "contradiction" and gap["policy_text"]:
         return finding.source_quote is not None and \
-            _overlaps(finding.source_quote, gap["policy_text"])
+            overlaps(finding.source_quote, gap["policy_text"])
     return True
 
 

@@ -16,7 +16,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 DATA_DIR = Path(__file__).with_name("data")
 ANSWER_SCENARIOS = DATA_DIR / "answer_scenarios.json"
@@ -43,6 +43,7 @@ class AnswerScenario(TypedDict):
 class Breach(TypedDict):
     what: str
     rules: list[str]
+    sentence: NotRequired[str]  # the text's sentence that carries it, verbatim
 
 
 class TextCheck(TypedDict):

@@ -32,6 +32,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+from regintel.bench.audit import overlaps
 from regintel.bench.scenario_corpus import ScenarioCorpus, ingest
 from regintel.bench.scenario_data import (
     AnswerScenario,
@@ -232,6 +233,14 @@ def score_text(check: TextCheck, response: ChatResponse,
     found = [b["what"] for b in check["breaches"]
              if any(rule_matches(clause, parse_rule(rule, check["target"]).clause)
                     for rule in b["rules"] for clause in clauses)]
+    right = [c for c in clauses if any(rule_matches(c, parse_rule(rule, check["target"]).clause)
+                                       for b in check["breaches"] for rule in b["rules"])]
+    flags = audit.flagged if audit else []
+    flagged = [b["what"] for b in check["breaches"] if b.get("sentence") and any(
+        overlaps(f.sentence, b["sentence"]) and any(
+            r.target_doc_id == target_id and rule_matches(
+                r.rule, parse_rule(rule, check["target"]).clause)
+            for r in f.rules for rule in b["rules"]) for f in flags)]
     verdict = " ".join([audit.overall_status if audit else "",
                         *_sentences(response.answer, _VERDICT_SENTENCES)])
     return {
@@ -244,6 +253,9 @@ def score_text(check: TextCheck, response: ChatResponse,
         "finding_clauses": [c or "?" for c in clauses],
         "breaches": len(check["breaches"]),
         "breaches_found": len(found),
+        "findings_right": len(right),
+        "flags": len(flags),
+        "breaches_flagged": len(flagged),
         "called_compliant": bool(_CALLED_COMPLIANT.search(verdict)),
     }
 
@@ -273,6 +285,14 @@ def text_figures(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "compliant_without_finding": clean,
         "compliant_share": _share(clean, len(compliant)),
         "findings_on_compliant": sum(r["findings"] for r in compliant),
+        # Issue 47: each breach's sentence flagged with one of its rules among the top 3;
+        # asserted findings' precision over every text.
+        "breaches_flagged": f"{sum(r['breaches_flagged'] for r in breaching)} of "
+                            f"{sum(r['breaches'] for r in breaching)}",
+        "flagged_share": _share(sum(r["breaches_flagged"] for r in breaching),
+                                sum(r["breaches"] for r in breaching)),
+        "finding_precision": _share(sum(r["findings_right"] for r in rows),
+                                    sum(r["findings"] for r in rows)),
     }
 
 

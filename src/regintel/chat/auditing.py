@@ -64,10 +64,13 @@ def render(result: AuditResult, audited: str, targets: Sequence[Document]) -> st
         result.overall_status
     if result.review is not None:  # what was proven, and what is left to the officer
         verdict = result.review.verdict
+    counted = (f"Checked against {result.targets_checked} regulatory source(s); open the "
+               "review to decide each row." if result.review is not None else
+               f"{len(result.findings)} finding(s) across {result.targets_checked} "
+               f"regulatory source(s).")
     lines = [f"Audit of {audited}: {verdict}.",
-             f"{len(result.findings)} finding(s) across {result.targets_checked} "
-             f"regulatory source(s)." + (f" Themes analysed: {result.themes_analyzed}."
-                                         if result.themes_analyzed else "")]
+             counted + (f" Themes analysed: {result.themes_analyzed}."
+                        if result.themes_analyzed else "")]
     if result.summary:
         lines += ["", result.summary]
     said = "Text" if result.mode == "text" else "Policy"  # what the audited side is
@@ -92,4 +95,14 @@ def render(result: AuditResult, audited: str, targets: Sequence[Document]) -> st
                 if f.source_quote:
                     lines.append(f"  {said}: {quoted(f.source_quote)}")
                 lines.append(f"  Suggestion: {f.suggestion}")
+    if result.flagged:
+        lines += ["", "## Sentences to check",
+                  "Each proposes not doing, delaying, hiding, deleting or altering something; "
+                  "the rules closest to what it proposes are listed for you to weigh (a flag, "
+                  "not a finding)."]
+        for flag in result.flagged:
+            lines.append(f"- {quoted(flag.sentence)} (\"{flag.cue}\")")
+            for rule in flag.rules:
+                where = f"{rule.target_doc_title} {rule.rule or ''}".strip()
+                lines.append(f"  - {where}: {quoted(rule.quote)}")
     return "\n".join(lines)

@@ -236,6 +236,27 @@ class AuditFinding(BaseModel):
     citations: list[int] = Field(default_factory=list)
 
 
+class FlaggedRule(BaseModel):
+    """A rule a flagged sentence may break: the rule's sentence verbatim, and how close."""
+
+    target_doc_id: UUID
+    target_doc_title: str = ""
+    rule: str | None = None
+    quote: str = Field(max_length=MAX_QUOTE_CHARS, description="The rule's required act, "
+                       "verbatim.")
+    score: float = Field(0.0, ge=0, le=1)
+
+
+class FlaggedSentence(BaseModel):
+    """A sentence of a checked text that proposes not doing, delaying, hiding, deleting or
+    altering something, with the rules it may break (the three closest): a flag for the
+    reader to weigh, not a finding."""
+
+    sentence: str = Field(description="The text's sentence, verbatim.")
+    cue: str = Field(description="The words that make the proposal, verbatim.")
+    rules: list[FlaggedRule] = Field(default_factory=list)
+
+
 class ReviewCounts(BaseModel):
     """What the engine proved and what it left to the officer."""
 
@@ -267,6 +288,9 @@ class AuditResult(BaseModel):
         "(document title and clause), so a verdict without findings says what it covers.")
     review: ReviewCounts | None = Field(None, description="The review queue's counts, when "
                                         "the audit made one (the matrix engine's).")
+    flagged: list[FlaggedSentence] = Field(default_factory=list, description="A checked "
+                                           "text's sentences that propose not doing, "
+                                           "delaying, hiding, deleting or altering something.")
 
 
 class SourceValidation(BaseModel):

@@ -165,6 +165,13 @@ class CoverageRow(BaseModel):
     contested: bool = Field(False, description="The contradicting sentence contradicts a "
                             "rule of another part about as closely: which rule it breaks is "
                             "for the officer to say.")
+    suspected: tuple[FactDifference, ...] = Field((), description="Facts a policy sentence "
+                                                  "states against the rule, in a sentence too "
+                                                  "far from it to prove they are about the "
+                                                  "same duty (shown first among the quotes).")
+    specificity: float = Field(0.0, ge=-1.0, le=1.0, description="How much closer the "
+                               "policy's best sentence for this rule is to it than to the "
+                               "rules it is closest to in general.")
     review: ReviewStatus = "review"
     proposed: Proposal = "unclear"
     priority: float = Field(0.0, ge=0.0, le=1.0, description="How likely the row is a gap, "

@@ -17,11 +17,12 @@ import numpy.typing as npt
 from regintel.chat import audit_summary as text_report
 from regintel.chat.evidence import CitationBook
 from regintel.chat.offline.unit_vectors import UnitVectors
-from regintel.domain.chat import AuditResult, ReviewCounts
+from regintel.domain.chat import AuditResult, FlaggedSentence, ReviewCounts
 from regintel.domain.coverage import CoverageMatrix, CoverageRow, ExcludedParty, ScopePart
 from regintel.domain.documents import DocType, Document, StoredChunk
 from regintel.errors import InvalidRequest
 from regintel.obligations.findings import findings_of, rules_checked
+from regintel.obligations.flags import flagged_sentences
 from regintel.obligations.lexical import content_words
 from regintel.obligations.matrix import SHIPPED, Regulation, Thresholds, row_text, rows_for
 from regintel.obligations.policy_text import policy_units
@@ -157,6 +158,7 @@ class MatrixAuditor:
         rows: list[CoverageRow] = []
         scope: list[ScopePart] = []
         chunks: dict[UUID, StoredChunk] = {chunk.id: chunk}
+        flagged: list[FlaggedSentence] = []
         if units:
             acts = [(n, act) for n, u in enumerate(units) for act in acts_set_aside(u.text)]
             unit_vectors, act_vectors, read = await asyncio.gather(
@@ -173,6 +175,7 @@ class MatrixAuditor:
                 thresholds = replace(thresholds, related=min(thresholds.related, REACH_RELATED),
                                      scope=min(thresholds.scope, REACH_RELATED))
                 least = REACH_SET_ASIDE
+            flagged = flagged_sentences(read, units, unit_vectors, acts, act_vectors)
             for regulation in read:
                 mapped = rows_for(regulation, units, unit_vectors, thresholds=thresholds)
                 found, parts = mapped.rows, mapped.scope
@@ -200,7 +203,8 @@ class MatrixAuditor:
         rules = list(dict.fromkeys(f"{titles[r.obligation.document_id]} {r.obligation.rule}"
                                    for r in checked if r.obligation.rule))
         return MatrixAudit(matrix, AuditResult(
-            mode="text", overall_status=overall_status(findings), findings=findings,
+            mode="text", overall_status=overall_status(findings, len(flagged)),
+            findings=findings, flagged=flagged,
             summary=text_report.summary(findings, regulations, (), what="text", rules=rules,
                                        reach="the rules the text's sentences are close to"),
             targets_checked=len(regulations), rules_checked=rules))

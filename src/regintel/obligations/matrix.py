@@ -48,6 +48,9 @@ SECTION_DEPTH = 2
 LEXICAL_WEIGHT = 0.3
 NEAR_TIE = 0.03
 RIVAL = 0.1  # a rival rule this close to a contradicting sentence contests the owner's claim
+LOOSE = 0.3  # a contradicting fact this close to a rule is suspected, not proven…
+LOOSE_TOP = 10  # …among the rule's closest sentences
+HUB_RULES = 10  # a sentence's closeness to rules in general: the mean of its closest ten
 CONTAINED = 0.66  # two thirds of an item's content words: "date of birth" in "…, date of birth, …"
 
 
@@ -188,11 +191,12 @@ class Conflict:
 
 
 def _facts_conflict(rule_facts: Sequence[TypedFact], scores: npt.NDArray[np.float32],
-                    units: Sequence[PolicyUnit], related: float) -> Conflict | None:
+                    units: Sequence[PolicyUnit], related: float,
+                    top: int = TOP) -> Conflict | None:
     """The contradictions of the closest related unit that states a conflicting fact."""
     if not rule_facts:
         return None
-    for index in np.argsort(-scores)[:TOP]:
+    for index in np.argsort(-scores)[:top]:
         if scores[index] < related:
             break
         found = differences(rule_facts, units[int(index)].facts)
@@ -267,6 +271,23 @@ def conflict_of(row: ObligationRow, scores: npt.NDArray[np.float32],
     return found
 
 
+def suspected_of(row: ObligationRow, scores: npt.NDArray[np.float32],
+                 item_scores: npt.NDArray[np.float32] | None,
+                 units: Sequence[PolicyUnit]) -> Conflict | None:
+    """A contradiction too far out to prove: a policy sentence among the rule's LOOSE_TOP
+    closest, at least LOOSE close, states a fact the rule (or an item of it) contradicts -
+    "within 45 calendar days" against "within twenty business days" in a sentence the
+    embedding places among several. A proposal for the review queue, never a finding."""
+    found = _facts_conflict(_comparable(row.facts), scores, units, LOOSE, LOOSE_TOP)
+    if found is None and item_scores is not None:
+        for item, s in zip(row.items, item_scores, strict=True):
+            found = _facts_conflict(_comparable(_item_facts(item.text)), s, units, LOOSE,
+                                    LOOSE_TOP)
+            if found is not None:
+                break
+    return found
+
+
 def _comparable(facts: Sequence[TypedFact]) -> list[TypedFact]:
     # Permitted vs prohibited is left out: whether a policy's "may" is about the act the rule
     # forbids is more than closeness tells (on the development policies it mostly was not).
@@ -293,6 +314,10 @@ def rows_for(regulation: Regulation, units: Sequence[PolicyUnit],
                                                     for i in binding],
                        unit_vectors, unit_words)
     best = scores.max(axis=1) if scores.size else np.zeros(len(binding), dtype=np.float32)
+    # How much closer a sentence is to a rule than to the rules it is closest to in general:
+    # a sentence close to every rule ("We are the controller of our customers' data") says
+    # little about any one of them.
+    hub = np.sort(scores, axis=0)[-HUB_RULES:].mean(axis=0) if scores.size else scores
     applies = applicability([regulation.rows[i] for i in binding], [float(b) for b in best],
                             thresholds.related)
     item_offsets = np.cumsum([0, *(len(r.items) for r in regulation.rows)])
@@ -363,8 +388,22 @@ def rows_for(regulation: Regulation, units: Sequence[PolicyUnit],
             rows.append(row_of(row, s, units, None, None, thresholds).model_copy(update={
                 "review": "not_applicable", "reason": applies.reason(party)}))
         elif in_scope or kept is not None:
-            rows.append(row_of(row, s, units, item_scores, kept, thresholds))
+            found = row_of(row, s, units, item_scores, kept, thresholds)
+            suspected = suspected_of(row, s, item_scores, units) if kept is None else None
+            rows.append(found.model_copy(update={
+                "specificity": round(float((s - hub).max()), 4) if s.size else 0.0,
+                **(_suspicion(found, suspected, units) if suspected is not None else {})}))
     return Mapped(rows, scope, _excluded(regulation, applies))
+
+
+def _suspicion(row: CoverageRow, suspected: Conflict, units: Sequence[PolicyUnit]
+               ) -> dict[str, object]:
+    """The suspected contradiction, its sentence first among the row's candidates."""
+    shown = policy_quote(units[suspected.unit], suspected.score)
+    quotes = [q for q in row.policy_quotes if shown is None or q.chunk_id != shown.chunk_id
+              or q.quote != shown.quote]
+    return {"suspected": tuple(suspected.diffs),
+            "policy_quotes": tuple(([shown] if shown is not None else []) + quotes)[:TOP]}
 
 
 def _excluded(regulation: Regulation, applies: Applicability) -> list[ExcludedParty]:

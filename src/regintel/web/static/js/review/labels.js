@@ -66,12 +66,12 @@ export function scoreText(score) {
   return typeof score === 'number' ? score.toFixed(2) : '—';
 }
 
-/** "43 of 137 reviewed · 2 confirmed findings · 12 open" (and the reopened ones, when there
- * are any). A confirmed finding is a row the officer decided a gap or partly met; the engine's
- * own findings are the rows' badges. */
+/** "43 of 137 reviewed · 2 findings · 12 open" (and the reopened ones, when there are any).
+ * The findings are the engine's proven ones no decision overruled and the rows the officer
+ * decided a gap or partly met - the count the exports' sign-off block gives. */
 export function progressText(p) {
   const parts = [`${p.decided} of ${p.total} reviewed`,
-    `${p.findings} confirmed finding${p.findings === 1 ? '' : 's'}`, `${p.open} open`];
+    `${p.findings} finding${p.findings === 1 ? '' : 's'}`, `${p.open} open`];
   if (p.reopened) parts.push(`${p.reopened} reopened`);
   return parts.join(' · ');
 }
