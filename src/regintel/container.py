@@ -49,7 +49,7 @@ from regintel.chat.auditing import OfflineAuditor
 from regintel.chat.deps import ChatLimits, Guard, TurnDeps
 from regintel.chat.engine import ChatEngine
 from regintel.chat.llm.engine import LlmEngine
-from regintel.chat.llm.routing import LlmRouter
+from regintel.chat.llm.routing import LlmRouter, RouteName
 from regintel.chat.offline.answer_sentences import PREPARE_ANSWERS_JOB, AnswerPreparation
 from regintel.chat.offline.engine import OfflineEngine
 from regintel.chat.offline.ranking import Kept
@@ -74,6 +74,7 @@ from regintel.ports.conversations import ConversationStore
 from regintel.ports.embedder import Embedder
 from regintel.ports.graph import GraphStore
 from regintel.ports.library import ChunkIndex, DocumentStore
+from regintel.ports.llm import ChatModel
 from regintel.ports.queue import JobQueue
 from regintel.ports.reviews import ReviewStore
 from regintel.ports.websearch import WebSearch
@@ -358,6 +359,21 @@ class Container:
         if choice is not None and choice.value not in offered:
             raise EngineNotOffered(f"this deployment does not offer the {choice.value} engine",
                                    hint=f"choose one of: {', '.join(offered)}")
+
+    async def review_model(self, tenant_id: UUID,
+                           engine: EngineChoice | None) -> tuple[ChatModel, float] | None:
+        """The model a conversation's engine audits with, and its time limit per call, for
+        proposing statuses on an audit's review queue; None for the offline engine or a model
+        that cannot be set up."""
+        choice = engine if engine is not None and any(
+            e.id is engine for e in self.engines()) else self.default_engine
+        router = await self._router(choice)
+        if router is None:
+            return None
+        routes = router.for_tenant(str(tenant_id), self._tenant_keys.get(str(tenant_id), ""))
+        llm = self.settings.llm
+        timeout = llm.local.timeout_s if choice is EngineChoice.LOCAL else llm.audit_timeout_s
+        return routes[RouteName.AUDIT].model, float(timeout)
 
     async def _router(self, choice: EngineChoice) -> LlmRouter | None:
         """A model engine's routes, built on its first use; None for the offline engine, or

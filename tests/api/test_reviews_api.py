@@ -14,6 +14,7 @@ from fastapi import FastAPI
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
+from regintel.chat.llm.fake import Item, ScriptedChatModel, json_reply
 from regintel.container import Container
 from regintel.domain.review import document_key
 from tests.api.conftest import PASSWORD, User, client_for, new_email, sse_events
@@ -231,3 +232,63 @@ async def test_a_later_audit_of_the_policy_carries_the_decision(
     assert reopened["reopened"] == "the clause it rested on is no longer in the policy"
     assert review["progress"]["decided"] == 0 and review["progress"]["reopened"] == 1
     assert UUID(review["conversation_id"]) != UUID(audit["conversation"])
+
+
+MORE_RULES = """Test Client Rules
+
+2. CLIENTS
+
+2.1 Onboarding
+2.1.1 A Relevant Person must verify the identity of each customer before opening an account.
+2.1.2 A Relevant Person must screen each customer against the sanctions lists it subscribes
+to before opening an account.
+2.1.3 A Relevant Person must assess the risk of each customer and record the assessment.
+"""
+MORE_POLICY = """Wren Brokers Ltd - Onboarding Policy
+
+1. Identity. The onboarding team checks each client's passport and proof of address before
+the account is opened.
+
+2. Risk. Every client gets a risk rating at onboarding, and the rating is recorded.
+"""
+
+
+async def test_a_model_proposes_and_its_proposal_is_labelled_and_verified(
+        alice: User, container: Container) -> None:
+    """The model's proposals on the queue (a scripted endpoint stands in for the remote
+    model): a verified one is kept, labelled as the model's, and decides nothing; one that
+    quotes words its candidate does not hold is dropped; an offline conversation is told it
+    has no model."""
+    rules = await _document(alice, container, MORE_RULES, "client-rules.txt", "regulation")
+    policy = await _document(alice, container, MORE_POLICY, "onboarding.txt", "policy")
+    conversation = await _audit_turn(alice, [policy, rules])
+    audit = {"conversation": conversation, "message": await _answer(alice, conversation)}
+    before = await _review(alice, audit)
+    todo = [r for r in before["rows"] if r["review"] in ("review", "likely_met")]
+    assert len(todo) >= 2, [r["review"] for r in before["rows"]]
+    first, second = todo[0], todo[1]
+    quote = " ".join(first["candidates"][0]["quote"].split()[:4]) if first["candidates"] else None
+
+    def answer(_: object) -> list[Item]:
+        return json_reply({"rows": [
+            {"row": 1, "status": "met" if quote else "missing", "candidate": 1 if quote else None,
+             "quote": quote, "reason": "The clause restates the duty."},
+            {"row": 2, "status": "met", "candidate": 1, "quote": "words nobody wrote",
+             "reason": "Invented."}]})
+
+    model = ScriptedChatModel([answer], model_name="endpoint-model")
+    after = await container.review.propose(
+        alice.tenant_id, UUID(audit["conversation"]), UUID(audit["message"]), model,
+        timeout_s=30, limit=2)
+    rows = {r.key: r for r in after.matrix.rows}
+    kept, dropped = rows[first["obligation_key"]], rows[second["obligation_key"]]
+    assert kept.proposed_by == "model: endpoint-model" and kept.reason.startswith(
+        "endpoint-model proposes")
+    assert kept.review == "review" and after.progress["decided"] == 0  # never a decision
+    assert dropped.proposed_by == "engine" and dropped.reason == second["reason"]
+    shown = await _review(alice, audit)  # kept with the audit
+    [row] = [r for r in shown["rows"] if r["obligation_key"] == first["obligation_key"]]
+    assert row["proposed_by"] == "model: endpoint-model"
+
+    refused = await alice.client.post(_path(audit) + "/proposals")
+    assert refused.status_code == 400 and "offline engine" in refused.json()["title"]

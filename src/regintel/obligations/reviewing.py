@@ -13,9 +13,10 @@ from uuid import UUID
 from regintel.domain.coverage import CoverageMatrix, CoverageRow
 from regintel.domain.review import DecisionInput, DecisionRecord, RowReview, document_key
 from regintel.errors import InvalidRequest, NotFound
-from regintel.obligations import review_state
+from regintel.obligations import model_review, review_state
 from regintel.ports.conversations import ConversationStore
 from regintel.ports.library import ChunkIndex, DocumentStore
+from regintel.ports.llm import ChatModel
 from regintel.ports.reviews import ReviewStore
 
 
@@ -106,6 +107,25 @@ class ReviewService:
             regulation_document_id=regulation.id, conversation_id=conversation_id,
             message_id=message_id, decided_by=decided_by, decided_by_name=decided_by_name))
         return await self._review(tenant_id, conversation_id, message_id, review.matrix), row
+
+    async def propose(self, tenant_id: UUID, conversation_id: UUID, message_id: UUID,
+                      model: ChatModel, *, timeout_s: float, limit: int) -> AuditReview:
+        """A model's proposals on the next ``limit`` rows of the queue (to review, then those
+        the engine reads as likely met) the officer has not decided and no model has read yet, kept with the audit's matrix (model_review.py:
+        labelled as the model's, quotes verified, never a decision)."""
+        review = await self.review(tenant_id, conversation_id, message_id)
+        todo = [row for row in review.matrix.queue if row.review in ("review", "likely_met")
+                and row.proposed_by == "engine"
+                and not (review.reviews.get(row.key) and review.reviews[row.key].decided)]
+        if not todo:
+            return review
+        read = {r.key: r for r in await model_review.propose(model, todo[:limit],
+                                                             timeout_s=timeout_s)}
+        matrix = review.matrix.model_copy(update={"rows": tuple(
+            read.get(r.key, r) for r in review.matrix.rows)})
+        await self.conversations.replace_audit_matrix(tenant_id, conversation_id, message_id,
+                                                      matrix)
+        return await self._review(tenant_id, conversation_id, message_id, matrix)
 
     async def standing(self, tenant_id: UUID, matrix: CoverageMatrix) -> dict[str, RowReview]:
         """Each row's decision in force (or reopened), by obligation key: what the reports

@@ -52,6 +52,11 @@ class ConversationStore(Protocol):
         """Keeps an audit's coverage matrix beside its answer message (for the reports)."""
         ...
 
+    async def replace_audit_matrix(self, tenant_id: UUID, conversation_id: UUID,
+                                   message_id: UUID, matrix: CoverageMatrix) -> None:
+        """Keeps a new reading of that audit's matrix (a model's proposals on its rows)."""
+        ...
+
     async def audit_matrix(self, tenant_id: UUID, conversation_id: UUID,
                            message_id: UUID) -> CoverageMatrix | None:
         """The matrix kept with that answer message, or None (an audit without one)."""

@@ -128,6 +128,16 @@ class PostgresConversationStore:
                 tenant_id=tenant_id, conversation_id=conversation_id, message_id=message_id,
                 matrix=matrix.model_dump(mode="json")))
 
+    async def replace_audit_matrix(self, tenant_id: UUID, conversation_id: UUID,
+                                   message_id: UUID, matrix: CoverageMatrix) -> None:
+        async with self._db.tenant_session(tenant_id) as s:
+            done = await s.execute(update(t.audit_matrices).where(
+                _in_conversation(t.audit_matrices, tenant_id, conversation_id),
+                t.audit_matrices.c.message_id == message_id).values(
+                    matrix=matrix.model_dump(mode="json")))
+        if done.rowcount == 0:  # type: ignore[attr-defined]
+            raise NotFound(f"message {message_id} holds no audit matrix")
+
     async def audit_matrix(self, tenant_id: UUID, conversation_id: UUID,
                            message_id: UUID) -> CoverageMatrix | None:
         async with self._db.tenant_session(tenant_id) as s:

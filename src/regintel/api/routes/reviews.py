@@ -4,9 +4,10 @@ owner, like the conversation: another user's or tenant's is not found."""
 
 from __future__ import annotations
 
+from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Query, status
 
 from regintel.api.deps import AccountsDep, ContainerDep, PrincipalDep
 from regintel.api.routes.conversations import owned
@@ -23,6 +24,7 @@ from regintel.api.schemas.reviews import (
 )
 from regintel.domain.coverage import CoverageRow
 from regintel.domain.review import RowReview
+from regintel.errors import InvalidRequest
 from regintel.obligations.reviewing import AuditReview
 
 router = APIRouter(prefix="/api", tags=["reviews"])
@@ -111,3 +113,29 @@ async def record_decision(conversation_id: UUID, message_id: UUID, body: Decisio
         decided_by_name=me.display_name or me.email)
     return DecisionRecorded(row=row_public(review, row),
                             progress=ReviewProgress(**review.progress))
+
+
+MAX_PROPOSED = 20  # rows a model reads per request: a local model takes seconds a row
+
+
+@router.post("/conversations/{conversation_id}/messages/{message_id}/review/proposals",
+             response_model=ReviewPublic, operation_id="propose_review_statuses",
+             responses={**_PROBLEMS, 400: {"description": "The conversation's engine is the "
+                                                  "offline one: no model to propose"}})
+async def propose_statuses(conversation_id: UUID, message_id: UUID, principal: PrincipalDep,
+                           container: ContainerDep,
+                           limit: Annotated[int, Query(ge=1, le=MAX_PROPOSED)] = 10
+                           ) -> ReviewPublic:
+    """The conversation's model proposes a status for the next ``limit`` undecided rows of the
+    queue (in batches), each labelled as the model's, its quote verified against the
+    candidate it names; the officer still decides every row."""
+    conversation = await owned(container, principal, conversation_id)
+    found = await container.review_model(principal.tenant_id, conversation.engine)
+    if found is None:
+        raise InvalidRequest("this conversation answers with the offline engine, which has no "
+                             "model to propose statuses",
+                             hint="choose a model engine for the conversation")
+    model, timeout_s = found
+    return review_public(await container.review.propose(
+        principal.tenant_id, conversation_id, message_id, model, timeout_s=timeout_s,
+        limit=limit))
