@@ -111,8 +111,9 @@ class ReviewService:
     async def propose(self, tenant_id: UUID, conversation_id: UUID, message_id: UUID,
                       model: ChatModel, *, timeout_s: float, limit: int) -> AuditReview:
         """A model's proposals on the next ``limit`` rows of the queue (to review, then those
-        the engine reads as likely met) the officer has not decided and no model has read yet, kept with the audit's matrix (model_review.py:
-        labelled as the model's, quotes verified, never a decision)."""
+        the engine reads as likely met) the officer has not decided and no model has read
+        yet, kept with the audit's matrix (model_review.py: labelled as the model's, quotes
+        verified, never a decision)."""
         review = await self.review(tenant_id, conversation_id, message_id)
         todo = [row for row in review.matrix.queue if row.review in ("review", "likely_met")
                 and row.proposed_by == "engine"
