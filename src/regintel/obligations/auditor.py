@@ -19,28 +19,34 @@ from regintel.chat.evidence import CitationBook
 from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.domain.chat import AuditResult, FlaggedSentence, ReviewCounts
 from regintel.domain.coverage import CoverageMatrix, CoverageRow, ExcludedParty, ScopePart
-from regintel.domain.documents import DocType, Document, StoredChunk
+from regintel.domain.documents import DocType, Document, SearchScope, StoredChunk
 from regintel.errors import InvalidRequest
 from regintel.obligations.findings import findings_of, rules_checked
-from regintel.obligations.flags import flagged_sentences
+from regintel.obligations.flags import flagged_sentences, flagged_units
 from regintel.obligations.lexical import content_words
 from regintel.obligations.matrix import SHIPPED, Regulation, Thresholds, row_text, rows_for
-from regintel.obligations.policy_text import policy_units
+from regintel.obligations.policy_text import PolicyUnit, policy_units
 from regintel.obligations.reach import RELATED as REACH_RELATED
 from regintel.obligations.reach import SET_ASIDE as REACH_SET_ASIDE
 from regintel.obligations.reach import in_reach
 from regintel.obligations.registers import Registers
 from regintel.obligations.report import overall_status, summary
-from regintel.obligations.set_aside import SET_ASIDE, acts_set_aside, rows_setting_aside
+from regintel.obligations.set_aside import (
+    SET_ASIDE,
+    SetAside,
+    acts_set_aside,
+    rows_setting_aside,
+)
 from regintel.obligations.triage import triage
 from regintel.ports.embedder import Embedder
 from regintel.ports.library import ChunkIndex
 from regintel.retrieval.abbreviations import expand
-from regintel.retrieval.hybrid import HybridRetriever
+from regintel.retrieval.hybrid import MAX_QUERY_CHARS, HybridRetriever
 
 MAX_TARGETS = 5
 MAX_WORDS = 1000  # a pasted text's length; longer ones are uploaded as documents
 MAX_FINDINGS = 25
+FLAG_HITS = 3  # passages a flagged sentence's search keeps, per query and regulation
 
 
 def _check_targets(regulations: Sequence[Document]) -> None:
@@ -166,7 +172,9 @@ class MatrixAuditor:
                 self._text_vectors([expand(a.act) for _, a in acts]),
                 asyncio.gather(*(self.regulation(tenant, d) for d in regulations)))
             thresholds, least = self.thresholds, SET_ASIDE
+            whole, searched = read, None
             if self._retriever is not None:
+                searched = await self._flag_searches(tenant, regulations, units, acts)
                 read = await asyncio.gather(*(
                     in_reach(self._retriever, tenant, r, [u.text for u in units])
                     for r in read))
@@ -175,7 +183,8 @@ class MatrixAuditor:
                 thresholds = replace(thresholds, related=min(thresholds.related, REACH_RELATED),
                                      scope=min(thresholds.scope, REACH_RELATED))
                 least = REACH_SET_ASIDE
-            flagged = flagged_sentences(read, units, unit_vectors, acts, act_vectors)
+            flagged = flagged_sentences(whole, units, unit_vectors, acts, act_vectors,
+                                        found=searched)
             for regulation in read:
                 mapped = rows_for(regulation, units, unit_vectors, thresholds=thresholds)
                 found, parts = mapped.rows, mapped.scope
@@ -208,6 +217,23 @@ class MatrixAuditor:
             summary=text_report.summary(findings, regulations, (), what="text", rules=rules,
                                        reach="the rules the text's sentences are close to"),
             targets_checked=len(regulations), rules_checked=rules))
+
+    async def _flag_searches(self, tenant: UUID, regulations: Sequence[Document],
+                             units: Sequence[PolicyUnit], acts: Sequence[tuple[int, SetAside]]
+                             ) -> dict[int, list[UUID]]:
+        """Per flagged unit, the passages the library's search finds for the sentence and for
+        each act it sets aside, best first."""
+        assert self._retriever is not None
+        out: dict[int, list[UUID]] = {}
+        for flag in flagged_units(units, acts):
+            queries = [units[flag.unit].text, *(a.act for n, a in acts if n == flag.unit)]
+            hits = [hit for query in queries for document in regulations
+                    for hit in await self._retriever.search(
+                        tenant, expand(query)[:MAX_QUERY_CHARS], k=FLAG_HITS,
+                        scope=SearchScope(document_ids=(document.id,)))]
+            hits.sort(key=lambda h: -h.score)
+            out[flag.unit] = list(dict.fromkeys(h.chunk_id for h in hits))
+        return out
 
     async def _text_vectors(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         # Embedded as they are: a pasted text is read once, not kept in the memo.
