@@ -37,6 +37,13 @@ def proven_conflict(row: CoverageRow) -> bool:
     return row.status == "conflicting" and bool(row.differing_facts) and not row.contested
 
 
+def _unsure_set_aside(row: CoverageRow) -> bool:
+    """A text's act set aside that stands only just close enough to the duty
+    (set_aside.MARGIN): which duty it sets aside is the reader's to weigh - the sentence is
+    flagged with its closest rules instead."""
+    return row.uncertain and all(d.kind == "permission" for d in row.differing_facts)
+
+
 @dataclass(frozen=True)
 class Draft:
     row: CoverageRow
@@ -96,7 +103,8 @@ def findings_of(matrix: CoverageMatrix, *, documents: Mapping[UUID, Document],
     for regulation_id in matrix.regulation_ids:
         drafts = sorted((draft_of(r) for r in matrix.rows
                          if r.obligation.document_id == regulation_id
-                         and r.review != "not_applicable" and proven_conflict(r)),
+                         and r.review != "not_applicable" and proven_conflict(r)
+                         and (text is None or not _unsure_set_aside(r))),
                         key=lambda d: -d.confidence)
         kept = 0
         ruled: set[str] = set()
