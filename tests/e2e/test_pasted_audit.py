@@ -55,6 +55,15 @@ async def test_an_email_pasted_into_the_chat_box_is_audited(browser: Browser, li
         assert text.startswith("Text says: ") and text.removeprefix("Text says: ") in EMAIL
     await audit.locator(".finding").first.scroll_into_view_if_needed()
     await tab.shot(screenshots, "28-pasted-email-audit")
+    # Issue 47: each sentence that proposes leaving something undone is flagged with the
+    # rules closest to it, apart from the findings.
+    flagged = audit.get_by_role("region", name="Sentences to check")
+    await expect(flagged).to_be_visible()
+    sentences = await flagged.locator(".flagged-item > p q").all_text_contents()
+    assert sentences and all(s in EMAIL for s in sentences), sentences
+    assert await flagged.locator(".flagged-rules li").count() >= len(sentences)
+    await flagged.scroll_into_view_if_needed()
+    await tab.shot(screenshots, "47-08-text-flagged")
     tab.assert_clean()
     await tab.context.close()
 

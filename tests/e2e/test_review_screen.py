@@ -31,6 +31,8 @@ POLICY_TITLE = "Review Falcon Policy"
 NOTE = "Confirmed with the MLRO: the policy must change."
 FRAME = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 PROGRESS = re.compile(r"^(\d+) of (\d+) reviewed · ")
+OLD_CLAUSE = "Customer records are kept for three years after the account is closed."
+NEW_CLAUSE = "Customer records are kept for six years after the account is closed."
 
 
 async def _audit(page: Page) -> Locator:
@@ -213,5 +215,37 @@ async def test_an_audit_is_reviewed_row_by_row(browser: Browser, live_server: st
     await page.goto(f"/review/{uuid.uuid4()}/latest")
     await expect(page.get_by_role("heading", name="No review for this audit")).to_be_visible()
     await tab.shot(screenshots, "47-06-review-missing")
+
+    # A new version of the policy, its record-keeping clause rewritten: in its audit only the
+    # row whose decision rested on that clause reopens; the gap decided above still stands.
+    await page.goto(f"/review/{match.group(1)}/latest")
+    review = await (await page.request.get(f"/api/conversations/{match.group(1)}/review")).json()
+    kept = next(r for r in review["rows"] if r["rule"] != rule and any(
+        OLD_CLAUSE in c["quote"] for c in r["candidates"]))
+    headers = {"X-CSRF-Token": await csrf_token(tab)}
+    met = await page.request.post(
+        f"/api/conversations/{match.group(1)}/messages/{review['message_id']}/review",
+        data={"obligation_key": kept["obligation_key"], "decision": "met",
+              "clause": OLD_CLAUSE}, headers=headers)
+    assert met.status == 201, await met.text()
+    documents = (await (await page.request.get("/api/documents")).json())["data"]
+    old_policy = next(d for d in documents if d["title"] == POLICY_TITLE)
+    gone = await page.request.delete(f"/api/documents/{old_policy['id']}", headers=headers)
+    assert gone.status == 204, await gone.text()
+    await page.goto("/dashboard")
+    await upload(tab, filename="policy-v2.pdf", data=make_pdf(
+        (POLICY[0].replace(OLD_CLAUSE, NEW_CLAUSE),), POLICY_TITLE), mime="application/pdf",
+        title=POLICY_TITLE, version="2026", doc_type="policy")
+    await page.get_by_role("tab", name="Chats").click()
+    await page.get_by_role("button", name="New chat").click()
+    await _open_review(page, await _audit(page))
+    await expect(_row(page, key).locator(".rv-decision")).to_have_text("Gap")
+    reopened = _row(page, kept["obligation_key"])
+    await expect(reopened).to_contain_text("Reopened")
+    await reopened.click()
+    await expect(page.locator(".review-detail")).to_contain_text("no longer in the policy")
+    decided_now, _ = await _progress(page)
+    assert decided_now == 1  # the gap stands; the met decision reopened
+    await tab.shot(screenshots, "47-07-review-reopened")
     tab.assert_clean()
     await tab.context.close()

@@ -289,10 +289,13 @@ function select(label, options, onChange) {
 function auditView(audit, meta, ctx) {
   const findings = audit.findings || [];
   // A text no rule matched was not checked at all: its badge must not read "No issues found".
-  const unchecked = audit.mode === 'text' && !findings.length && !(audit.rules_checked || []).length;
+  const flagged = audit.flagged || [];
+  const unchecked = audit.mode === 'text' && !findings.length && !flagged.length
+    && !(audit.rules_checked || []).length;
   const status = unchecked ? 'Nothing checked' : audit.overall_status;
   const statusClass = unchecked ? 'minor'
-    : { 'No issues found': 'ok', 'Minor Issues': 'minor', 'Major Violations': 'major' }[audit.overall_status] || '';
+    : { 'No issues found': 'ok', 'Minor Issues': 'minor', 'Major Violations': 'major',
+      'Review needed': 'minor' }[audit.overall_status] || '';
   const docs = new Map();
   for (const f of findings) docs.set(f.target_doc_id || f.target_doc_title, f.target_doc_title);
   const groups = SEVERITIES.map((severity) => {
@@ -345,7 +348,23 @@ function auditView(audit, meta, ctx) {
       reviewLink(meta), auditExport(meta.thread_id)),
     audit.summary ? h('p', {}, citedText(audit.summary, meta.citations, ctx)) : null,
     toolbar,
-    groups.map((g) => g.group));
+    groups.map((g) => g.group),
+    flaggedView(flagged));
+}
+
+/** A checked text's sentences that propose not doing, delaying, hiding, deleting or altering
+ * something, each with the rules closest to what it proposes: flags to weigh, not findings. */
+function flaggedView(flagged) {
+  if (!flagged.length) return null;
+  return h('section', { class: 'flagged', 'aria-label': 'Sentences to check' },
+    h('h4', {}, `Sentences to check (${flagged.length})`),
+    h('p', { class: 'muted' }, 'Each proposes not doing, delaying, hiding, deleting or altering '
+      + 'something. The rules closest to what it proposes are listed for you to weigh: a flag, not a finding.'),
+    h('ol', { class: 'flagged-list' }, flagged.map((f) => h('li', { class: 'flagged-item' },
+      h('p', {}, h('q', {}, f.sentence), ' ', h('span', { class: 'chip warn' }, f.cue)),
+      h('ul', { class: 'flagged-rules' }, (f.rules || []).map((r) => h('li', {},
+        h('strong', {}, `${r.target_doc_title} ${r.rule || ''}`.trim()), ': ',
+        h('q', { class: 'muted' }, r.quote))))))));
 }
 
 function comparisonView(comparison, meta, ctx) {
