@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from regintel.chat.evidence import CitationBook, verify
-from regintel.domain.chat import MAX_QUOTE_CHARS, SEVERITY_ORDER, AuditFinding, Severity
+from regintel.domain.chat import SEVERITY_ORDER, AuditFinding, Severity
 from regintel.domain.coverage import CoverageMatrix, CoverageRow, ObligationRow
 from regintel.domain.documents import ChunkHit, Document, StoredChunk
 from regintel.obligations.matrix import rule_named
+from regintel.obligations.quotes import cut_quote
 
 
 @dataclass(frozen=True)
@@ -54,14 +55,6 @@ class Draft:
     confidence: float
 
 
-def _cut(text: str) -> str:
-    text = " ".join(text.split())
-    if len(text) <= MAX_QUOTE_CHARS:
-        return text
-    cut = text[:MAX_QUOTE_CHARS]
-    return cut[:cut.rfind(" ")] if " " in cut else cut
-
-
 def item_clause(rule: str | None, label: str) -> str | None:
     if rule is None or not label.startswith("("):
         return rule
@@ -80,7 +73,7 @@ def draft_of(row: CoverageRow) -> Draft:
 
 def _rule_quote(o: ObligationRow, text: str, chunks: Mapping[UUID, StoredChunk]
                 ) -> tuple[StoredChunk, str] | None:
-    quote = _cut(text)
+    quote = cut_quote(text)
     for chunk_id in o.chunk_ids:
         chunk = chunks.get(chunk_id)
         if chunk is not None and verify(quote, chunk.text):

@@ -19,10 +19,11 @@ from uuid import UUID
 import numpy as np
 import numpy.typing as npt
 
-from regintel.domain.chat import MAX_QUOTE_CHARS, FlaggedRule, FlaggedSentence
+from regintel.domain.chat import FlaggedRule, FlaggedSentence
 from regintel.obligations.lexical import content_words
 from regintel.obligations.matrix import Regulation, closeness, row_text
 from regintel.obligations.policy_text import PolicyUnit
+from regintel.obligations.quotes import cut_quote
 from regintel.obligations.set_aside import SetAside
 
 TOP_RULES = 3
@@ -106,7 +107,7 @@ def flagged_sentences(regulations: Sequence[Regulation], units: Sequence[PolicyU
                 row = regulation.rows[binding[int(position)]]
                 candidates[k].append((-float(lifted[position]), FlaggedRule(
                     target_doc_id=regulation.document_id, target_doc_title=regulation.title,
-                    rule=row.rule, quote=_cut(row.text),
+                    rule=row.rule, quote=cut_quote(row.text),
                     score=round(min(1.0, max(0.0, float(scores[position]))), 3))))
     out = []
     for flag, found_rules in zip(flags, candidates, strict=True):
@@ -133,12 +134,3 @@ def _searched(regulation: Regulation, binding: Sequence[int], scores: npt.NDArra
             if best not in out:
                 out.append(best)
     return out
-
-
-def _cut(text: str) -> str:
-    """The rule's sentence, verbatim, cut on a word to fit a quote."""
-    text = " ".join(text.split())
-    if len(text) <= MAX_QUOTE_CHARS:
-        return text
-    cut = text[:MAX_QUOTE_CHARS]
-    return cut[:cut.rfind(" ")] if " " in cut else cut

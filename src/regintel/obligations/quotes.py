@@ -16,6 +16,15 @@ if TYPE_CHECKING:
     from regintel.obligations.policy_text import PolicyUnit
 
 
+def cut_quote(text: str) -> str:
+    """``text`` whitespace-normalised and cut on a word to MAX_QUOTE_CHARS: still verbatim."""
+    text = " ".join(text.split())
+    if len(text) <= MAX_QUOTE_CHARS:
+        return text
+    cut = text[:MAX_QUOTE_CHARS]
+    return cut[:cut.rfind(" ")] if " " in cut else cut
+
+
 def quote_span(page: Page, start: int, end: int) -> tuple[StoredChunk, str] | None:
     best: tuple[int, StoredChunk] | None = None
     for chunk in page.chunks:
@@ -26,10 +35,7 @@ def quote_span(page: Page, start: int, end: int) -> tuple[StoredChunk, str] | No
         return None
     chunk = best[1]
     a, b = max(start, chunk.char_start), min(end, chunk.char_start + len(chunk.text))
-    text = " ".join(page.text[a:b].split())
-    if len(text) > MAX_QUOTE_CHARS:
-        cut = text[:MAX_QUOTE_CHARS]
-        text = cut[:cut.rfind(" ")] if " " in cut else cut
+    text = cut_quote(page.text[a:b])
     if not text or not verify(text, chunk.text):
         return None
     return chunk, text
