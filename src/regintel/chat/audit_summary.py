@@ -29,13 +29,14 @@ def rules_named(rules: Sequence[str]) -> str:
 def summary(findings: Sequence[AuditFinding], targets: Sequence[Document],
             themes: Sequence[str], *, what: str = "policy", held_back: int = 0,
             not_offered: Sequence[str] = (), rules: Sequence[str] | None = None,
-            reach: str | None = None) -> str:
+            reach: str | None = None, flagged: int = 0) -> str:
     """A short, factual paragraph: what was checked, what was found, where it is gravest.
     ``what`` is the source: "policy" or "text"; ``held_back``: findings of lower rank that
     the per-regulation caps left out of the list; ``not_offered``: the activities the policy
     says its firm does not offer, whose rules were not checked (scope.py); ``rules``: the
     rules the text was checked against (None: not recorded by this engine); ``reach``: what
-    the check covered, when the engine says it (the matrix reads every sentence of a text)."""
+    the check covered, when the engine says it (the matrix reads every sentence of a text);
+    ``flagged``: the text's sentences flagged for the reader to weigh (flags.py)."""
     # Said either way: a reader must know which rules were set aside, and why.
     set_aside = (f" Rules on activities the {what} says the firm does not offer ("
                  f"{', '.join(not_offered)}) were not checked." if not_offered else "")
@@ -50,9 +51,16 @@ def summary(findings: Sequence[AuditFinding], targets: Sequence[Document],
                     f"{set_aside}")
         reach = reach or ("the obligations retrieved for each theme" if what == "policy" else
                           "the statements in the text that carry a compliance risk")
-        named = (f"No issues found in the {len(rules)} rule{'s' if len(rules) != 1 else ''} "
+        # With sentences flagged, "no issues" would say more than was checked: nothing was
+        # proven, and the flags are for the reader to weigh.
+        none = "No finding proven" if flagged else "No issues found"
+        named = (f"{none} in the {len(rules)} rule{'s' if len(rules) != 1 else ''} "
                  f"checked ({rules_named(rules)}) of {checked}{scope}." if rules else
-                 f"No issues found against {checked}{scope}.")
+                 f"{none} against {checked}{scope}.")
+        if flagged:
+            named += (f" {flagged} sentence{'s' if flagged != 1 else ''} of the {what} "
+                      f"propose{'s' if flagged == 1 else ''} leaving something undone, late, "
+                      "hidden or altered: weigh each against the rules listed with it.")
         return (f"{named} The check covers {reach}, not every rule; it is not a finding that "
                 f"the {what} complies, nor a legal opinion.{set_aside}")
     counts = {s: sum(1 for f in findings if f.severity == s) for s in SEVERITY_ORDER}

@@ -215,7 +215,8 @@ class MatrixAuditor:
             mode="text", overall_status=overall_status(findings, len(flagged)),
             findings=findings, flagged=flagged,
             summary=text_report.summary(findings, regulations, (), what="text", rules=rules,
-                                       reach="the rules the text's sentences are close to"),
+                                       reach="the rules the text's sentences are close to",
+                                       flagged=len(flagged)),
             targets_checked=len(regulations), rules_checked=rules))
 
     async def _flag_searches(self, tenant: UUID, regulations: Sequence[Document],

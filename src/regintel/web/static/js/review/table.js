@@ -61,7 +61,9 @@ export function createTable({ rows, multipleRegulations, onSelect, onFilter }) {
       h('th', { scope: 'row', class: 'rv-rule', 'data-label': 'Rule' },
         h('span', { class: 'rv-rule-id' }, row.rule || 'Unnumbered rule'), where,
         h('span', { class: 'rv-text' }, row.obligation)),
-      showPart ? h('td', { class: 'rv-part', 'data-label': 'Part' }, row.part || '—') : null,
+      // The part's last heading ("Article 8 Conditions applicable…"); its whole path on hover.
+      showPart ? h('td', { class: 'rv-part', 'data-label': 'Part', title: row.part || '' },
+        (row.part || '—').split(' › ').pop()) : null,
       h('td', { class: 'rv-status', 'data-label': 'Status' }, statusBadge(row)),
       h('td', { class: 'rv-score', 'data-label': 'Score' }, scoreText(row.priority)),
       h('td', { class: 'rv-decision', 'data-label': 'Decision' }, decisionBadge(row)));
