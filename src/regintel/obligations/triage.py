@@ -31,12 +31,14 @@ ABSENT = 1 / 3  # at most this share of an item's own words anywhere in the poli
 
 
 # Drafting that softens a duty in the policy's closest sentence: a condition ("unless",
-# "only once", "if … decides"), a choice ("may", "at the discretion of"), a delay ("after",
-# "wait", "automatically"). General English, read only as a reason to look first.
+# "only once", "if … decides"), a choice ("may", "at the discretion of"), a delay ("wait",
+# "automatically"). General English, read only as a reason to look first ("after" and "until"
+# are left out: "six years after the account closes" softens nothing).
 _SOFTENED = re.compile(
-    r"\b(?:unless|only\s+(?:if|when|where|once|after)|once|provided\s+that|subject\s+to|"
-    r"may|at\s+(?:the|its|their|his|her)\s+(?:sole\s+)?discretion|decides?\s+otherwise|"
-    r"wait|waits|automatically|after|until|except|other\s+than|instead)\b", re.IGNORECASE)
+    r"\b(?:unless|only\s+(?:if|when|where|once|after)|once(?!\s+(?:a|an|every|per|each)\b)|"
+    r"provided\s+that|subject\s+to|may|at\s+(?:the|its|their|his|her)\s+(?:sole\s+)?"
+    r"discretion|decides?\s+otherwise|wait|waits|automatically|except|other\s+than|instead)"
+    r"\b", re.IGNORECASE)
 
 
 def _fact_said_otherwise(rule: Sequence[TypedFact], policy: Sequence[TypedFact]
