@@ -22,6 +22,8 @@ from regintel.api.schemas.reviews import (
     ReviewPublic,
     ReviewRowPublic,
 )
+from regintel.container import Container
+from regintel.domain.chat import EngineChoice
 from regintel.domain.coverage import CoverageRow
 from regintel.domain.review import RowReview
 from regintel.errors import InvalidRequest
@@ -62,9 +64,10 @@ def row_public(review: AuditReview, row: CoverageRow) -> ReviewRowPublic:
         decision=standing.decision, reopened=standing.reopened)
 
 
-def review_public(review: AuditReview) -> ReviewPublic:
+def review_public(review: AuditReview, proposer: str | None = None) -> ReviewPublic:
     matrix = review.matrix
     return ReviewPublic(
+        proposer=proposer,
         conversation_id=review.conversation_id, message_id=review.message_id,
         policy_title=matrix.policy_title,
         regulations=[RegulationRef(id=r.id, title=r.title) for r in review.regulations],
@@ -80,9 +83,10 @@ async def read_latest_review(conversation_id: UUID, principal: PrincipalDep,
     """The review of the conversation's latest audit: its rows in review order, each with
     the decision in force (carried from an earlier audit of the same policy while what it
     rested on is unchanged)."""
-    await owned(container, principal, conversation_id)
+    conversation = await owned(container, principal, conversation_id)
     return review_public(await container.review.latest_review(principal.tenant_id,
-                                                                 conversation_id))
+                                                                 conversation_id),
+                         _proposer(container, conversation.engine))
 
 
 @router.get("/conversations/{conversation_id}/messages/{message_id}/review",
@@ -91,9 +95,10 @@ async def read_latest_review(conversation_id: UUID, principal: PrincipalDep,
 async def read_review(conversation_id: UUID, message_id: UUID, principal: PrincipalDep,
                       container: ContainerDep) -> ReviewPublic:
     """The review of the audit answered by that message."""
-    await owned(container, principal, conversation_id)
+    conversation = await owned(container, principal, conversation_id)
     return review_public(await container.review.review(principal.tenant_id,
-                                                          conversation_id, message_id))
+                                                          conversation_id, message_id),
+                         _proposer(container, conversation.engine))
 
 
 @router.post("/conversations/{conversation_id}/messages/{message_id}/review",
@@ -138,4 +143,15 @@ async def propose_statuses(conversation_id: UUID, message_id: UUID, principal: P
     model, timeout_s = found
     return review_public(await container.review.propose(
         principal.tenant_id, conversation_id, message_id, model, timeout_s=timeout_s,
-        limit=limit))
+        limit=limit), _proposer(container, conversation.engine))
+
+
+def _proposer(container: Container, engine: EngineChoice | None) -> str | None:
+    """The conversation's model engine, by name, unless it answers offline (read from what
+    the deployment offers: no model is started to say so)."""
+    choice = engine if engine is not None and any(
+        e.id is engine for e in container.engines()) else container.default_engine
+    if choice is EngineChoice.OFFLINE:
+        return None
+    offered = next((e for e in container.engines() if e.id is choice), None)
+    return offered.model if offered is not None and offered.model else choice.value

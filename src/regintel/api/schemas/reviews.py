@@ -98,6 +98,9 @@ class ReviewPublic(BaseModel):
     rows: list[ReviewRowPublic] = Field(description="In review order.")
     excluded: list[ExcludedParty]
     scope: list[ScopePart]
+    proposer: str | None = Field(None, description="The conversation's model engine, which "
+                                 "can propose statuses on the queue (POST …/review/"
+                                 "proposals); None when the conversation answers offline.")
 
 
 class DecisionRecorded(BaseModel):

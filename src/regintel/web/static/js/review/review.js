@@ -102,7 +102,8 @@ export function reviewScreen(me, conversationId, messageId) {
           class: 'btn small ghost', href: exportBase + format, download: true,
           title: `The audit report with the decisions (${label})`,
         }, label))),
-      h('div', { class: 'review-progress' }, bar, said));
+      h('div', { class: 'review-progress' }, bar, said),
+      data.proposer ? proposeControl(mid, data.proposer) : null);
     const rows = (data.rows || []).slice();
     if (!rows.length) {
       clear(main).append(back(), head, h('section', { class: 'glass card review-state' },
@@ -176,6 +177,28 @@ export function reviewScreen(me, conversationId, messageId) {
           h('kbd', {}, '1'), '–', h('kbd', {}, '4'), ' decide · ', h('kbd', {}, 'Enter'), ' saves')),
       h('div', { class: 'review-layout' }, table.element, detail.element));
     select(rows[0].obligation_key);
+  }
+
+  /** With a model engine, the model proposes a status for the next rows of the queue: its
+   * proposals come back labelled as the model's; the officer still decides each row. */
+  function proposeControl(mid, model) {
+    const said = h('span', { class: 'muted review-propose-said', role: 'status' });
+    const button = h('button', {
+      type: 'button', class: 'btn small ghost',
+      title: `${model} reads the next 10 undecided rows with their candidate clauses and proposes a status for each`,
+      onclick: async () => {
+        button.disabled = true;
+        said.textContent = `${model} is reading the next 10 rows…`;
+        try {
+          const next = await post(`${reviewApi(cid, mid)}/proposals?limit=10`, {});
+          if (!gone) build(next);
+        } catch (error) {
+          said.textContent = problemText(error);
+          button.disabled = false;
+        }
+      },
+    }, 'Ask the model to propose (next 10 rows)');
+    return h('div', { class: 'review-propose' }, button, said);
   }
 
   load();
