@@ -47,7 +47,7 @@ from regintel.obligations.quotes import policy_quote
 SECTION_DEPTH = 2
 LEXICAL_WEIGHT = 0.3
 NEAR_TIE = 0.03
-RIVAL = 0.1  # a rival rule this close to a contradicting sentence contests the owner's claim
+RIVAL = 0.12  # a rival rule this close to a contradicting sentence contests the owner's claim
 LOOSE = 0.3  # a contradicting fact this close to a rule is suspected, not proven…
 LOOSE_TOP = 10  # …among the rule's closest sentences
 HUB_RULES = 10  # a sentence's closeness to rules in general: the mean of its closest ten
