@@ -380,7 +380,11 @@ def rows_for(regulation: Regulation, units: Sequence[PolicyUnit],
     rows = []
     for n, (row, s, item_scores, conflict, in_scope) in enumerate(prepared):
         kept = conflict if conflict is not None and owner[conflict.unit][1] == n else None
-        if kept is not None and kept.unit in contested:
+        # A fact stated against a rule of a part the policy does not take up, by a sentence
+        # closer to another rule: which duty the sentence is about is not shown.
+        far = kept is not None and not in_scope and float(s[kept.unit]) < float(
+            scores[:, kept.unit].max()) - NEAR_TIE
+        if kept is not None and (kept.unit in contested or far):
             rows.append(row_of(row, s, units, item_scores, kept, thresholds).model_copy(
                 update={"contested": True}))
         elif not applies.applies(row):
