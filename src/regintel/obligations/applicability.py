@@ -3,17 +3,17 @@
 A regulation binds several parties - the firms it regulates, and also its regulator, member
 states, courts, other kinds of firm - and a policy governs one of them. No list of parties is
 written here: each obligation's party is the subject the register read before its modal
-(``ObligationRow.actor``), normalised to its noun phrase ("a Relevant Person", "Relevant
-Persons" → "relevant person"; "providers of high-risk AI systems" → "provider of high-risk ai
-systems"). The policy shows which parties it governs by what it speaks to: the share of a
+(``ObligationRow.actor``), normalised to its noun phrase ("a Licensed Firm", "Licensed
+Firms" → "licensed firm"; "operators of online platforms" → "operator of online
+platforms"). The policy shows which parties it governs by what it speaks to: the share of a
 party's obligations some policy sentence is at least related to. The party the policy speaks
 to most (many obligations, and most of its own) is governed; another party, with at least
 MIN_ROWS obligations to judge by, whose share is below RATIO of that party's is not - its
 obligations are listed as not applicable, with the two counts as the reason. (On the
-development policies of four regulations this set aside the regulators', the member
-states' and other kinds of firm's obligations, and kept a party whose name contains the
-governed one's: "controller or processor".) Obligations with no
-subject, or a party too small to judge, apply (an officer can still mark them)."""
+development policies of four regulations this set aside the regulators', the member states'
+and other kinds of firm's obligations, and kept a party whose name contains the governed
+one's: "firm or its agent".) Obligations with no subject, or a party too small to judge,
+apply (an officer can still mark them)."""
 
 from __future__ import annotations
 
@@ -144,6 +144,5 @@ _PRONOUN_SUBJECT = re.compile(r"^\s*(?:it|they|he|she|he or she)\s*$", re.IGNORE
 
 
 def _one_names_the_other(a: str, b: str) -> bool:
-    """"controller or processor" binds the controller; "relevant person's governing body"
-    is the relevant person's."""
+    """"firm or its agent" binds the firm; "firm's board" is the firm's."""
     return f" {b} " in f" {a.replace(chr(39) + 's', '')} " or f" {a} " in f" {b} "

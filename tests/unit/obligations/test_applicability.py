@@ -17,8 +17,8 @@ def _row(actor: str | None, section: str = "Part 1") -> ObligationRow:
 
 
 def test_a_party_is_its_noun_phrase() -> None:
-    assert party_of("A Relevant Person") == party_of("Relevant Persons") == "relevant person"
-    assert party_of("providers of high-risk AI systems") == "provider of high-risk ai systems"
+    assert party_of("A Licensed Firm") == party_of("Licensed Firms") == "licensed firm"
+    assert party_of("operators of online platforms") == "operator of online platforms"
     assert party_of("The Regulator, where it considers it appropriate,") == "regulator"
     assert party_of("it") is None and party_of(None) is None
 
