@@ -40,9 +40,12 @@ def comparable(text: str) -> str:
 
 
 def first_words(text: str) -> str:
-    """A paragraph's key words: its opening term when short ("Alien illegally or unlawfully in
-    the United States"), else its first KEY_WORDS words."""
-    flat = " ".join(comparable(text).replace("|", " ").split())
+    """A paragraph's key words: its opening term when short ("Person", "Large exposure to a
+    connected party"), else its first KEY_WORDS words."""
+    text = comparable(text)
+    if text.startswith("|"):  # a table: its header row
+        text = text.splitlines()[0]
+    flat = " ".join(text.replace("|", " ").split())
     term = re.split(r"(?<=\w)[.:—](?:\s|$)", flat, maxsplit=1)[0]
     words = term.split() if len(term.split()) <= TERM_WORDS else flat.split()[:KEY_WORDS]
     return " ".join(words).rstrip(".,;:—-") or "…"
@@ -54,7 +57,7 @@ class Paragraph:
     for a paragraph without one, "¶ first words"."""
 
     segments: tuple[str, ...]
-    label: str  # as cited: "478.124(c)(1)", "478.11 ¶ Alien"
+    label: str  # as cited: "478.124(c)(1)", "478.11 ¶ Person"
     marker: str | None  # "(1)"; None for an unlabelled paragraph
     body: str  # verbatim, after the marker
     text: str  # verbatim, the whole paragraph
@@ -148,10 +151,11 @@ def _lines(raw: list[str]) -> list[_Line]:
 
 def _nest(lines: list[_Line]) -> list[tuple[str, ...]]:
     """Each line's segments. Markers nest by sequence (labels.choose). A run of unlabelled
-    paragraphs goes where the next marker says: inside the paragraph that marker continues;
-    before a list that marker opens; or, when the marker starts its kind over ("(a)" again) or
-    follows a run of such paragraphs, the last of the run heads the list that follows (a
-    defined term and its "(a)", "(b)")."""
+    paragraphs goes where the next marker says: inside the paragraph that marker continues
+    (inside the last paragraph when that one ends "as follows:"); before a list that marker
+    opens; or, when the marker starts its kind over ("(a)" again) or follows a run of such
+    paragraphs, the last of the run heads the list that follows (a defined term and its
+    "(a)", "(b)")."""
     paths: list[tuple[str, ...]] = []
     stack: list[Level] = []
     outer: list[Level] = []  # the stack outside the current anchor (a quoted text's own list)
@@ -181,8 +185,12 @@ def _nest(lines: list[_Line]) -> list[tuple[str, ...]]:
         if nxt is None:
             paths.extend(run)
             anchor, stack = (), []
-        elif fit is not None and fit.score == 3:  # inside the paragraph it continues
-            inside = anchor + tuple(level.marker for level in stack[:fit.depth + 1])
+        elif fit is not None and fit.score == 3:  # inside the paragraph it continues …
+            # … or inside the last one when that one leads into it ("as follows:" a table).
+            leads_in = lines[i - 1].token is not None and \
+                lines[i - 1].body.rstrip().endswith((":", "—"))
+            inside = anchor + tuple(level.marker for level in
+                                    (stack if leads_in else stack[:fit.depth + 1]))
             paths.extend(inside + seg for seg in run)
         elif fit is not None and stack:  # before the list it opens, below the last
             inside = anchor + tuple(level.marker for level in stack)

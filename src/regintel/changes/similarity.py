@@ -1,7 +1,7 @@
 """How alike two provisions are, by their words.
 
 Two measures, each where it is right: TF-IDF cosine over word unigrams and bigrams to pair
-whole sections (the words every section of a regulation shares — "licensee", "shall" — weigh
+whole sections (the words every section of a regulation shares — "the firm", "shall" — weigh
 little, so two unrelated sections do not look alike), and the Dice overlap of word multisets
 for two paragraphs already known to be neighbours (cheap, and exact enough at that size).
 No embedding model: a provision is renumbered, moved or amended with most of its words
@@ -18,6 +18,7 @@ import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 _WORD = re.compile(r"\w+")
+_TOKENS = r"(?u)\b\w+\b"  # every word, one letter too ("(a)", "A is a citizen")
 
 
 @lru_cache(maxsize=65536)
@@ -51,7 +52,7 @@ def cosine_matrix(old: Sequence[str], new: Sequence[str]) -> np.ndarray:
     if not old or not new:
         return np.zeros((len(old), len(new)))
     vectorizer = TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True, lowercase=True,
-                                 token_pattern=r"(?u)\b\w+\b")
+                                 token_pattern=_TOKENS)
     try:
         matrix = vectorizer.fit_transform([*old, *new])
     except ValueError:  # no words at all (every text a bare label)

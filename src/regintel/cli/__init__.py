@@ -4,6 +4,7 @@
 from regintel.cli import (  # noqa: F401
     audit,
     bench,
+    changes,
     chat,
     graph,
     library,

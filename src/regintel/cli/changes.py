@@ -1,0 +1,127 @@
+"""``regintel changes OLD NEW``: what changed between two versions of a regulation, typed;
+and ``regintel bench changes``: that report against a machine record of amendments.
+
+Both work on text files and need no database: the report is pure computation on two texts.
+Choosing the versions of a library document comes with document versions (issue 48)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from regintel.bench.report import render_json, render_table
+from regintel.changes.models import CHANGE_KINDS, ChangeReport
+from regintel.cli.app import JsonOption, app, bench_app, fail
+from regintel.errors import InvalidRequest
+
+SUMMARY_WIDTH = 110
+
+TextFile = Annotated[Path, typer.Argument(
+    exists=True, dir_okay=False, readable=True,
+    help="A version's plain text (UTF-8), one paragraph a line, as the versions in "
+         "../shared/data/versions are.")]
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        fail(InvalidRequest(f"{path} is not UTF-8 plain text",
+                            hint="export the version as text; PDF and DOCX versions come with "
+                                 "document versions in the library"))
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _show(report: ChangeReport) -> str:
+    c = report.counts
+    head = (f"Changes from {report.old_name} to {report.new_name}: {c['total']} "
+            f"({c['substantive']} substantive, {c['editorial']} editorial) in "
+            f"{report.seconds} s")
+    toc = render_table("By table of contents", ["division / section", "changes",
+                                                "substantive", "editorial"],
+                       [["  " * e.depth + e.label + (f" {_cut(e.heading, 50)}" if e.heading
+                                                     else ""),
+                         e.changes, e.substantive, e.editorial] for e in report.toc])
+    lines = ["Changes (S substantive, E editorial; --json for quotes, redlines and facts)"]
+    for n, ch in enumerate(report.changes, 1):
+        flag = "S" if ch.substantive else f"E ({ch.editorial})"
+        moved = (ch.old_provision or "—") if ch.old_provision == ch.new_provision else \
+            f"{ch.old_provision or '—'} → {ch.new_provision or '—'}"
+        lines += [f"{n:>4}. {ch.kind:<10} {flag:<20} {moved}",
+                  f"      {_cut(ch.summary, SUMMARY_WIDTH)}"]
+    changes = "\n".join(lines)
+    return f"{head}\n\n{toc}\n\n{changes}"
+
+
+@app.command("changes")
+def changes_cmd(
+    old: TextFile,
+    new: TextFile,
+    json_out: JsonOption = False,
+    substantive: Annotated[bool | None, typer.Option(
+        "--substantive/--editorial", help="Only substantive, or only editorial, changes.",
+        show_default=False)] = None,
+    kind: Annotated[list[str] | None, typer.Option(
+        help=f"Only changes of this kind ({', '.join(CHANGE_KINDS)}); repeatable.")] = None,
+) -> None:
+    """What changed from OLD to NEW, provision by provision: each change's kind (inserted,
+    deleted, amended, renumbered, moved, split, merged), substantive or editorial, a
+    word-level redline, the typed facts it changed and one sentence, with counts by table of
+    contents. OLD and NEW are text files for now; comparing two versions of a library
+    document comes with document versions."""
+    from regintel.changes.report import compare_texts
+
+    unknown = sorted(set(kind or ()) - set(CHANGE_KINDS))
+    if unknown:
+        raise typer.BadParameter(f"unknown kind {', '.join(unknown)}", param_hint="--kind")
+    report = compare_texts(_read(old), _read(new), old.name, new.name)
+    total = len(report.changes)
+    if substantive is not None or kind:
+        report.changes = [c for c in report.changes
+                          if (substantive is None or c.substantive == substantive)
+                          and (not kind or c.kind in kind)]
+    if json_out:
+        typer.echo(report.model_dump_json(indent=2))
+        return
+    typer.echo(_show(report))
+    if len(report.changes) < total:
+        typer.echo(f"(listed {len(report.changes)} of {total}, filtered; the counts above are "
+                   "the whole report's)")
+
+
+@bench_app.command("changes")
+def bench_changes(
+    directory: Annotated[Path, typer.Option(
+        "--dir", exists=True, file_okay=False,
+        help="Versions with their change records: <part>/<version>.txt and "
+             "<part>/changes_<from>__<to>.json, e.g. ../shared/data/versions/atf.")],
+    part: Annotated[list[str] | None, typer.Option(
+        help="Only this part (a subdirectory); repeatable. Default: all.")] = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Section recall and precision, paragraph recall, the editorial share of whitespace or
+    punctuation changes and the time per pair, per part and pooled. The two text files of
+    each pair are read directly, not ingested into the library (no versions there yet)."""
+    from regintel.bench import changes
+
+    figures = changes.run(directory, part)
+    if not figures["pairs"]:
+        fail(InvalidRequest(f"no changes_*.json records under {directory}"))
+    if json_out:
+        typer.echo(render_json(figures))
+        return
+    typer.echo(render_table(
+        f"Change report against the record ({figures['pooled']['pairs']} pairs; text files "
+        f"read directly, not ingested)", changes.TABLE_HEADERS, changes.table_rows(figures)))
+    typer.echo("record changes: eRegs' paragraph labels, those numbered by position (p<n>) "
+               "under one paragraph counted as one; editorial share: of the record's changes "
+               "that are whitespace or punctuation only ('of'), the share called editorial")
+    for pair in figures["pairs"]:
+        if pair["missed"]:
+            typer.echo(f"  not found, {pair['part']} {pair['from']} → {pair['to']}: "
+                       f"{', '.join(pair['missed'])}")
