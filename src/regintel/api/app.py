@@ -18,6 +18,7 @@ from regintel.api.deps import ChatGate
 from regintel.api.ratelimit import RateLimiter
 from regintel.api.routes import (
     auth,
+    changes,
     chat,
     conversations,
     documents,
@@ -117,9 +118,9 @@ def create_app(settings: Settings, *, run_worker: bool | None = None,
     app.state.limiter = RateLimiter(settings.api)
     errors.install(app)
     security.install(app, settings.api)
-    routers = [module.router for module in (health, auth, members, documents, obligations,
-                                            conversations, reviews, chat, usage, faq, graph,
-                                            projects)]
+    routers = [module.router for module in (health, auth, members, documents, changes,
+                                            obligations, conversations, reviews, chat, usage,
+                                            faq, graph, projects)]
     for router in routers:
         app.include_router(router)
     openapi.install(app, [route for router in routers for route in router.routes
