@@ -1,27 +1,37 @@
 """``regintel changes OLD NEW``: what changed between two versions of a regulation, typed;
 and ``regintel bench changes``: that report against a machine record of amendments.
 
-Both work on text files and need no database: the report is pure computation on two texts.
-Choosing the versions of a library document comes with document versions (issue 48)."""
+The report is pure computation on two texts: text files, or two documents of the library
+(their stored text, by id). Chaining a document's versions comes with document versions
+(issue 48)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated
+from uuid import UUID
 
 import typer
 
 from regintel.bench.report import render_json, render_table
 from regintel.changes.models import CHANGE_KINDS, ChangeReport
-from regintel.cli.app import JsonOption, app, bench_app, fail
+from regintel.cli.app import (
+    JsonOption,
+    TenantOption,
+    app,
+    bench_app,
+    fail,
+    load_settings,
+    open_container,
+    run,
+)
 from regintel.errors import InvalidRequest
 
 SUMMARY_WIDTH = 110
 
-TextFile = Annotated[Path, typer.Argument(
-    exists=True, dir_okay=False, readable=True,
-    help="A version's plain text (UTF-8), one paragraph a line, as the versions in "
-         "../shared/data/versions are.")]
+Version = Annotated[str, typer.Argument(
+    help="A version: a plain-text file (UTF-8, one paragraph a line, as the versions in "
+         "../shared/data/versions are), or the id of a ready document of the library.")]
 
 
 def _read(path: Path) -> str:
@@ -31,6 +41,45 @@ def _read(path: Path) -> str:
         fail(InvalidRequest(f"{path} is not UTF-8 plain text",
                             hint="export the version as text; PDF and DOCX versions come with "
                                  "document versions in the library"))
+
+
+def _versions(old: str, new: str, tenant: str) -> tuple[tuple[str, str], tuple[str, str]]:
+    """Each version's text and name: a file's, or a library document's stored text."""
+    ids: dict[str, UUID] = {}
+    for given in (old, new):
+        if not Path(given).is_file():
+            try:
+                ids[given] = UUID(given)
+            except ValueError:
+                fail(InvalidRequest(f"{given} is neither a file nor a document id",
+                                    hint="give a text file, or a document id from "
+                                         "`regintel documents list`"))
+    wanted = list(ids.values())
+    stored = run(lambda: _stored(wanted, tenant)) if wanted else {}
+
+    def text(given: str) -> tuple[str, str]:
+        if given in ids:
+            return stored[ids[given]]
+        return _read(Path(given)), Path(given).name
+
+    return text(old), text(new)
+
+
+async def _stored(ids: list[UUID], tenant: str) -> dict[UUID, tuple[str, str]]:
+    from regintel.domain.documents import DocStatus, titled
+    from regintel.obligations.review_state import policy_text
+
+    async with open_container(load_settings()) as container:
+        tenant_id = await container.documents.ensure_tenant(tenant)
+        out: dict[UUID, tuple[str, str]] = {}
+        for document_id in ids:
+            document = await container.documents.get(tenant_id, document_id)
+            if document.status is not DocStatus.READY:
+                raise InvalidRequest(f"\"{document.title}\" is not ready yet",
+                                     hint="wait until it is ingested")
+            chunks = await container.chunk_index.document_chunks(tenant_id, document_id)
+            out[document_id] = (policy_text(chunks), titled(document.title, document.version))
+        return out
 
 
 def _cut(text: str, width: int) -> str:
@@ -60,26 +109,27 @@ def _show(report: ChangeReport) -> str:
 
 @app.command("changes")
 def changes_cmd(
-    old: TextFile,
-    new: TextFile,
+    old: Version,
+    new: Version,
     json_out: JsonOption = False,
     substantive: Annotated[bool | None, typer.Option(
         "--substantive/--editorial", help="Only substantive, or only editorial, changes.",
         show_default=False)] = None,
     kind: Annotated[list[str] | None, typer.Option(
         help=f"Only changes of this kind ({', '.join(CHANGE_KINDS)}); repeatable.")] = None,
+    tenant: TenantOption = "default",
 ) -> None:
     """What changed from OLD to NEW, provision by provision: each change's kind (inserted,
     deleted, amended, renumbered, moved, split, merged), substantive or editorial, a
     word-level redline, the typed facts it changed and one sentence, with counts by table of
-    contents. OLD and NEW are text files for now; comparing two versions of a library
-    document comes with document versions."""
+    contents. OLD and NEW are text files or ids of ready library documents."""
     from regintel.changes.report import compare_texts
 
     unknown = sorted(set(kind or ()) - set(CHANGE_KINDS))
     if unknown:
         raise typer.BadParameter(f"unknown kind {', '.join(unknown)}", param_hint="--kind")
-    report = compare_texts(_read(old), _read(new), old.name, new.name)
+    (old_text, old_name), (new_text, new_name) = _versions(old, new, tenant)
+    report = compare_texts(old_text, new_text, old_name, new_name)
     total = len(report.changes)
     if substantive is not None or kind:
         report.changes = [c for c in report.changes
