@@ -44,6 +44,18 @@ def load(out: Path) -> list[dict[str, Any]]:
     return cases
 
 
+FEATURES = ("missing", "partial", "conflicting", "score", "specificity", "share", "suspected",
+            "otherwise", "softened", "absent", "prohibition")
+
+
+def vector(read: t.Signals) -> list[float]:
+    """The signals as numbers, in FEATURES' order."""
+    return [float(read.status == "missing"), float(read.status == "partial"),
+            float(read.status == "conflicting"), read.score, read.specificity, read.share,
+            float(read.suspected is not None), float(read.otherwise is not None),
+            float(read.softened is not None), float(read.absent), float(read.prohibition)]
+
+
 def features(case: dict[str, Any]) -> tuple[list[Any], np.ndarray, np.ndarray]:
     matrix: CoverageMatrix = case["matrix"]
     shares = t._shares(matrix.rows)
@@ -54,7 +66,7 @@ def features(case: dict[str, Any]) -> tuple[list[Any], np.ndarray, np.ndarray]:
             continue
         read = t.signals(row, shares.get(t.part_of(row.obligation), 0.0), case["words"])
         rows.append(row)
-        x.append(read.vector())
+        x.append(vector(read))
         y.append(float(any(row_is(row, g) for g in open_gaps)))
     return rows, np.array(x), np.array(y)
 
@@ -95,7 +107,7 @@ def main(out: Path) -> None:
               f"regulations' weights; {fitted}/{n} with all")
     print("WEIGHTS = (" + ", ".join(f"{w:.2f}" for w in everything.coef_[0]) + ")")
     print(f"BIAS = {everything.intercept_[0]:.2f}")
-    print(dict(zip(t.FEATURES, (round(float(w), 2) for w in everything.coef_[0]),
+    print(dict(zip(FEATURES, (round(float(w), 2) for w in everything.coef_[0]),
                    strict=True)))
 
 

@@ -24,8 +24,7 @@ def figures(out: Path, show_rows: bool) -> None:
         data = json.loads(path.read_text(encoding="utf-8"))
         matrix = CoverageMatrix.model_validate(data["matrix"])
         proven = {r.key for r in matrix.rows if r.review == "finding"}
-        matrix = matrix.model_copy(update={"rows": tuple(triage(matrix.rows, proven,
-                                                                covered=0.5))})
+        matrix = matrix.model_copy(update={"rows": tuple(triage(matrix.rows, proven))})
         findings = [AuditFinding.model_validate(f) for f in data["findings"]]
         scores = evaluate_audit(AuditResult(mode="policy", overall_status="Minor Issues",
                                             findings=findings, targets_checked=1),

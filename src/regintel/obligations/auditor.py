@@ -132,8 +132,7 @@ class MatrixAuditor:
         findings = found.findings
         policy_words = frozenset().union(*(content_words(c.text) for c in policy_chunks))
         matrix = matrix.model_copy(update={"rows": tuple(triage(
-            matrix.rows, found.proven, covered=self.thresholds.covered,
-            policy_words=policy_words))})
+            matrix.rows, found.proven, policy_words=policy_words))})
         counts = review_counts(matrix)
         result = AuditResult(
             mode="policy", overall_status=overall_status(findings, counts.to_review),

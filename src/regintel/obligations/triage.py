@@ -102,17 +102,6 @@ class Signals:
     absent: bool  # the items the row leaves out are words the policy never uses
     prohibition: bool
 
-    def vector(self) -> list[float]:
-        """The signals as numbers, in FEATURES' order (for fit_priority.py)."""
-        return [float(self.status == "missing"), float(self.status == "partial"),
-                float(self.status == "conflicting"), self.score, self.specificity, self.share,
-                float(self.suspected is not None), float(self.otherwise is not None),
-                float(self.softened is not None), float(self.absent), float(self.prohibition)]
-
-
-FEATURES = ("missing", "partial", "conflicting", "score", "specificity", "share", "suspected",
-            "otherwise", "softened", "absent", "prohibition")
-
 
 def signals(row: CoverageRow, share: float, policy_words: frozenset[str]) -> Signals:
     o = row.obligation
@@ -159,12 +148,11 @@ def priority(read: Signals) -> float:
     return 0.15 + 0.3 * read.share * max(0.0, LIKELY_MET - near) / LIKELY_MET
 
 
-def triage(rows: Sequence[CoverageRow], proven: Collection[str], *, covered: float,
+def triage(rows: Sequence[CoverageRow], proven: Collection[str], *,
            policy_words: frozenset[str] = frozenset()) -> list[CoverageRow]:
     """The rows with their review status, proposal, priority and reason. ``proven``: the keys
-    of the rows findings.py made findings of; ``covered``: the matrix's covered threshold;
-    ``policy_words``: the policy's content words (an item it never speaks of stands out)."""
-    del covered  # the signals carry closeness; kept for callers' clarity
+    of the rows findings.py made findings of; ``policy_words``: the policy's content words
+    (an item it never speaks of stands out)."""
     shares = _shares(rows)
     out = []
     for row in rows:

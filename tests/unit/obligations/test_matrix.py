@@ -98,7 +98,7 @@ def test_statuses_quotes_and_findings(embedder: LocalEmbedder) -> None:
     # An item left out is proposed, not asserted: it heads the review queue after the finding.
     assert "3.1.2(b)" not in by_clause and "3.1.2" not in by_clause
     queue = matrix.model_copy(update={"rows": tuple(triage(
-        matrix.rows, found.proven, covered=0.5,
+        matrix.rows, found.proven,
         policy_words=content_words(" ".join(c.text for c in policy_chunks))))}).queue
     assert (queue[0].obligation.rule, queue[0].review) == ("3.1.1", "finding")
     assert (queue[1].obligation.rule, queue[1].review, queue[1].proposed) == (
