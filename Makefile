@@ -10,8 +10,10 @@ demo: setup
 test: setup
 	.venv/bin/ruff check src tests
 	.venv/bin/mypy
+	.venv/bin/lint-imports
 	.venv/bin/python -m pytest
 
 lint: setup
 	.venv/bin/ruff check src tests
 	.venv/bin/mypy
+	.venv/bin/lint-imports

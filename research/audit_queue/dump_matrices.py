@@ -21,7 +21,7 @@ from regintel.bench.audit_policies import (
     read_gaps,
     regulation_upload,
 )
-from regintel.chat.evidence import CitationBook
+from regintel.retrieval.evidence import CitationBook
 from regintel.cli.app import load_settings, open_container
 
 POLICIES = Path("tests/data/dev_policies")

@@ -14,7 +14,7 @@ from pathlib import Path
 from regintel.bench.scenario_corpus import ingest
 from regintel.bench.scenario_data import load_text_checks
 from regintel.bench.scenarios import TENANT
-from regintel.chat.evidence import CitationBook
+from regintel.retrieval.evidence import CitationBook
 from regintel.cli.app import load_settings, open_container
 
 

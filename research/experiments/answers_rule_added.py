@@ -4,7 +4,7 @@ from pathlib import Path
 from regintel.cli.app import open_container
 from regintel.settings import get_settings
 from regintel.bench.obliqa import corpus_tenant, selected
-from regintel.chat.evidence import CitationBook
+from regintel.retrieval.evidence import CitationBook
 from regintel.chat.offline import compose
 from regintel.chat.tools import LIBRARY_HITS
 from regintel.retrieval import list_context, preceding

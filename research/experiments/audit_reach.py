@@ -19,8 +19,8 @@ policy clause when a source passage shown in the same call overlaps its text as 
 scorer reads it (bench/audit.py). Development policies only (their gap lists are tuning data);
 each is audited against the AML and General rulebooks, as the demo is.
 
-    python research/experiments/audit_reach.py [DATA_DIR] [DEPTH ...]
-    python research/experiments/audit_reach.py DATA_DIR --test 24   # the demo policy, once
+    python -m research.experiments.audit_reach [DATA_DIR] [DEPTH ...]
+    python -m research.experiments.audit_reach DATA_DIR --test 24   # the demo policy, once
 
 Each call shows either the policy passages nearest the theme and each target passage
 (``nearest``) or the whole policy (``whole``), as chat/llm/audit.py does by the policy's length
@@ -34,7 +34,7 @@ from pathlib import Path
 
 from regintel.bench import adgm_corpus
 from regintel.bench.audit import overlaps as _overlaps, clause_matches, load_gaps
-from regintel.bench.dev_policies import DEV_POLICIES, TEST_GAPS, TEST_PDF
+from research.audit_dev.dev_policies import DEV_POLICIES, TEST_GAPS, TEST_PDF
 from regintel.chat.llm import audit_plan as audit
 from regintel.cli.app import open_container
 from regintel.ingestion.clauses import find_clauses

@@ -7,7 +7,7 @@ passages by cosine to: the rule passage's first sentence, the whole rule passage
 rule passage's best sentence. Printed: the share at rank 1, 2, 3 and the median rank. Seen:
 81 contradictions; first sentence top-1 0.037, whole passage 0.074, best sentence 0.272.
 
-    python research/experiments/contradiction_neighbours.py   # after audit_reach.py loaded
+    python -m research.experiments.contradiction_neighbours   # after audit_reach loaded
                                                               # /tmp/auditreach
 """
 import asyncio, sys
@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 from regintel.bench import adgm_corpus
 from regintel.bench.audit import overlaps as _overlaps, load_gaps
-from regintel.bench.dev_policies import DEV_POLICIES
-from regintel.chat.evidence import sentences
+from research.audit_dev.dev_policies import DEV_POLICIES
+from regintel.retrieval.evidence import sentences
 from regintel.cli.app import open_container
 from regintel.settings import get_settings
 sys.path.insert(0, "research/experiments")

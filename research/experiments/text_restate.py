@@ -42,7 +42,7 @@ import numpy as np
 from regintel.bench.scenario_corpus import ingest
 from regintel.bench.scenario_data import load_text_checks, parse_rule, rule_matches
 from regintel.bench.scenarios import TENANT
-from regintel.chat.evidence import CitationBook
+from regintel.retrieval.evidence import CitationBook
 from regintel.chat.llm.routing import RouteName
 from regintel.cli.app import load_settings, open_container
 from regintel.domain.documents import StoredChunk

@@ -53,7 +53,6 @@ from regintel.chat.llm.routing import LlmRouter, RouteName
 from regintel.chat.offline.answer_sentences import PREPARE_ANSWERS_JOB, AnswerPreparation
 from regintel.chat.offline.engine import OfflineEngine
 from regintel.chat.offline.ranking import Kept
-from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.chat.service import ChatService
 from regintel.concepts.services import ConceptServices
 from regintel.domain.chat import EngineChoice, OfferedEngine
@@ -79,6 +78,7 @@ from regintel.ports.queue import JobQueue
 from regintel.ports.reviews import ReviewStore
 from regintel.ports.websearch import WebSearch
 from regintel.retrieval.hybrid import HybridRetriever
+from regintel.retrieval.unit_vectors import UnitVectors
 from regintel.runtime.llama_server import LocalModelLease
 from regintel.runtime.stores import EmbeddedStores
 from regintel.settings import Settings
@@ -121,7 +121,7 @@ class Container:
     local_model: LocalModelLease | None = field(default=None, repr=False)
     _tenant_keys: dict[str, str] = field(default_factory=dict, repr=False)
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict, repr=False)
-    # The audits' unit vectors, kept between audits (chat.offline.unit_vectors).
+    # The audits' unit vectors, kept between audits (retrieval.unit_vectors).
     _unit_vectors: UnitVectors | None = field(default=None, repr=False)
     _web: TavilySearch | None = field(default=None, repr=False)
     _jobs_registered: bool = field(default=False, repr=False)

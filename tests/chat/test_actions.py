@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 
-from regintel.chat.evidence import verify
 from regintel.chat.service import ChatService
 from regintel.container import Container
 from regintel.domain.chat import Action, ChatResponse, Engine
+from regintel.retrieval.evidence import verify
 from tests.chat.conftest import Conversation, Corpus
 
 

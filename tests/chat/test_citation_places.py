@@ -4,9 +4,9 @@ the file that hold the quote, never by a page; a PDF's passage keeps its page.""
 
 from __future__ import annotations
 
-from regintel.chat.evidence import normalise
 from regintel.chat.service import ChatService
 from regintel.domain.chat import Citation
+from regintel.retrieval.evidence import normalise
 from tests.chat.conftest import POLICY_PDF, RULEBOOKS, Conversation, Corpus
 
 AML_FILE = RULEBOOKS / "AML_VER09.211223.txt"

@@ -12,11 +12,11 @@ import pytest
 from pydantic import SecretStr
 
 from regintel.adapters.embeddings.local import LocalEmbedder
-from regintel.chat.evidence import verify
 from regintel.container import Container
 from regintel.domain.chat import Action, ChatRequest, quoted
 from regintel.obligations.auditor import MatrixAuditor
 from regintel.obligations.reach import in_reach
+from regintel.retrieval.evidence import verify
 from regintel.settings import Settings
 from tests.chat.conftest import Corpus
 from tests.conftest import TEST_SECRET

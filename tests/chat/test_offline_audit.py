@@ -18,13 +18,11 @@ from uuid import UUID
 
 import pymupdf
 import pytest
+from research.audit_dev.dev_policies import DEV_POLICIES
 
 from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.adapters.postgres.database import Database
 from regintel.bench.audit import evaluate_audit, format_evaluation, load_gaps
-from regintel.bench.dev_policies import DEV_POLICIES
-from regintel.chat.evidence import CitationBook, normalise, verify
-from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.container import Container
 from regintel.demo.corpus import DEMO_CORPUS, GDPR_TITLE, load_demo_corpus
 from regintel.domain.chat import SEVERITY_ORDER, AuditResult
@@ -32,6 +30,8 @@ from regintel.domain.documents import DocStatus, Document
 from regintel.errors import ConfigurationError, InvalidRequest
 from regintel.obligations.auditor import MAX_FINDINGS, MatrixAuditor
 from regintel.ports.embedder import Embedder
+from regintel.retrieval.evidence import CitationBook, normalise, verify
+from regintel.retrieval.unit_vectors import UnitVectors
 from tests.chat.conftest import POLICY_PDF, RULEBOOKS, Corpus
 from tests.chat.test_unit_vectors import Counting
 from tests.contract.library.conftest import build_library

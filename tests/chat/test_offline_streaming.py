@@ -9,14 +9,14 @@ import re
 from uuid import uuid4
 
 from regintel.adapters.embeddings.local import LocalEmbedder
-from regintel.chat.evidence import CitationBook
 from regintel.chat.offline.engine import OfflineEngine
 from regintel.chat.offline.ranking import Kept
-from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.chat.service import ChatService
 from regintel.container import Container
 from regintel.domain.chat import ChatRequest
 from regintel.domain.documents import SearchScope
+from regintel.retrieval.evidence import CitationBook
+from regintel.retrieval.unit_vectors import UnitVectors
 from tests.chat.conftest import Corpus
 from tests.chat.test_unit_vectors import Counting
 

@@ -11,6 +11,7 @@ import pytest
 
 from regintel.bench.llm_stub import StubBehaviour
 from regintel.chat import prefetch
+from regintel.chat.ahead import Searched
 from regintel.chat.deps import TurnDeps
 from regintel.chat.service import ChatService
 from regintel.domain.chat import Action, ChatRequest, Engine
@@ -26,7 +27,7 @@ def searches(monkeypatch: pytest.MonkeyPatch) -> list[tuple[UUID, ...]]:
     search = prefetch.search
 
     async def counted(deps: TurnDeps, question: str, document_ids: Sequence[UUID],
-                      set_ids: Sequence[UUID]) -> prefetch.Searched:
+                      set_ids: Sequence[UUID]) -> Searched:
         seen.append(tuple(document_ids))
         return await search(deps, question, document_ids, set_ids)
 

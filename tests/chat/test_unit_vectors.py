@@ -1,4 +1,4 @@
-"""The audit's memory of regulation unit vectors (chat.offline.unit_vectors): a second audit
+"""The audit's memory of regulation unit vectors (retrieval.unit_vectors): a second audit
 embeds only what it has not read, never from another tenant's or document's entries, and the
 vectors are those the model gives."""
 
@@ -12,8 +12,8 @@ from uuid import uuid4
 import numpy as np
 
 from regintel.adapters.embeddings.local import LocalEmbedder
-from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.ports.embedder import Vectors
+from regintel.retrieval.unit_vectors import UnitVectors
 
 RULES = ["Record-keeping A Relevant Person must retain records for at least six years.",
          "Training A Relevant Person must provide AML training to all relevant Employees.",

@@ -17,9 +17,9 @@ from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.adapters.postgres.database import Database
 from regintel.adapters.postgres.documents_repo import PostgresDocumentStore
 from regintel.adapters.postgres.unit_vector_repo import PostgresUnitVectorStore
-from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.domain.documents import DocType, NewDocument
 from regintel.ports.unit_vectors import Key
+from regintel.retrieval.unit_vectors import UnitVectors
 from tests.chat.test_unit_vectors import RULES, Counting
 
 

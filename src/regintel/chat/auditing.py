@@ -8,11 +8,11 @@ from collections.abc import Sequence
 from uuid import UUID
 
 from regintel.chat.engine import Composed
-from regintel.chat.evidence import CitationBook, markers
 from regintel.domain.chat import SEVERITY_ORDER, AuditResult, quoted
 from regintel.domain.documents import Document
 from regintel.errors import InvalidRequest, RegintelError
 from regintel.obligations.auditor import MatrixAuditor
+from regintel.retrieval.evidence import CitationBook, markers
 
 log = logging.getLogger(__name__)
 

@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 from uuid import UUID
 
-from regintel.chat.engine import ChatEngine, Composed
-from regintel.chat.evidence import CitationBook
+from regintel.chat.ahead import Ahead
+from regintel.chat.engine import Auditor, ChatEngine
 from regintel.concepts.services import ConceptServices, TurnStart
 from regintel.domain.coverage import CoverageMatrix
-from regintel.domain.documents import Document
 from regintel.ontology.loader import ProjectContext
 from regintel.ontology.service import OntologyService
 from regintel.ports.conversations import ConversationStore
@@ -23,9 +22,6 @@ from regintel.ports.embedder import Embedder
 from regintel.ports.library import ChunkIndex, DocumentStore
 from regintel.ports.websearch import WebSearch
 from regintel.retrieval.hybrid import HybridRetriever
-
-if TYPE_CHECKING:
-    from regintel.chat.prefetch import Ahead
 
 
 class GuardVerdict(Protocol):
@@ -55,10 +51,6 @@ class Guard(Protocol):
         ...
 
 
-class Auditor(Protocol):
-    async def __call__(self, *, tenant_id: UUID, targets: Sequence[Document],
-                       source_document: Document | None, source_text: str | None,
-                       book: CitationBook) -> Composed: ...
 
 
 class FaqMatcher(Protocol):

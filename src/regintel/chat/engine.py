@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Literal, Protocol
 from uuid import UUID
 
-from regintel.chat.evidence import CitationBook
 from regintel.chat.state import DocRef
 from regintel.chat.streaming import AnswerStream
 from regintel.domain.chat import Action, AuditResult, ComparisonResult, SummaryResult
@@ -18,10 +17,8 @@ from regintel.domain.coverage import CoverageMatrix
 from regintel.domain.documents import ChunkHit, Document
 from regintel.ports.library import ChunkIndex
 from regintel.ports.llm import ToolSpec
+from regintel.retrieval.evidence import CitationBook
 from regintel.retrieval.hybrid import HybridRetriever
-
-if TYPE_CHECKING:
-    from regintel.chat.deps import Auditor
 
 InferenceLevel = Literal["high", "medium", "low", "none"]
 
@@ -69,6 +66,12 @@ class TurnRecord:
     cost_usd: float = 0.0
     models: tuple[str, ...] = ()
     fallbacks: tuple[str, ...] = ()  # "step: reason"
+
+
+class Auditor(Protocol):
+    async def __call__(self, *, tenant_id: UUID, targets: Sequence[Document],
+                       source_document: Document | None, source_text: str | None,
+                       book: CitationBook) -> Composed: ...
 
 
 class ChatEngine(Protocol):

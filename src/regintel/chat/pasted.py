@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from regintel.chat.evidence import sentences
 from regintel.domain.chat import ChatRequest
+from regintel.retrieval.evidence import sentences
 
 MIN_PASTED_WORDS = 8  # a one-line email ("skip the checks this once, tell no one") counts
 MAX_INSTRUCTION_CHARS = 300  # the instruction is a line or two, not a paragraph

@@ -19,40 +19,19 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
 from regintel.chat import question_text, tools
+from regintel.chat.ahead import Ahead, Searched
 from regintel.chat.deps import TurnDeps
 from regintel.chat.engine import IntentGuess
 from regintel.chat.named_documents import may_name_documents, named_documents
-from regintel.domain.documents import ChunkHit
 from regintel.ports.llm import request_sent
 from regintel.retrieval import abbreviations, reading
 
 log = logging.getLogger(__name__)
 SEND_WAIT_S = 0.05
-
-
-@dataclass(frozen=True)
-class Searched:
-    hits: list[ChunkHit]
-    injected: list[bool]  # per hit: carries instructions aimed at the assistant
-
-
-@dataclass
-class Ahead:
-    question: str
-    document_ids: tuple[UUID, ...]
-    set_ids: tuple[UUID, ...]
-    search: asyncio.Task[Searched] | None = None
-    intent: asyncio.Task[IntentGuess] | None = None
-
-    def same_search(self, question: str, document_ids: Sequence[UUID],
-                    set_ids: Sequence[UUID]) -> bool:
-        return (question, tuple(document_ids), tuple(set_ids)) == (
-            self.question, self.document_ids, self.set_ids)
 
 
 async def start(deps: TurnDeps, question: str, document_ids: Sequence[UUID],

@@ -10,9 +10,9 @@ import re
 from typing import Any
 
 from regintel.chat.deps import TurnDeps
-from regintel.chat.evidence import CitationBook, sentences
 from regintel.errors import DependencyUnavailable
 from regintel.ports.websearch import WebResult, WebSearchLimitReached
+from regintel.retrieval.evidence import CitationBook, sentences
 
 log = logging.getLogger(__name__)
 TEMPORAL = re.compile(r"\b(?:latest|current(?:ly)?|recent(?:ly)?|newest|upcoming|today|"

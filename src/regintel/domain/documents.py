@@ -255,7 +255,7 @@ class ChunkHit(ChunkSpan):
     clause_before: str | None = None
     # The chunk just before, when this one starts inside a sentence (``opening``) that it
     # holds whole: a citation of that sentence quotes it whole from there, not from the
-    # middle (chat.evidence.CitationBook.cite_sentence).
+    # middle (retrieval.evidence.CitationBook.cite_sentence).
     opened_in: ChunkHit | None = None
     # A chunk fetched only to show in whole a list that the retrieved chunk with this id
     # shows in part (retrieval.list_context): not retrieved for the question, so it neither

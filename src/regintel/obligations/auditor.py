@@ -14,13 +14,11 @@ from uuid import UUID, uuid4
 import numpy as np
 import numpy.typing as npt
 
-from regintel.chat import audit_summary as text_report
-from regintel.chat.evidence import CitationBook
-from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.domain.chat import AuditResult, FlaggedSentence, ReviewCounts
 from regintel.domain.coverage import CoverageMatrix, CoverageRow, ExcludedParty, ScopePart
 from regintel.domain.documents import DocType, Document, SearchScope, StoredChunk
 from regintel.errors import InvalidRequest
+from regintel.obligations import audit_summary as text_report
 from regintel.obligations.findings import findings_of, rules_checked
 from regintel.obligations.flags import flagged_sentences, flagged_units
 from regintel.obligations.lexical import content_words
@@ -41,7 +39,9 @@ from regintel.obligations.triage import triage
 from regintel.ports.embedder import Embedder
 from regintel.ports.library import ChunkIndex
 from regintel.retrieval.abbreviations import expand
+from regintel.retrieval.evidence import CitationBook
 from regintel.retrieval.hybrid import MAX_QUERY_CHARS, HybridRetriever
+from regintel.retrieval.unit_vectors import UnitVectors
 
 MAX_TARGETS = 5
 MAX_WORDS = 1000  # a pasted text's length; longer ones are uploaded as documents

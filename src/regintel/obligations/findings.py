@@ -12,12 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from uuid import UUID
 
-from regintel.chat.evidence import CitationBook, verify
 from regintel.domain.chat import SEVERITY_ORDER, AuditFinding, Severity
 from regintel.domain.coverage import CoverageMatrix, CoverageRow, ObligationRow
 from regintel.domain.documents import ChunkHit, Document, StoredChunk
 from regintel.obligations.matrix import rule_named
 from regintel.obligations.quotes import cut_quote
+from regintel.retrieval.evidence import CitationBook, verify
 
 
 @dataclass(frozen=True)

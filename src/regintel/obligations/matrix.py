@@ -40,6 +40,7 @@ from regintel.domain.coverage import (
 )
 from regintel.obligations.applicability import Applicability, applicability
 from regintel.obligations.compare import differences, put_off
+from regintel.obligations.facts import facts_of
 from regintel.obligations.lexical import content_words
 from regintel.obligations.policy_text import PolicyUnit
 from regintel.obligations.quotes import policy_quote
@@ -481,6 +482,4 @@ def _states_facts(row: ObligationRow) -> bool:
 
 
 def _item_facts(text: str) -> tuple[TypedFact, ...]:
-    from regintel.obligations.facts import facts_of
-
     return facts_of(text, "mandatory")

@@ -4,16 +4,12 @@ it too), and checked against that chunk's text before it is returned."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from regintel.chat.evidence import verify
 from regintel.domain.chat import MAX_QUOTE_CHARS
 from regintel.domain.coverage import PolicyQuote
 from regintel.domain.documents import StoredChunk
 from regintel.obligations.pages import Page
-
-if TYPE_CHECKING:
-    from regintel.obligations.policy_text import PolicyUnit
+from regintel.obligations.policy_text import PolicyUnit
+from regintel.retrieval.evidence import verify
 
 
 def cut_quote(text: str) -> str:

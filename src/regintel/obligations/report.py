@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from regintel.chat.audit_summary import overall_status
 from regintel.domain.chat import AuditFinding
 from regintel.domain.coverage import CoverageMatrix
+from regintel.obligations.audit_summary import overall_status
 
 SHOWN_PARTS = 6
 __all__ = ["overall_status", "summary"]

@@ -3,20 +3,34 @@ carrying the regulation chunk it cites and linked to the project's entry for tha
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 from uuid import UUID
 
 from regintel.domain.chat import AuditFinding, Citation, quoted
-from regintel.domain.ontology import Entity, EntityKind
+from regintel.domain.ontology import Edge, Entity, EntityKind
 from regintel.errors import InvalidRequest
-from regintel.ontology.service import OntologyService
+from regintel.ontology.store import OntologyStore
 
 # Audit severity → risk impact and task/requirement priority (1 highest).
 _IMPACT = {"Critical": "critical", "High": "high", "Medium": "medium", "Low": "low"}
 _PRIORITY = {"Critical": 1, "High": 2, "Medium": 3, "Low": 4}
 TITLE_CHARS = 160
+
+
+class ProjectWriter(Protocol):
+    """What turning a finding into work needs of the project service (``service``, which
+    offers this module's work through its own method: it imports us, never the other way)."""
+
+    @property
+    def store(self) -> OntologyStore: ...
+
+    async def create_entity(self, tenant_id: UUID, project_id: UUID, kind: EntityKind,
+                            fields: Mapping[str, Any], *, link_to_project: bool = True,
+                            created_by: UUID | None = None) -> Entity: ...
+
+    async def link(self, tenant_id: UUID, src_id: UUID, rel: str, dst_id: UUID) -> Edge: ...
 
 
 class WorkKind(StrEnum):
@@ -65,7 +79,7 @@ def _fields(kind: WorkKind, finding: AuditFinding, props: dict[str, Any]) -> dic
                     "props": props}
 
 
-async def ensure_document_entry(service: OntologyService, tenant_id: UUID, project_id: UUID,
+async def ensure_document_entry(service: ProjectWriter, tenant_id: UUID, project_id: UUID,
                                 document_id: UUID, title: str) -> Entity:
     """The project's onto_documents entry for a library document, created (and linked to the
     project) when missing."""
@@ -79,7 +93,7 @@ async def ensure_document_entry(service: OntologyService, tenant_id: UUID, proje
          "type_key": "document.regulation", "state_key": "active"})
 
 
-async def work_from_finding(service: OntologyService, tenant_id: UUID, project_id: UUID,
+async def work_from_finding(service: ProjectWriter, tenant_id: UUID, project_id: UUID,
                             finding: AuditFinding, citations: Sequence[Citation],
                             kind: WorkKind = WorkKind.TASK, *,
                             created_by: UUID | None = None) -> Entity:

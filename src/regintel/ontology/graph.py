@@ -15,21 +15,20 @@ Ties break by kind order, then id, so the same data always gives the same snapsh
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 from uuid import UUID
 
 from regintel.domain.ontology import (
     DONE_STATES,
+    Coverage,
+    EdgeRef,
+    Entity,
     EntityKind,
     GraphEdge,
     GraphNode,
     GraphOverflow,
     GraphSnapshot,
 )
-
-if TYPE_CHECKING:
-    from regintel.domain.ontology import Entity
-    from regintel.ontology.loader import ProjectContext
 
 MAX_DEPTH = 2
 MAX_NODES = 60  # the root included
@@ -106,7 +105,27 @@ def _node(entity: Entity, depth: int, direct: bool) -> GraphNode:
         last_updated=short_date(entity.data.get("updated_at")))
 
 
-def _reachable(ctx: ProjectContext) -> dict[UUID, int]:
+class ProjectView(Protocol):
+    """What the snapshot reads of a loaded project (``loader.ProjectContext``, which builds
+    its snapshot with this module: the loader imports us, never the other way)."""
+
+    @property
+    def project(self) -> Entity: ...
+    @property
+    def index(self) -> dict[UUID, Entity]: ...
+    @property
+    def edges(self) -> list[EdgeRef]: ...
+    @property
+    def adjacency(self) -> dict[UUID, list[EdgeRef]]: ...
+    @property
+    def coverage(self) -> dict[str, Coverage]: ...
+
+    def ranked(self, entities: list[Entity]) -> list[Entity]: ...
+
+    def is_direct(self, entity_id: UUID) -> bool: ...
+
+
+def _reachable(ctx: ProjectView) -> dict[UUID, int]:
     """Depth of every entity within MAX_DEPTH of the root, ignoring the caps. Node ids here
     are the index's own objects (see ``build_context``), so ends compare by identity."""
     depth_of = {ctx.project.id: 0}
@@ -123,7 +142,7 @@ def _reachable(ctx: ProjectContext) -> dict[UUID, int]:
     return depth_of
 
 
-def build_snapshot(ctx: ProjectContext) -> GraphSnapshot:
+def build_snapshot(ctx: ProjectView) -> GraphSnapshot:
     root = ctx.project
     depth_of = _reachable(ctx)
     kept: dict[UUID, GraphNode] = {root.id: _node(root, 0, False)}

@@ -24,6 +24,7 @@ from regintel.domain.ontology import (
     allowed_relations,
 )
 from regintel.errors import InvalidRequest, NotFound
+from regintel.ontology.findings import WorkKind, work_from_finding
 from regintel.ontology.loader import OntologyContextLoader, ProjectContext
 from regintel.ontology.store import OntologyStore
 from regintel.ontology.tools import ProjectTools
@@ -106,8 +107,6 @@ class OntologyService:
                                 created_by: UUID | None = None) -> Entity:
         """See ``findings.work_from_finding``: a requirement, risk or task from an audit
         finding, linked to the regulation document entry it cites."""
-        from regintel.ontology.findings import WorkKind, work_from_finding  # it imports us
-
         try:
             work_kind = WorkKind(kind)
         except ValueError as exc:

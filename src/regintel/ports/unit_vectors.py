@@ -1,4 +1,4 @@
-"""Where the audit's unit vectors outlast the process (chat.offline.unit_vectors): keyed by
+"""Where the audit's unit vectors outlast the process (retrieval.unit_vectors): keyed by
 tenant, embedding model, document and a digest of the unit's text."""
 
 from __future__ import annotations

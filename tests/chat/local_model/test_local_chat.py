@@ -11,7 +11,6 @@ import httpx
 import psutil
 
 from regintel.adapters.llm.local_model import LocalServerChatModel
-from regintel.chat.evidence import CitationBook
 from regintel.chat.llm.engine import LlmEngine, Step
 from regintel.chat.llm.routing import Route, RouteName, TenantRoutes
 from regintel.chat.offline.engine import OfflineEngine
@@ -20,6 +19,7 @@ from regintel.container import Container
 from regintel.domain.chat import Action, ChatRequest, ChatResponse, Engine
 from regintel.domain.documents import ChunkHit
 from regintel.ontology.demo import seed_demo_project
+from regintel.retrieval.evidence import CitationBook
 from tests.chat.conftest import Conversation, Corpus
 from tests.chat.local_model.conftest import TEST_OUTPUT, TEST_WINDOW
 from tests.chat.test_actions import _all_quotes_verify

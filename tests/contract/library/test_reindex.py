@@ -23,7 +23,7 @@ async def test_reindex_re_embeds_only_stale_documents(library: Library, tenant: 
                              "WHERE document_id = :d"), {"d": stale.id})
         await s.execute(text("UPDATE documents SET embedding_model = 'old-model' WHERE id = :d"),
                         {"d": stale.id})
-        # The audit's vectors of each document by that model (chat.offline.unit_vectors).
+        # The audit's vectors of each document by that model (retrieval.unit_vectors).
         for document in (stale, fresh):
             await s.execute(text(
                 "INSERT INTO unit_vectors (tenant_id, document_id, model, digest, vector) "

@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from uuid import uuid4
 
-from regintel.chat.audit_summary import summary
 from regintel.domain.chat import AuditFinding
 from regintel.domain.documents import DocStatus, DocType, Document
+from regintel.obligations.audit_summary import summary
 
 
 def _rulebook() -> Document:

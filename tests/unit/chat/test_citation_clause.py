@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from uuid import uuid4
 
-from regintel.chat.evidence import CitationBook
 from regintel.domain.documents import ChunkHit, DocType
+from regintel.retrieval.evidence import CitationBook
 
 TEXT = ("15.6.2.(1)\tA DNFBP must notify the Regulator in writing at least ten Business Days "
         "in advance of it ceasing to carry on its business.\n"
@@ -51,7 +51,7 @@ def test_a_quote_in_a_clause_running_on_from_the_previous_chunk_cites_it() -> No
 
 
 def test_a_quote_stops_where_the_next_clause_starts() -> None:
-    from regintel.chat.evidence import quote_around
+    from regintel.retrieval.evidence import quote_around
 
     quote = quote_around(TEXT, 0)
     assert quote.startswith("15.6.2.(1)") and "15.7.1" not in quote

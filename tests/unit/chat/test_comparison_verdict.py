@@ -151,9 +151,9 @@ def test_a_document_far_from_the_topic_is_not_set_against_one_on_it() -> None:
 
     import numpy as np
 
-    from regintel.chat.evidence import CitationBook
     from regintel.chat.offline.compare_focused import compare
     from regintel.domain.documents import DocStatus, Document
+    from regintel.retrieval.evidence import CitationBook
 
     def held(text: str, title: str) -> tuple[Document, Sentence]:
         document = Document(id=uuid4(), title=title, version="1", doc_type=DocType.REGULATION,

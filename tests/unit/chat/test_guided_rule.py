@@ -8,7 +8,6 @@ from uuid import UUID, uuid4
 
 import pytest
 
-from regintel.chat.evidence import CitationBook, verify
 from regintel.chat.llm.evidence_text import inquiry_input
 from regintel.chat.offline import guided_rule
 from regintel.chat.offline.compose import _guided_rule_lines
@@ -16,6 +15,7 @@ from regintel.chat.offline.ranking import sentences_of
 from regintel.domain.documents import ChunkDraft, ChunkHit, StoredChunk
 from regintel.ingestion.clauses import guided_rule as rule_number
 from regintel.retrieval import list_context
+from regintel.retrieval.evidence import CitationBook, verify
 from tests.unit.chat.test_whole_list import AML, _chunks, _hit
 from tests.unit.ingestion.test_rulebooks import load, needs_rulebooks
 

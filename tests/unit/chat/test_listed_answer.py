@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from uuid import UUID, uuid4
 
-from regintel.chat.evidence import CitationBook
 from regintel.chat.offline.compose import listed
 from regintel.chat.offline.ranking import Sentence, sentences_of
 from regintel.domain.documents import ChunkHit, DocType
+from regintel.retrieval.evidence import CitationBook
 
 DOC = uuid4()
 LEAD_IN = "A Relevant Person must, where relevant, maintain the following records:"

@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from uuid import UUID, uuid4
 
-from regintel.chat.evidence import CitationBook, normalise, verify
 from regintel.chat.offline import whole_list
 from regintel.chat.offline.compose import listed
 from regintel.chat.offline.ranking import sentences_of
 from regintel.domain.documents import ChunkDraft, ChunkHit, DocType, StoredChunk
 from regintel.ingestion import chunk_document
 from regintel.retrieval import list_context
+from regintel.retrieval.evidence import CitationBook, normalise, verify
 from tests.unit.ingestion.test_rulebooks import RULEBOOKS, load, needs_rulebooks
 
 AML = RULEBOOKS / "AML_VER09.211223.txt"

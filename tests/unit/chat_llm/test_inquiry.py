@@ -9,7 +9,6 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from regintel.chat.evidence import CitationBook, verify
 from regintel.chat.llm import prompts
 from regintel.chat.llm.engine import LlmEngine, Step
 from regintel.chat.llm.fake import Item, Pause, ScriptedChatModel, error, reply
@@ -18,6 +17,7 @@ from regintel.chat.offline.engine import OfflineEngine
 from regintel.chat.streaming import AnswerStream
 from regintel.domain.documents import ChunkHit
 from regintel.ports.llm import ChatMessage, DoneChunk, TextChunk, ToolChunk, ToolSpec, Usage
+from regintel.retrieval.evidence import CitationBook, verify
 
 QUESTION = "What must a Relevant Person do when undertaking CDD?"
 

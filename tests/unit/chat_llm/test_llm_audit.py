@@ -19,7 +19,6 @@ from pydantic import BaseModel
 from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.chat.auditing import render
 from regintel.chat.engine import Composed
-from regintel.chat.evidence import CitationBook, verify
 from regintel.chat.llm import audit_plan
 from regintel.chat.llm.audit import Ask, AuditStep, AuditUnusable, llm_audit
 from regintel.chat.llm.audit_plan import plan_theme, whole_source
@@ -39,6 +38,7 @@ from regintel.domain.documents import (
 )
 from regintel.errors import InvalidRequest
 from regintel.ports.llm import ChatMessage
+from regintel.retrieval.evidence import CitationBook, verify
 from regintel.retrieval.hybrid import HybridRetriever
 from tests.unit.chat_llm.conftest import document
 

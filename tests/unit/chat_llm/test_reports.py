@@ -12,13 +12,13 @@ from uuid import UUID, uuid4
 
 import pytest
 
-from regintel.chat.evidence import CitationBook, verify
 from regintel.chat.llm import prompts
 from regintel.chat.llm.engine import LlmEngine, Step
 from regintel.chat.llm.fake import Item, ScriptedChatModel, json_reply, reply
 from regintel.chat.llm.routing import Price, Route, RouteName, TenantRoutes
 from regintel.chat.offline.engine import OfflineEngine
 from regintel.domain.documents import ChunkHit, DocType
+from regintel.retrieval.evidence import CitationBook, verify
 
 from .conftest import AML_ID, document
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from uuid import uuid4
 
-from regintel.chat.evidence import CitationBook
 from regintel.chat.llm.statements import cite_uncited, supported
 from regintel.domain.chat import Citation
 from regintel.domain.documents import ChunkHit, DocType
+from regintel.retrieval.evidence import CitationBook
 
 KEEP = Citation(n=1, title="Library Rules", clause="2.1",
                 quote="Books must be returned within 21 days of the loan.")

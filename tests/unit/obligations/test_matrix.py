@@ -11,7 +11,6 @@ from uuid import UUID
 
 from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.adapters.parsers import AutoParser
-from regintel.chat.evidence import CitationBook, verify
 from regintel.domain.coverage import CoverageMatrix
 from regintel.domain.documents import DocStatus, DocType, Document, StoredChunk
 from regintel.ingestion.chunking import chunk_document
@@ -21,6 +20,7 @@ from regintel.obligations.matrix import Regulation, row_text, rows_for
 from regintel.obligations.policy_text import policy_units
 from regintel.obligations.register import build_register
 from regintel.obligations.triage import triage
+from regintel.retrieval.evidence import CitationBook, verify
 
 RULES = """Rulebook of Test Rules
 

@@ -9,9 +9,9 @@ from uuid import UUID, uuid4
 
 import pytest
 
-from regintel.chat.evidence import CitationBook
 from regintel.chat.offline.ranking import sentences_of
 from regintel.domain.documents import ChunkHit, DocType, StoredChunk
+from regintel.retrieval.evidence import CitationBook
 from regintel.retrieval.preceding import attach, clause_before, lead_in, opening
 
 BEFORE = ("4.4.1\tA Relevant Person must appoint an MLRO.\n"

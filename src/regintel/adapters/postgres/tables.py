@@ -292,7 +292,7 @@ usage_events = Table(
     Index("usage_events_tenant_time_idx", "tenant_id", "created_at"),
 )
 
-# The audit's unit vectors (migration 0008, chat.offline.unit_vectors): float32 bytes.
+# The audit's unit vectors (migration 0008, retrieval.unit_vectors): float32 bytes.
 unit_vectors = Table(
     "unit_vectors", metadata,
     Column("tenant_id", UUID(as_uuid=True), nullable=False),

@@ -24,10 +24,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from regintel.adapters.postgres import tables as t
 from regintel.adapters.postgres.database import APP_ROLE, Database
-from regintel.api.accounts.password_policy import WeakPassword, weakness
 from regintel.api.accounts.passwords import hash_password, verify_password
 from regintel.api.accounts.tokens import new_token, token_hash
 from regintel.api.errors import AuthenticationRequired, Conflict, PermissionDenied
+from regintel.api.password_policy import WeakPassword, weakness
 from regintel.api.schemas.auth import (
     InvitationCreated,
     InvitationPublic,

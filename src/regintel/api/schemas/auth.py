@@ -9,7 +9,7 @@ from uuid import UUID
 from pydantic import BaseModel, Field, StringConstraints, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
-from regintel.api.accounts.password_policy import weakness
+from regintel.api.password_policy import weakness
 from regintel.api.schemas.common import RequestBody
 
 # \x85 and \ufeff spelled out: the schema's \s (ECMA-262) and pydantic's disagree on them.

@@ -40,10 +40,8 @@ from uuid import UUID
 
 from pydantic import BaseModel
 
-from regintel.chat.audit_summary import overall_status, summary
 from regintel.chat.auditing import render
 from regintel.chat.engine import Composed
-from regintel.chat.evidence import CitationBook, normalise, quote_around, sentences, verify
 from regintel.chat.llm.audit_plan import (
     Sentence,
     Shown,
@@ -71,8 +69,10 @@ from regintel.chat.llm.reports import StepFailed
 from regintel.domain.chat import MAX_QUOTE_CHARS, SEVERITY_ORDER, AuditFinding, AuditResult
 from regintel.domain.documents import ChunkHit, Document, SearchScope, StoredChunk
 from regintel.errors import InvalidRequest
+from regintel.obligations.audit_summary import overall_status, summary
 from regintel.obligations.auditor import MAX_WORDS  # text mode: the offline engine's bound
 from regintel.ports.library import ChunkIndex
+from regintel.retrieval.evidence import CitationBook, normalise, quote_around, sentences, verify
 from regintel.retrieval.hybrid import MAX_QUERY_CHARS, HybridRetriever
 from regintel.retrieval.strategies import stratify
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from regintel.chat.evidence import CitationBook, content_words, sentences
 from regintel.domain.documents import ChunkHit
+from regintel.retrieval.evidence import CitationBook, content_words, sentences
 
 _MARKER = re.compile(r"\[(\d{1,2}(?:\s*,\s*\d{1,2})*)\]")
 _OPEN = re.compile(r"\[[\d,\s]{0,12}$")  # a marker that may still be arriving

@@ -30,19 +30,19 @@ import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 from uuid import UUID
 
 from pydantic import BaseModel, ValidationError
 
 from regintel.chat.engine import (
+    Auditor,
     ChatEngine,
     Composed,
     IntentGuess,
     ReferenceResolution,
     TurnRecord,
 )
-from regintel.chat.evidence import CitationBook, content_words
 from regintel.chat.llm import evidence_text, output_schema, references, reports, statements
 from regintel.chat.llm import prompts as p
 from regintel.chat.llm.audit import AuditStep, Prepare, llm_audit
@@ -71,10 +71,8 @@ from regintel.ports.llm import (
     ToolSpec,
     Usage,
 )
+from regintel.retrieval.evidence import CitationBook, content_words
 from regintel.retrieval.hybrid import HybridRetriever
-
-if TYPE_CHECKING:
-    from regintel.chat.deps import Auditor
 
 log = logging.getLogger(__name__)
 

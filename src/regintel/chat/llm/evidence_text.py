@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from uuid import UUID
 
-from regintel.chat.evidence import content_words, sentences
 from regintel.chat.llm import prompts as p
 from regintel.chat.llm.reports import Numbered
 from regintel.chat.offline import guided_rule
 from regintel.chat.offline.compose import asks_requirements
 from regintel.domain.documents import ChunkHit, Document
+from regintel.retrieval.evidence import content_words, sentences
 from regintel.retrieval.list_context import retrieved
 
 MAX_EVIDENCE = 8  # hits shown to the model, best first

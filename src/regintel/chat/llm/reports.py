@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from regintel.chat.engine import Composed
-from regintel.chat.evidence import CitationBook, markers
 from regintel.chat.llm import prompts as p
 from regintel.chat.llm.citing import best_sentence
 from regintel.chat.offline.compose import bullet
@@ -35,6 +34,7 @@ from regintel.domain.chat import (
     SummarySection,
 )
 from regintel.domain.documents import ChunkHit, Document, titled
+from regintel.retrieval.evidence import CitationBook, markers
 
 NO_TEXT = "The document has no summarisable text."  # the offline engine's wording
 NOT_ADDRESSED = "Not addressed."

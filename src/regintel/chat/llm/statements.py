@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from regintel.chat.evidence import SUPPORT, CitationBook, content_words
 from regintel.chat.llm.citing import best_sentence
 from regintel.domain.chat import Citation
 from regintel.domain.documents import ChunkHit
+from regintel.retrieval.evidence import SUPPORT, CitationBook, content_words
 
 _STATEMENT = re.compile(r"[^\n]*?(?:\[\d+\])+[.;]?|[^\n]*?[.;](?:\s*\[\d+\])+")
 _MARKER = re.compile(r"\[(\d+)\]")

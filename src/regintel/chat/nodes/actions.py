@@ -15,7 +15,6 @@ from uuid import UUID
 from langgraph.types import interrupt
 
 from regintel.chat import concepts, prefetch, projects, question_text, tools, web
-from regintel.chat.evidence import CitationBook
 from regintel.chat.named_documents import without_document_names
 from regintel.chat.nodes.common import Rt, Update, documents_of, hits_of, note, request_of
 from regintel.chat.nodes.resolve import CONTINUE, TAG, WEB, answer_notice
@@ -32,6 +31,7 @@ from regintel.domain.chat import (
 from regintel.domain.documents import ChunkHit, Document
 from regintel.retrieval import abbreviations, calibration, preceding, reading, strategies
 from regintel.retrieval.confidence import Tier, assess
+from regintel.retrieval.evidence import CitationBook
 
 log = logging.getLogger(__name__)
 # An audit is High only when its surest finding is this sure (a finding's own confidence:

@@ -7,7 +7,6 @@ import re
 from typing import Any
 
 from regintel.chat import concepts
-from regintel.chat.evidence import SUPPORT, content_words, normalise
 from regintel.chat.nodes.common import Rt, Update, note
 from regintel.chat.prompts import SYSTEM_PROMPT
 from regintel.chat.state import ChatState
@@ -17,6 +16,7 @@ from regintel.domain.chat import (
     ToneValidation,
     Validation,
 )
+from regintel.retrieval.evidence import SUPPORT, content_words, normalise
 
 SAFE_FALLBACK = ("Unable to provide this answer: it did not pass the output checks. Please "
                  "rephrase the question or contact support.")

@@ -3,7 +3,7 @@ sentences of its evidence by their vectors, and embedding them was nearly all of
 composition (about 0.45 s for six chunks on 2 cores). The vectors depend on the document
 alone - each sentence as the answer reads it, with the lead-in and opening the chunks before
 give it (retrieval.preceding) - so once a document is ready a follow-up job embeds them into
-the unit-vector store (chat.offline.unit_vectors) under its tenant, where the answers find
+the unit-vector store (retrieval.unit_vectors) under its tenant, where the answers find
 them (ranking.Kept). A job that fails or has not run yet costs only time: an answer embeds
 what it does not find, and keeps it for the next."""
 
@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from uuid import UUID
 
 from regintel.chat.offline.ranking import sentences_of
-from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.domain.documents import ChunkHit, DocStatus, Document, StoredChunk
 from regintel.errors import NotFound
 from regintel.ports.embedder import Embedder
 from regintel.ports.library import ChunkIndex, DocumentStore
 from regintel.retrieval import preceding
+from regintel.retrieval.unit_vectors import UnitVectors
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,6 @@ from uuid import UUID
 import numpy as np
 
 from regintel.chat.engine import Composed
-from regintel.chat.evidence import CitationBook
 from regintel.chat.offline import compare_focused
 from regintel.chat.offline.compose import HEADING_PENALTY, bullet, cite
 from regintel.chat.offline.ranking import (
@@ -27,6 +26,7 @@ from regintel.chat.offline.ranking import (
 from regintel.domain.chat import ComparisonResult, Statement
 from regintel.domain.documents import ChunkHit, Document
 from regintel.ports.embedder import Embedder
+from regintel.retrieval.evidence import CitationBook
 
 ALIGNED = 0.62      # cosine above which two statements speak about the same thing
 UNRELATED = 0.42    # cosine below which a statement has no counterpart

@@ -18,7 +18,6 @@ from uuid import UUID
 import numpy as np
 
 from regintel.chat.engine import Composed
-from regintel.chat.evidence import CitationBook, clause_of, markers
 from regintel.chat.offline.compose import cite
 from regintel.chat.offline.ranking import (
     Matrix,
@@ -37,6 +36,7 @@ from regintel.domain.chat import (
 from regintel.domain.documents import DocType, Document, short_title
 from regintel.obligations.extract import actor_of, find_modal, strength_of
 from regintel.obligations.lexical import content_words
+from regintel.retrieval.evidence import CitationBook, clause_of, markers
 
 ASPECTS = 4  # per document, at most
 ASPECT_MARGIN = 0.15  # a provision within this of the document's best is on the topic

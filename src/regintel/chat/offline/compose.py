@@ -12,7 +12,6 @@ import numpy as np
 import numpy.typing as npt
 
 from regintel.chat.engine import Composed
-from regintel.chat.evidence import CitationBook, clause_of, markers, normalise
 from regintel.chat.offline import answer_kind, binding, guided_rule, whole_list
 from regintel.chat.offline.ranking import (
     Kept,
@@ -35,6 +34,7 @@ from regintel.domain.chat import (
 from regintel.domain.documents import ChunkHit, DocType, Document, titled
 from regintel.ports.embedder import Embedder
 from regintel.retrieval import outline
+from regintel.retrieval.evidence import CitationBook, clause_of, markers, normalise
 from regintel.retrieval.list_context import EVIDENCE_CHUNKS, retrieved
 
 CAUTION = ("Medium confidence: the retrieved provisions only partly match the question. "

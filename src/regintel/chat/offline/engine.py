@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import UUID
 
-from regintel.chat.engine import Composed, IntentGuess, ReferenceResolution, TurnRecord
-from regintel.chat.evidence import CitationBook
+from regintel.chat.engine import (
+    Auditor,
+    Composed,
+    IntentGuess,
+    ReferenceResolution,
+    TurnRecord,
+)
 from regintel.chat.offline import compare, compose, focused_summary, intent, references
 from regintel.chat.offline.ranking import Kept
 from regintel.chat.state import DocRef
@@ -19,10 +24,8 @@ from regintel.domain.documents import ChunkHit, Document
 from regintel.ports.embedder import Embedder
 from regintel.ports.library import ChunkIndex
 from regintel.ports.llm import ToolSpec
+from regintel.retrieval.evidence import CitationBook
 from regintel.retrieval.hybrid import HybridRetriever
-
-if TYPE_CHECKING:
-    from regintel.chat.deps import Auditor
 
 SUMMARY_WORDS = 200
 # Casual phrasing → the corporate register of the spec's "Communication Style".

@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from uuid import UUID
 
 from regintel.chat.engine import Composed
-from regintel.chat.evidence import CitationBook, markers
 from regintel.chat.offline.ranking import Kept, Sentence, mmr, query_and_sentences, sentences_of
 from regintel.domain.chat import Statement, SummaryResult, SummarySection
 from regintel.domain.documents import ChunkHit, Document
 from regintel.ports.embedder import Embedder
+from regintel.retrieval.evidence import CitationBook, markers
 
 FOCUS_POINTS = 6
 # A sentence on the focus is shown when within this much of the best (the inquiry's margin,

@@ -13,15 +13,15 @@ from uuid import UUID
 import numpy as np
 import numpy.typing as npt
 
-from regintel.chat.evidence import clause_of
 from regintel.chat.offline import binding
-from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.domain.coverage import TypedFact
 from regintel.domain.documents import ChunkHit
 from regintel.ingestion.clauses import find_clauses
 from regintel.obligations import facts
 from regintel.ports.embedder import Embedder
+from regintel.retrieval.evidence import clause_of
 from regintel.retrieval.pointers import points_to, under
+from regintel.retrieval.unit_vectors import UnitVectors
 from regintel.sentences import sentence_spans
 
 MIN_SENTENCE_CHARS = 40

@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from uuid import UUID
 
-from regintel.chat.evidence import normalise
 from regintel.chat.offline.ranking import Sentence
 from regintel.domain.documents import ChunkHit
 from regintel.ingestion.clauses import find_clauses
+from regintel.retrieval.evidence import normalise
 from regintel.retrieval.list_context import ITEM_MARK
 from regintel.retrieval.preceding import start_in
 
