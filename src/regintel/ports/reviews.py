@@ -22,6 +22,12 @@ class ReviewStore(Protocol):
         regulations: the latest one per (regulation_key, obligation_key)."""
         ...
 
+    async def on_regulation(self, tenant_id: UUID,
+                            regulation_key: str) -> list[ReviewDecision]:
+        """The decision in force on each decided row of every policy against that
+        regulation: the latest per (policy_key, obligation_key)."""
+        ...
+
     async def history(self, tenant_id: UUID, policy_key: str, regulation_key: str,
                       obligation_key: str) -> list[ReviewDecision]:
         """Every decision on one row, oldest first."""

@@ -69,7 +69,7 @@ def _summary(document: DocxDocument, report: AuditReport) -> None:
         cells = table.add_row().cells
         cells[0].text, cells[1].text = label, value
         cells[0].paragraphs[0].runs[0].bold = True
-    _widths(table, SUMMARY_WIDTHS_CM)
+    column_widths(table, SUMMARY_WIDTHS_CM)
     if report.summary:
         document.add_paragraph()
         document.add_paragraph(report.summary)
@@ -179,12 +179,12 @@ def _matrix(document: DocxDocument, report: AuditReport) -> None:
     for cell, header in zip(table.rows[0].cells, MATRIX_HEADERS, strict=True):
         cell.text = header
         cell.paragraphs[0].runs[0].bold = True
-    _repeat_header(table)
+    repeat_header(table)
     for line in report.matrix:
         for cell, text in zip(table.add_row().cells, _matrix_texts(line), strict=True):
             cell.text = text
-    _widths(table, MATRIX_WIDTHS_CM)
-    _small(table)
+    column_widths(table, MATRIX_WIDTHS_CM)
+    small(table)
 
 
 def _matrix_texts(line: MatrixLine) -> list[str]:
@@ -207,7 +207,7 @@ def _lines(*parts: str) -> str:
     return "\n".join(p for p in parts if p)
 
 
-def _widths(table: Table, centimetres: tuple[float, ...]) -> None:
+def column_widths(table: Table, centimetres: tuple[float, ...]) -> None:
     """Fixed column widths (Word and LibreOffice read them from every cell)."""
     from docx.shared import Cm
 
@@ -219,7 +219,7 @@ def _widths(table: Table, centimetres: tuple[float, ...]) -> None:
             cell.width = Cm(width)
 
 
-def _repeat_header(table: Table) -> None:
+def repeat_header(table: Table) -> None:
     """The header row repeats on every page of a long matrix."""
     from docx.oxml import OxmlElement
     from docx.oxml.ns import qn
@@ -230,7 +230,7 @@ def _repeat_header(table: Table) -> None:
     properties.append(header)
 
 
-def _small(table: Table) -> None:
+def small(table: Table) -> None:
     from docx.shared import Pt
 
     for row in table.rows:

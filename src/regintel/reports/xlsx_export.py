@@ -57,13 +57,13 @@ def to_xlsx(report: AuditReport) -> bytes:
     assert summary is not None
     summary.title = "Summary"
     _summary(summary, report)
-    _table(book.create_sheet("Findings"), FINDING_COLUMNS, FINDING_WIDTHS,
+    write_table(book.create_sheet("Findings"), FINDING_COLUMNS, FINDING_WIDTHS,
            [finding_cells(f) for f in report.findings], fill_column=1, fills=SEVERITY_FILL)
-    _table(book.create_sheet("Matrix"), MATRIX_COLUMNS, MATRIX_WIDTHS,
+    write_table(book.create_sheet("Matrix"), MATRIX_COLUMNS, MATRIX_WIDTHS,
            [matrix_cells(line) for line in report.matrix],
            fill_column=MATRIX_COLUMNS.index("Status"), fills=STATUS_FILL)
     if report.excluded:  # a sheet only when a party was left out: an empty one says nothing
-        _table(book.create_sheet("Not applicable"), EXCLUDED_COLUMNS, EXCLUDED_WIDTHS,
+        write_table(book.create_sheet("Not applicable"), EXCLUDED_COLUMNS, EXCLUDED_WIDTHS,
                [excluded_cells(e) for e in report.excluded])
     out = io.BytesIO()
     book.save(out)
@@ -101,11 +101,11 @@ def _summary(sheet: Worksheet, report: AuditReport) -> None:
             if cell.data_type == "f":  # titles, names and the summary are text, never run
                 cell.data_type = "s"
         texts = [str(c.value or "") for c in row[:2]]
-        sheet.row_dimensions[number].height = _height(texts, (18, 110)[:len(texts)])
-    _print_wide(sheet)
+        sheet.row_dimensions[number].height = row_height(texts, (18, 110)[:len(texts)])
+    print_wide(sheet)
 
 
-def _table(sheet: Worksheet, columns: Sequence[str], widths: Sequence[int],
+def write_table(sheet: Worksheet, columns: Sequence[str], widths: Sequence[int],
            rows: Sequence[Sequence[Cell]], *, fill_column: int | None = None,
            fills: Mapping[str, str] | None = None) -> None:
     from openpyxl.styles import Alignment, Font, PatternFill
@@ -121,7 +121,7 @@ def _table(sheet: Worksheet, columns: Sequence[str], widths: Sequence[int],
     body = Font(size=BODY_PT)
     for values in rows:
         sheet.append([_fit(v) if isinstance(v, str) else v for v in values])
-        sheet.row_dimensions[sheet.max_row].height = _height(values, widths)
+        sheet.row_dimensions[sheet.max_row].height = row_height(values, widths)
         for cell in sheet[sheet.max_row]:
             cell.font = body
             cell.alignment = Alignment(wrap_text=True, vertical="top")
@@ -138,10 +138,10 @@ def _table(sheet: Worksheet, columns: Sequence[str], widths: Sequence[int],
     if rows:
         sheet.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{len(rows) + 1}"
     sheet.print_title_rows = "1:1"
-    _print_wide(sheet)
+    print_wide(sheet)
 
 
-def _print_wide(sheet: Worksheet) -> None:
+def print_wide(sheet: Worksheet) -> None:
     """Landscape A3, all columns on one page's width: a matrix is read across."""
     sheet.page_setup.paperSize = sheet.PAPERSIZE_A3
     sheet.page_setup.orientation = "landscape"
@@ -152,7 +152,7 @@ def _print_wide(sheet: Worksheet) -> None:
     sheet.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
 
 
-def _height(values: Sequence[Cell], widths: Sequence[int]) -> float:
+def row_height(values: Sequence[Cell], widths: Sequence[int]) -> float:
     lines = 1
     for value, width in zip(values, widths, strict=True):
         per_line = max(1, int(width * CHARS_PER_UNIT))

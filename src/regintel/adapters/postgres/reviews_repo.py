@@ -45,6 +45,17 @@ class PostgresReviewStore:
         found = [ReviewDecision.model_validate(dict(r)) for r in rows]
         return {(d.regulation_key, d.obligation_key): d for d in found}
 
+    async def on_regulation(self, tenant_id: UUID,
+                            regulation_key: str) -> list[ReviewDecision]:
+        query = (select(*_DECISION).where(_R.c.tenant_id == tenant_id,
+                                          _R.c.regulation_key == regulation_key)
+                 .ext(distinct_on(_R.c.policy_key, _R.c.obligation_key))
+                 .order_by(_R.c.policy_key, _R.c.obligation_key, _R.c.decided_at.desc(),
+                           _R.c.id.desc()))
+        async with self._db.tenant_session(tenant_id) as s:
+            rows = (await s.execute(query)).mappings().all()
+        return [ReviewDecision.model_validate(dict(r)) for r in rows]
+
     async def history(self, tenant_id: UUID, policy_key: str, regulation_key: str,
                       obligation_key: str) -> list[ReviewDecision]:
         async with self._db.tenant_session(tenant_id) as s:

@@ -1,0 +1,149 @@
+"""What a new version of a regulation touches (issue 48): the obligations its changes add,
+remove or alter (impact.py), the officer's review decisions that rested on the obligations
+altered or removed (they reopen: reviewing.py reads the same impact), and the compliance
+projects' requirements, risks and tasks whose cited text a substantive change rewrote.
+
+Read on demand from what is stored: the change report of the pair, both obligation registers,
+the decisions in force and the projects; nothing here writes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Protocol
+from uuid import UUID
+
+from pydantic import BaseModel, Field
+
+from regintel.changes.impact import ObligationImpact, obligation_impact
+from regintel.changes.models import ChangeReport
+from regintel.domain.ontology import Entity, EntityKind
+from regintel.domain.review import Decision, document_key
+from regintel.obligations.registers import Registers
+from regintel.ontology.store import OntologyStore
+from regintel.ports.library import DocumentStore
+from regintel.ports.reviews import ReviewStore
+
+# The project work a finding becomes (ontology/findings.py): what cites a regulation's words.
+WORK_KINDS = (EntityKind.REQUIREMENT, EntityKind.RISK, EntityKind.TASK)
+
+
+class ChangeReports(Protocol):
+    async def report(self, tenant_id: UUID, old_id: UUID, new_id: UUID) -> ChangeReport: ...
+
+
+class AffectedDecision(BaseModel):
+    """A decision in force on an obligation the new version altered or removed."""
+
+    policy: str = Field(description="The policy's title as the decision files it.")
+    policy_document_id: UUID | None = None
+    rule: str | None = None
+    decision: Decision
+    decided_by: str = ""
+    decided_at: datetime
+    conversation_id: UUID | None = None
+    message_id: UUID | None = None
+    impact: ObligationImpact
+
+
+class AffectedItem(BaseModel):
+    """A project's requirement, risk or task whose cited regulation text a change rewrote."""
+
+    project_id: UUID
+    project: str
+    entity_id: UUID
+    kind: str
+    title: str
+    state: str = ""
+    quote: str = Field(description="The regulation's words it cites, verbatim.")
+    change: int
+    summary: str
+
+
+class ImpactReport(BaseModel):
+    old_id: UUID
+    new_id: UUID
+    old_name: str
+    new_name: str
+    obligations: list[ObligationImpact]
+    decisions: list[AffectedDecision]
+    items: list[AffectedItem]
+
+    @property
+    def reopening(self) -> list[ObligationImpact]:
+        return [i for i in self.obligations if i.reopens]
+
+
+class ImpactService:
+    def __init__(self, *, documents: DocumentStore, changes: ChangeReports,
+                 registers: Registers, reviews: ReviewStore, ontology: OntologyStore) -> None:
+        self._documents = documents
+        self._changes = changes
+        self._registers = registers
+        self._reviews = reviews
+        self._ontology = ontology
+
+    async def obligations(self, tenant_id: UUID, old_id: UUID,
+                          new_id: UUID) -> tuple[ChangeReport, list[ObligationImpact]]:
+        report = await self._changes.report(tenant_id, old_id, new_id)
+        old_rows = await self._registers.get(tenant_id, old_id)
+        new_rows = await self._registers.get(tenant_id, new_id)
+        return report, obligation_impact(report, old_rows, new_rows)
+
+    async def report(self, tenant_id: UUID, old_id: UUID, new_id: UUID) -> ImpactReport:
+        """The impact of the change from ``old_id`` to ``new_id`` (both this tenant's)."""
+        report, impacts = await self.obligations(tenant_id, old_id, new_id)
+        old = await self._documents.get(tenant_id, old_id)
+        return ImpactReport(
+            old_id=old_id, new_id=new_id, old_name=report.old_name, new_name=report.new_name,
+            obligations=impacts,
+            decisions=await self._decisions(tenant_id, document_key(old.title), impacts),
+            items=await self._items(tenant_id, old_id, report))
+
+    async def _decisions(self, tenant_id: UUID, regulation_key: str,
+                         impacts: Sequence[ObligationImpact]) -> list[AffectedDecision]:
+        reopening = {i.old.key: i for i in impacts if i.reopens and i.old is not None}
+        if not reopening:
+            return []
+        standing = await self._reviews.on_regulation(tenant_id, regulation_key)
+        return [AffectedDecision(
+            policy=d.policy_key, policy_document_id=d.policy_document_id, rule=d.rule,
+            decision=d.decision, decided_by=d.decided_by_name, decided_at=d.decided_at,
+            conversation_id=d.conversation_id, message_id=d.message_id,
+            impact=reopening[d.obligation_key])
+            for d in standing if d.obligation_key in reopening]
+
+    async def _items(self, tenant_id: UUID, old_id: UUID,
+                     report: ChangeReport) -> list[AffectedItem]:
+        rewritten = [(n, " ".join(c.old_quote.split())) for n, c in enumerate(report.changes)
+                     if c.substantive and c.old_quote]
+        if not rewritten:
+            return []
+        found: list[AffectedItem] = []
+        for project in await self._ontology.projects(tenant_id):
+            for kind in WORK_KINDS:
+                for entity in await self._ontology.members(tenant_id, project.id, kind):
+                    hit = _cited_change(entity, old_id, rewritten)
+                    if hit is None:
+                        continue
+                    number, quote = hit
+                    found.append(AffectedItem(
+                        project_id=project.id, project=project.label, entity_id=entity.id,
+                        kind=kind.value, title=entity.label, state=entity.state, quote=quote,
+                        change=number, summary=report.changes[number].summary))
+        return found
+
+
+def _cited_change(entity: Entity, old_id: UUID,
+                  rewritten: Sequence[tuple[int, str]]) -> tuple[int, str] | None:
+    """The change that rewrote the regulation text ``entity`` cites, with that text."""
+    props = entity.data.get("props") or {}
+    if str(props.get("source_document_id") or "") != str(old_id):
+        return None
+    quote = " ".join(str(props.get("source_quote") or "").split())
+    # A long quote is cut with an ellipsis: each piece is the regulation's words.
+    pieces = [piece.strip() for piece in quote.split("…") if piece.strip()]
+    if not pieces:
+        return None
+    number = next((n for n, text in rewritten if all(p in text for p in pieces)), None)
+    return None if number is None else (number, quote)
