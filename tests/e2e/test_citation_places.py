@@ -10,7 +10,7 @@ from pathlib import Path
 
 from playwright.async_api import Browser, expect
 
-from regintel.chat.evidence import normalise
+from regintel.retrieval.evidence import normalise
 from tests.contract.parsers.test_headings import gdpr_markdown
 from tests.e2e.conftest import needs_chromium
 from tests.e2e.helpers import new_email, open_tab, sign_up, upload

@@ -227,12 +227,13 @@ async def test_whole_path(browser: Browser, live_server: str, screenshots: Path)
     await expect(page).to_have_url(re.compile(r"/dashboard$"))
     await expect(page.locator(".chat-item")).to_have_count(1)
 
-    # The project and concept-graph pages open from the settings menu and finish loading
-    # (tests/e2e/test_projects_and_graph.py walks them).
+    # The project and concept-graph pages open from the dashboard's own navigation, in view
+    # without opening a menu, and finish loading (tests/e2e/test_projects_and_graph.py walks
+    # them).
+    pages = page.get_by_role("navigation", name="Pages")
     for name, heading, panel in (("Projects", "Projects", "Your projects"),
                                  ("Concept graph", "Concept graph", "Graph")):
-        await page.get_by_label("Settings").click()
-        await page.get_by_role("link", name=name).click()
+        await pages.get_by_role("link", name=name).click()
         await expect(page.get_by_role("heading", level=1)).to_have_text(heading)
         await expect(page.get_by_label(panel, exact=True)).not_to_contain_text("Loading")
         if name == "Concept graph":

@@ -77,8 +77,8 @@ async def _walk(tab: Tab, writer: GraphWriteService, screenshots: Path) -> None:
     await sign_up(tab, name="Priya", organisation="Falcon Bank", email=new_email("priya"))
 
     # -- a project with a goal, a risk and a task, created through the UI
-    await page.get_by_label("Settings").click()
-    await page.get_by_role("link", name="Projects").click()
+    await page.get_by_role("navigation", name="Pages").get_by_role(
+        "link", name="Projects").click()
     await expect(page.get_by_role("heading", level=1)).to_have_text("Projects")
     await expect(page.locator(".project-list")).to_contain_text("No projects yet")
     await page.get_by_label("Project name").fill("AI Act readiness")

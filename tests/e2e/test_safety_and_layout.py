@@ -102,6 +102,8 @@ async def test_narrow_screen_and_the_five_document_limit(browser: Browser, live_
     menu = page.get_by_role("button", name="Show chats and documents")
     await menu.click()
     await expect(left).to_be_in_viewport()
+    # The other pages are reached from the same panel on a phone.
+    await expect(left.get_by_role("navigation", name="Pages")).to_be_in_viewport()
     await page.get_by_role("tab", name="Documents").click()
     ready = page.locator(".doc-card .status-ready")
     await expect(ready).to_have_count(6, timeout=READY_TIMEOUT_MS)

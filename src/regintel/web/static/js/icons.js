@@ -14,6 +14,7 @@ const SHAPES = {
   check: { paths: ['M8 12.5l3 3 5-6'], circles: [[12, 12, 9]] },
   warning: { paths: ['M12 3l10 18H2z', 'M12 10v5', 'M12 17.5v.5'] },
   folder: { paths: ['M3 6h6l2 2h10v11H3z'] },
+  graph: { paths: ['M8.5 6.8l7-.6', 'M7.3 9.3l3.5 6.4', 'M16.8 8.4l-3.6 7.3'], circles: [[6, 7, 2.5], [18, 6, 2.5], [12, 18, 2.5]] },
   bolt: { paths: ['M13 2L4 14h7l-1 8 9-12h-7z'] },
   send: { paths: ['M3 11l18-8-8 18-2-8z'] },
   menu: { paths: ['M4 6h16', 'M4 12h16', 'M4 18h16'] },

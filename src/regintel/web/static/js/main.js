@@ -3,6 +3,7 @@
 
 import { ApiError, get } from './api.js';
 import { clear } from './dom.js';
+import { navigate, setRenderer } from './navigation.js';
 import { landingScreen } from './screens/landing.js';
 import { authScreen } from './screens/auth.js';
 import { onboardingScreen } from './screens/onboarding.js';
@@ -24,12 +25,6 @@ export async function loadMe() {
     session.me = null;
   }
   return session.me;
-}
-
-export function navigate(path, { replace = false } = {}) {
-  if (replace) window.history.replaceState({}, '', path);
-  else window.history.pushState({}, '', path);
-  render();
 }
 
 function pageScreen(path, me) {
@@ -78,4 +73,5 @@ document.addEventListener('click', (event) => {
   navigate(link.getAttribute('href'));
 });
 window.addEventListener('popstate', render);
+setRenderer(render);
 render();

@@ -4,6 +4,7 @@ import { ApiError, del, get, patch, post, streamChat } from '../api.js';
 import { clear, formatDate, h, initials } from '../dom.js';
 import { icon } from '../icons.js';
 import { logOut, problemText } from '../screens/common.js';
+import { PAGE_LINKS } from '../screens/page.js';
 import { createComposer } from './composer.js';
 import { createLibrary } from './documents.js';
 import { renderAnswer } from './messages.js';
@@ -132,8 +133,6 @@ export function dashboardScreen(me) {
     h('details', { class: 'menu' }, h('summary', { 'aria-label': 'Settings' }, icon('gear')),
       h('div', { class: 'menu-items' },
         h('a', { href: '/onboarding', 'data-nav': true }, 'Company profile'),
-        h('a', { href: '/projects', 'data-nav': true }, 'Projects'),
-        h('a', { href: '/graph', 'data-nav': true }, 'Concept graph'),
         h('button', { type: 'button', onclick: logOut }, 'Log out'))));
   const menu = userBar.querySelector('details.menu');
   menu.addEventListener('keydown', (event) => {
@@ -146,9 +145,13 @@ export function dashboardScreen(me) {
     if (menu.open && !menu.contains(event.target)) menu.open = false;
   };
   document.addEventListener('click', closeMenu);
+  // The other pages sit in the panel itself, above the user bar, so they are in view beside
+  // every chat (and one tap away on a phone, where the panel slides in).
+  const pageLinks = h('nav', { class: 'page-links', 'aria-label': 'Pages' },
+    PAGE_LINKS.map((p) => h('a', { class: 'page-link', href: p.href, 'data-nav': true }, icon(p.icon), h('span', {}, p.label))));
   const left = h('nav', { class: 'left', id: 'left-panel', 'aria-label': 'Chats and documents' },
     h('div', { class: 'tabs-row' }, h('div', { role: 'tablist', class: 'tabs', 'aria-label': 'Left panel' }, tabChats, tabDocs), plus),
-    paneChats, paneDocs, userBar);
+    paneChats, paneDocs, pageLinks, userBar);
 
   function setTab(tab) {
     state.tab = tab;

@@ -1,6 +1,6 @@
 import { ApiError, post } from '../api.js';
 import { h } from '../dom.js';
-import { navigate } from '../main.js';
+import { navigate } from '../navigation.js';
 import { field, onSubmit } from './common.js';
 
 export function authScreen(mode) {

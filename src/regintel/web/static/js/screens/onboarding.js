@@ -1,6 +1,6 @@
 import { put } from '../api.js';
 import { h } from '../dom.js';
-import { navigate } from '../main.js';
+import { navigate } from '../navigation.js';
 import { field, onSubmit } from './common.js';
 
 const INDUSTRIES = ['Banking', 'Insurance', 'Asset management', 'Payments & fintech', 'Virtual assets', 'Healthcare', 'Technology', 'Energy', 'Public sector', 'Other'];

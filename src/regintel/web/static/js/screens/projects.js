@@ -8,7 +8,7 @@ import { icon } from '../icons.js';
 import { field, onSubmit, problemText } from './common.js';
 import { pageFrame } from './page.js';
 import { KIND_COLOURS, graphView, legendItems } from './cytograph.js';
-import { navigate } from '../main.js';
+import { navigate } from '../navigation.js';
 
 const KINDS = ['goal', 'requirement', 'risk', 'task', 'milestone', 'decision', 'plan', 'document', 'output', 'signal', 'insight'];
 const KIND_NAMES = {
