@@ -26,6 +26,7 @@ from regintel import tracing
 from regintel.adapters.embeddings.query_cache import QueryCachingEmbedder
 from regintel.adapters.files.local import LocalFileStore
 from regintel.adapters.parsers import AutoParser
+from regintel.adapters.postgres.change_reports_repo import PostgresChangeReportStore
 from regintel.adapters.postgres.chunk_index import PostgresChunkIndex
 from regintel.adapters.postgres.conversations_repo import PostgresConversationStore
 from regintel.adapters.postgres.database import Database
@@ -45,6 +46,7 @@ from regintel.builders import (
     default_engine,
     offered_engines,
 )
+from regintel.changes.versions import CHANGES_JOB, VersionChanges
 from regintel.chat.auditing import OfflineAuditor
 from regintel.chat.deps import ChatLimits, Guard, TurnDeps
 from regintel.chat.engine import ChatEngine
@@ -176,13 +178,24 @@ class Container:
                 parser=AutoParser(), embedder=self.embedder, queue=self.queue,
                 max_bytes=self.settings.upload.max_bytes,
                 follow_ups=((PREPARE_ANSWERS_JOB,) if self.settings.upload.prepare_answers
-                            else ()) + (REGISTER_JOB,))
+                            else ()) + (REGISTER_JOB, CHANGES_JOB))
             self._ingestion.register_jobs()
             self.queue.register(PREPARE_ANSWERS_JOB, self._prepare_for_answers,
                                 queue=FOLLOW_UP_QUEUE, priority=FOLLOW_UP_PRIORITY, retries=1)
             self.queue.register(REGISTER_JOB, self._build_register,
                                 queue=FOLLOW_UP_QUEUE, priority=FOLLOW_UP_PRIORITY, retries=1)
+            self.queue.register(CHANGES_JOB, self._prepare_changes,
+                                queue=FOLLOW_UP_QUEUE, priority=FOLLOW_UP_PRIORITY, retries=1)
         return self._ingestion
+
+    @property
+    def version_changes(self) -> VersionChanges:
+        """Change reports of two versions: prepared after ingestion, or made on first read."""
+        return VersionChanges(documents=self.documents, index=self.chunk_index,
+                              store=PostgresChangeReportStore(self.database))
+
+    async def _prepare_changes(self, tenant_id: str, document_id: str) -> None:
+        await self.version_changes.run_job(tenant_id, document_id)
 
     @property
     def registers(self) -> Registers:

@@ -14,6 +14,7 @@ ROUTES: list[tuple[str, str, dict[str, Any] | None]] = [
     ("GET", "/api/documents/{doc}", None),
     ("DELETE", "/api/documents/{doc}", None),
     ("GET", "/api/documents/{doc}/obligations", None),
+    ("GET", "/api/documents/{doc}/versions", None),
     ("GET", "/api/conversations/{conv}", None),
     ("PATCH", "/api/conversations/{conv}", {"title": "pwned"}),
     ("DELETE", "/api/conversations/{conv}", None),

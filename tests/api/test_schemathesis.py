@@ -65,7 +65,11 @@ CHECKS = {GenerationMode.POSITIVE: [*CONFORMANCE, positive_data_acceptance],
 def _files(raw: list[tuple[str, tuple[str | None, Any]]]) -> list[tuple[str, Any]]:
     out: list[tuple[str, Any]] = []
     for name, (filename, value) in raw:
-        content = value if isinstance(value, bytes) else str(value)
+        if not isinstance(value, bytes | str):
+            # A form field is text: an array or a number in its place cannot be sent, only
+            # its text (a valid string), which the API rightly accepts.
+            raise TypeError(f"{name}: a {type(value).__name__} is not expressible in a form")
+        content = value
         out.append((name, (filename, content) if filename is not None else (None, content)))
     return out
 

@@ -71,6 +71,8 @@ async def _seed_tenant(db: Database, name: str) -> dict[str, UUID]:
         ("INSERT INTO obligations (tenant_id, id, document_id, ordinal, text, modal, strength) "
          "VALUES (:tenant, gen_random_uuid(), :doc, 0, 'A firm must keep records.', 'must', "
          "'binding')", {}),
+        ("INSERT INTO change_reports (tenant_id, old_document_id, new_document_id, "
+         "report_version, report) VALUES (:tenant, :doc, :doc, 1, '{\"changes\": []}')", {}),
         *_ontology_seed(),
     ]
     async with db.system_session() as session:

@@ -269,6 +269,11 @@ def compare_versions(old: Version, new: Version, old_name: str = "old",
     return build_report(align(old, new), old_name, new_name)
 
 
+# The version of the alignment and the report's form: stored reports (changes/versions.py)
+# made by another are made again when read. Raise it with any change to either.
+REPORT_VERSION = 1
+
+
 def compare_texts(old: str, new: str, old_name: str = "old",
                   new_name: str = "new") -> ChangeReport:
     """The change report of two versions' plain texts (``seconds``: reading, aligning and

@@ -2,8 +2,8 @@
 and ``regintel bench changes``: that report against a machine record of amendments.
 
 The report is pure computation on two texts: text files, or two documents of the library
-(their stored text, by id). Chaining a document's versions comes with document versions
-(issue 48)."""
+(their stored text, by id). Of two library documents, the report prepared when the later
+version was ingested is read from the store (made and stored now when it is missing)."""
 
 from __future__ import annotations
 
@@ -63,6 +63,21 @@ def _versions(old: str, new: str, tenant: str) -> tuple[tuple[str, str], tuple[s
         return _read(Path(given)), Path(given).name
 
     return text(old), text(new)
+
+
+def _library_pair(old: str, new: str) -> tuple[UUID, UUID] | None:
+    """Both versions as document ids, when neither names a file."""
+    try:
+        return (UUID(old), UUID(new)) if not (Path(old).is_file() or Path(new).is_file()) \
+            else None
+    except ValueError:
+        return None
+
+
+async def _stored_report(old: UUID, new: UUID, tenant: str) -> ChangeReport:
+    async with open_container(load_settings()) as container:
+        tenant_id = await container.documents.ensure_tenant(tenant)
+        return await container.version_changes.report(tenant_id, old, new)
 
 
 async def _stored(ids: list[UUID], tenant: str) -> dict[UUID, tuple[str, str]]:
@@ -128,8 +143,12 @@ def changes_cmd(
     unknown = sorted(set(kind or ()) - set(CHANGE_KINDS))
     if unknown:
         raise typer.BadParameter(f"unknown kind {', '.join(unknown)}", param_hint="--kind")
-    (old_text, old_name), (new_text, new_name) = _versions(old, new, tenant)
-    report = compare_texts(old_text, new_text, old_name, new_name)
+    pair = _library_pair(old, new)
+    if pair is not None:
+        report = run(lambda: _stored_report(*pair, tenant))
+    else:
+        (old_text, old_name), (new_text, new_name) = _versions(old, new, tenant)
+        report = compare_texts(old_text, new_text, old_name, new_name)
     total = len(report.changes)
     if substantive is not None or kind:
         report.changes = [c for c in report.changes

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import date, datetime
 from pathlib import Path
 from typing import Annotated, Any
 from uuid import UUID
@@ -21,22 +22,53 @@ from regintel.cli.app import (
     run,
 )
 from regintel.cli.progress import with_progress
-from regintel.domain.documents import DocStatus, DocType, Document, SearchScope
+from regintel.domain.documents import DocStatus, DocType, Document, SearchScope, titled
 from regintel.errors import InvalidRequest, NotFound, RegintelError
 
 
 def _summary(document: Document) -> dict[str, Any]:
     return {"document_id": str(document.id), "title": document.title,
-            "status": document.status.value, "chunks": document.chunk_count,
-            "reason": document.status_reason}
+            "version": document.version, "status": document.status.value,
+            "chunks": document.chunk_count, "reason": document.status_reason}
+
+
+def _effective(value: str | None) -> date | None:
+    if value is None:
+        return None
+    try:
+        return datetime.strptime(value, "%Y-%m-%d").date()
+    except ValueError:
+        raise typer.BadParameter(f"{value!r} is not a date YYYY-MM-DD",
+                                 param_hint="--effective") from None
+
+
+def _standing(document: Document) -> str:
+    """Whether a version is the one search reads: current, superseded, or not yet in force."""
+    if document.is_current:
+        return "current"
+    if document.effective_date and document.effective_date > date.today():
+        return f"in force from {document.effective_date.isoformat()}"
+    if document.status is not DocStatus.READY:
+        return "not ready"
+    return "superseded"
 
 
 @app.command("ingest")
 def ingest_cmd(
     paths: Annotated[list[Path], typer.Argument(exists=True, dir_okay=False, readable=True)],
-    doc_type: Annotated[DocType, typer.Option("--type", help="regulation or policy.")],
-    title: Annotated[str | None, typer.Option(help="Title (default: the file name).")] = None,
+    doc_type: Annotated[DocType | None, typer.Option(
+        "--type", help="regulation or policy (a new version takes its document's).")] = None,
+    title: Annotated[str | None, typer.Option(
+        help="Title (default: the file name; for a new version, its document's).")] = None,
     version: Annotated[str, typer.Option(help="Version label, e.g. '2024' or 'v3'.")] = "",
+    version_of: Annotated[str | None, typer.Option(
+        "--version-of", metavar="DOC",
+        help="The file is a new version of DOC (a document id, or its exact title); give "
+             "its label with --version. Once ready it is the version search reads, and what "
+             "changed since the version before it is prepared.")] = None,
+    effective: Annotated[str | None, typer.Option(
+        metavar="YYYY-MM-DD", help="When this version takes effect (default: from now); "
+        "a version dated in the future is not current until then.")] = None,
     set_name: Annotated[str | None, typer.Option("--set", help="Document set name.")] = None,
     wait: Annotated[bool, typer.Option(help="Wait until each document is ready.")] = True,
     timeout: Annotated[float, typer.Option(help="Seconds to wait.")] = 1800,
@@ -46,6 +78,11 @@ def ingest_cmd(
     """Add documents to the library; prints {"document_id", "status", "chunks"} per file."""
     if title and len(paths) > 1:
         fail(InvalidRequest("--title applies to one file; omit it to use each file's name"))
+    if version_of and len(paths) > 1:
+        fail(InvalidRequest("--version-of applies to one file: ingest versions one by one"))
+    if doc_type is None and not version_of:
+        raise typer.BadParameter("regulation or policy", param_hint="--type")
+    effective_date = _effective(effective)
     settings = load_settings()
 
     async def go() -> list[Document]:
@@ -61,8 +98,9 @@ def ingest_cmd(
                 data = await asyncio.to_thread(path.read_bytes)
                 result = await container.ingestion.submit(
                     tenant_id, data=data, filename=path.name,
-                    title=title or path.stem, doc_type=doc_type, version=version,
-                    set_name=set_name)
+                    title=title or ("" if version_of else path.stem), doc_type=doc_type,
+                    version=version, set_name=set_name, version_of=version_of,
+                    effective_date=effective_date)
                 submitted.append(result.document)
             if not wait:
                 return submitted
@@ -83,7 +121,7 @@ def ingest_cmd(
         else:
             reason = f" — {document.status_reason}" if document.status_reason else ""
             typer.echo(f"{document.id}  {document.status.value:<10} {document.chunk_count:>5} "
-                       f"chunks  {document.title}{reason}")
+                       f"chunks  {titled(document.title, document.version)}{reason}")
     if any(d.status is DocStatus.FAILED for d in documents):
         raise typer.Exit(2)
 
@@ -145,8 +183,36 @@ def documents_list(tenant: TenantOption = "default", json_out: JsonOption = Fals
         return
     for d in documents:
         group = d.set.name if d.set else "(global)"
+        # Whether it is current says something only of a document with versions.
+        standing = f"  [{_standing(d)}]" if d.family_id else ""
         typer.echo(f"{group:<16} {d.id}  {d.doc_type.label:<17} {d.status.value:<10} "
-                   f"{d.chunk_count:>5}  {d.title} {d.version}".rstrip())
+                   f"{d.chunk_count:>5}  {d.title} {d.version}".rstrip() + standing)
+
+
+@documents_app.command("versions")
+def documents_versions(document_id: UUID, tenant: TenantOption = "default",
+                       json_out: JsonOption = False) -> None:
+    """The versions of a document, earliest first: label, effective date, which is current."""
+    settings = load_settings()
+
+    async def go() -> list[Document]:
+        async with open_container(settings) as container:
+            tenant_id = await container.documents.ensure_tenant(tenant)
+            return await container.documents.versions(tenant_id, document_id)
+
+    chain = run(go)
+    if json_out:
+        typer.echo(json.dumps([
+            {"document_id": str(d.id), "title": d.title, "version": d.version,
+             "effective_date": d.effective_date.isoformat() if d.effective_date else None,
+             "status": d.status.value, "is_current": d.is_current,
+             "supersedes_id": str(d.supersedes_id) if d.supersedes_id else None}
+            for d in chain], indent=2))
+        return
+    for d in chain:
+        effective = d.effective_date.isoformat() if d.effective_date else "-"
+        typer.echo(f"{d.id}  {d.version or '-':<12} {effective:<10}  {d.status.value:<10} "
+                   f"{_standing(d):<24} {d.title}")
 
 
 @documents_app.command("delete")

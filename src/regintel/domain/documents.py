@@ -6,8 +6,9 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from enum import StrEnum
+from typing import Any
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -150,13 +151,16 @@ class DocumentSetPublic(BaseModel):
 
 
 class SearchScope(BaseModel):
-    """Which chunks a search may return; empty fields mean "no restriction"."""
+    """Which chunks a search may return; empty fields mean "no restriction". Of a document
+    with versions, only the version current on ``as_of`` (default today) is searched, unless
+    ``document_ids`` names the documents: a named document is searched whatever its version."""
 
     model_config = ConfigDict(frozen=True)
 
     document_ids: tuple[UUID, ...] = ()
     set_ids: tuple[UUID, ...] = ()
     doc_type: DocType | None = None
+    as_of: date | None = None
 
 
 class NewDocument(BaseModel):
@@ -171,6 +175,8 @@ class NewDocument(BaseModel):
     size_bytes: int
     uploaded_by: UUID | None = None
     supersedes_id: UUID | None = None
+    family_id: UUID | None = None
+    effective_date: date | None = None
 
 
 class DocumentPublic(BaseModel):
@@ -194,6 +200,15 @@ class DocumentPublic(BaseModel):
                               "the file is parsed).")
     processing_started_at: datetime | None = Field(
         None, description="When its processing started (with the counts, a time left).")
+    family_id: UUID | None = Field(
+        None, description="Its versions' family: the first version's id; None for a "
+        "document no version was added to. The label is `version`.")
+    effective_date: date | None = Field(
+        None, description="When this version takes effect; None: from its upload.")
+    is_current: bool = Field(
+        True, description="False for a version that another of its family supersedes, or "
+        "that is not in force yet; search reads only current versions unless a document is "
+        "named.")
 
 
 class Document(DocumentPublic):
@@ -204,6 +219,17 @@ class Document(DocumentPublic):
     embedding_model: str | None = None
     embedding_dim: int | None = None
     uploaded_by: UUID | None = None  # who may delete it besides admins (api/permissions.py)
+
+
+class StoredChangeReport(BaseModel):
+    """A change report of two versions as stored (the JSON of ``changes.models.ChangeReport``)
+    with the version of the aligner that made it."""
+
+    old_document_id: UUID
+    new_document_id: UUID
+    report_version: int
+    report: dict[str, Any]
+    created_at: datetime
 
 
 class StoredChunk(ChunkSpan):

@@ -9,6 +9,7 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 from uuid import UUID
 
 import numpy as np
@@ -16,6 +17,7 @@ import numpy as np
 from regintel.domain.documents import DocStatus, DocType, Document, NewDocument
 from regintel.errors import DocumentRejected, InvalidRequest
 from regintel.ingestion.chunking import chunk_document
+from regintel.ingestion.versions import check_new_version, version_base
 from regintel.ports.embedder import Embedder, Vectors
 from regintel.ports.library import DocumentStore, FileStore
 from regintel.ports.parser import DocumentParser
@@ -95,33 +97,58 @@ class IngestionService:
                              on_give_up=self._give_up)
 
     async def submit(self, tenant_id: UUID, *, data: bytes, filename: str, title: str,
-                     doc_type: DocType, version: str = "", set_name: str | None = None,
-                     uploaded_by: UUID | None = None,
-                     supersedes_id: UUID | None = None) -> Submission:
+                     doc_type: DocType | None, version: str = "", set_name: str | None = None,
+                     uploaded_by: UUID | None = None, supersedes_id: UUID | None = None,
+                     version_of: str | None = None,
+                     effective_date: date | None = None) -> Submission:
+        """``version_of`` (a document's id or exact title): the file is a new version of that
+        document, labelled ``version``, in force from ``effective_date`` (default: from now);
+        its title, type and set default to the document's. Refused, with nothing stored,
+        when that document is not in this tenant's library."""
         if len(data) > self._max_bytes:
             raise DocumentRejected(
                 f"the file is {len(data) / 1_048_576:.1f} MB; the limit is "
                 f"{self._max_bytes / 1_048_576:.0f} MB", hint="split the document or compress it")
+        base = None
+        if version_of is not None and version_of.strip():
+            base = await version_base(self._documents, tenant_id, version_of)
+            await check_new_version(self._documents, tenant_id, base, version=version,
+                                    doc_type=doc_type)
+            doc_type, title = base.doc_type, title.strip() or base.title
         if not title.strip():
             raise InvalidRequest("a document needs a title")
+        if doc_type is None:
+            raise InvalidRequest("a document needs a type", hint="regulation or policy")
         mime_type = self._parser.detect(data, filename)
         digest = hashlib.sha256(data).hexdigest()
         existing = await self._documents.find_by_hash(tenant_id, digest)
         if existing is not None:
+            if base is not None and (existing.family_id or existing.id) != \
+                    (base.family_id or base.id):
+                raise InvalidRequest(
+                    f"this file is already in the library as \"{existing.title}\" "
+                    f"({existing.id}), not a version of \"{base.title}\"",
+                    hint="delete that document first to upload the file as a new version")
             return Submission(await self._restart_if_stuck(tenant_id, existing), created=False)
-        if supersedes_id is not None:
+        family_id = None
+        if base is not None:
+            family_id = base.family_id or base.id  # the chain sets what it supersedes
+            supersedes_id = None
+        elif supersedes_id is not None:
             await self._documents.get(tenant_id, supersedes_id)  # NotFound for foreign ids
         else:
             earlier = await self._documents.latest_titled(tenant_id, title.strip(), doc_type)
             supersedes_id = earlier.id if earlier else None
         doc_set = await self._documents.get_or_create_set(tenant_id, set_name) \
             if set_name and set_name.strip() else None
+        set_id = doc_set.id if doc_set else (base.set.id if base and base.set else None)
         _, path = self._files.put(tenant_id, data)
         document = await self._documents.create(tenant_id, NewDocument(
             title=title.strip(), version=version.strip(), doc_type=doc_type,
-            set_id=doc_set.id if doc_set else None, content_hash=digest, file_path=path,
+            set_id=set_id, content_hash=digest, file_path=path,
             original_filename=filename, mime_type=mime_type, size_bytes=len(data),
-            uploaded_by=uploaded_by, supersedes_id=supersedes_id))
+            uploaded_by=uploaded_by, supersedes_id=supersedes_id, family_id=family_id,
+            effective_date=effective_date))
         await self._enqueue(tenant_id, document.id)
         return Submission(document, created=True)
 

@@ -4,7 +4,7 @@ search index over chunks. Every method takes the tenant; implementations filter 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 from uuid import UUID
 
 from regintel.domain.documents import (
@@ -14,6 +14,7 @@ from regintel.domain.documents import (
     DocumentSetPublic,
     NewDocument,
     SearchScope,
+    StoredChangeReport,
     StoredChunk,
     TermCoverage,
 )
@@ -32,10 +33,24 @@ class DocumentStore(Protocol):
     async def latest_titled(self, tenant_id: UUID, title: str,
                             doc_type: str) -> Document | None: ...
 
-    async def create(self, tenant_id: UUID, new: NewDocument) -> Document: ...
+    async def find_titled(self, tenant_id: UUID, title: str) -> list[Document]:
+        """Documents titled exactly ``title`` (any case, spacing collapsed), oldest first."""
+        ...
+
+    async def create(self, tenant_id: UUID, new: NewDocument) -> Document:
+        """With ``new.family_id`` (its first version's id): a new version of that family,
+        following the version before it in the chain (``supersedes_id``)."""
+        ...
 
     async def get(self, tenant_id: UUID, document_id: UUID) -> Document:
         """Raises ``NotFound`` for unknown ids and for other tenants' ids alike."""
+
+    # (before ``list``, which would shadow the builtin in the annotations below it)
+    async def versions(self, tenant_id: UUID, document_id: UUID) -> list[Document]:
+        """The versions of the document's family in chain order, earliest first (just the
+        document when it has none); which one is current is marked on each
+        (adapters/postgres/versions_sql.py has the rule). ``NotFound`` as ``get``."""
+        ...
 
     async def list(self, tenant_id: UUID) -> list[Document]: ...
 
@@ -100,3 +115,16 @@ class ChunkIndex(Protocol):
     async def following(self, tenant_id: UUID, chunk_ids: Sequence[UUID],
                         depth: int) -> dict[UUID, list[StoredChunk]]:
         """Each chunk's ``depth`` chunks after it in its document, in document order."""
+
+
+class ChangeReportStore(Protocol):
+    """Change reports of two versions (``changes.models.ChangeReport`` as JSON), prepared at
+    ingestion of the later one; keyed by the two documents, gone with either."""
+
+    async def get(self, tenant_id: UUID, old_id: UUID,
+                  new_id: UUID) -> StoredChangeReport | None: ...
+
+    async def put(self, tenant_id: UUID, old_id: UUID, new_id: UUID, *, report_version: int,
+                  report: dict[str, Any]) -> None:
+        """Stores the report, replacing one already stored for the pair."""
+        ...

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from uuid import UUID
 
@@ -37,12 +38,14 @@ class Library:
 
     async def add(self, tenant_id: UUID, path: Path, *, title: str | None = None,
                   doc_type: DocType = DocType.REGULATION, version: str = "",
-                  set_name: str | None = None) -> Document:
+                  set_name: str | None = None, version_of: str | None = None,
+                  effective_date: date | None = None) -> Document:
         """Submit a file and run its job to the end, as the worker would."""
         data = await asyncio.to_thread(path.read_bytes)
         submission = await self.ingestion.submit(
             tenant_id, data=data, filename=path.name, title=title or path.stem,
-            doc_type=doc_type, version=version, set_name=set_name)
+            doc_type=doc_type, version=version, set_name=set_name, version_of=version_of,
+            effective_date=effective_date)
         await self.queue.run_worker(wait=False)
         return await self.documents.get(tenant_id, submission.document.id)
 

@@ -10,6 +10,7 @@ from uuid import UUID
 from sqlalchemy import and_, select, text
 
 from regintel.adapters.postgres import tables as t
+from regintel.adapters.postgres import versions_sql
 from regintel.adapters.postgres.database import Database
 from regintel.adapters.postgres.documents_repo import document_from_row, select_documents
 from regintel.domain.documents import Document, SearchScope, StoredChunk, TermCoverage
@@ -39,11 +40,18 @@ _CHUNK_FIELDS = ("id", "document_id", "ordinal", "text", "page_start", "page_end
 
 def _documents_sql(scope: SearchScope, params: dict[str, Any]) -> str:
     """WHERE terms over ``d`` (documents) for a scope; values go in ``params``. Only ready
-    documents are ever searched: a half-processed one has no chunks on show."""
+    documents are ever searched: a half-processed one has no chunks on show. Of a document
+    with versions, only the current one (on ``scope.as_of``, default today), so an answer
+    never mixes versions; unless the scope names documents, which are searched as named."""
     terms = ["d.tenant_id = :t", "d.status = 'ready'"]
     if scope.document_ids:
         terms.append("d.id = ANY(:scope_docs)")
         params["scope_docs"] = list(scope.document_ids)
+    else:
+        on = versions_sql.TODAY
+        if scope.as_of is not None:
+            on, params["as_of"] = "CAST(:as_of AS date)", scope.as_of
+        terms.append(f"NOT (d.id = ANY({versions_sql.superseded(':t', on)}))")
     if scope.set_ids:
         terms.append("d.set_id = ANY(:scope_sets)")
         params["scope_sets"] = list(scope.set_ids)

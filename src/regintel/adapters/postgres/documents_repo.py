@@ -7,10 +7,22 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import RowMapping, delete, func, insert, select, text, update
+from sqlalchemy import (
+    Boolean,
+    RowMapping,
+    delete,
+    func,
+    insert,
+    literal_column,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from regintel.adapters.postgres import tables as t
+from regintel.adapters.postgres import versions_sql
 from regintel.adapters.postgres.database import Database
 from regintel.domain.documents import (
     ChunkDraft,
@@ -27,7 +39,8 @@ SET_PALETTE = ("#3B82F6", "#10B981", "#8B5CF6", "#F59E0B", "#EF4444", "#14B8A6",
                "#6366F1")
 
 _DOC_COLUMNS = (t.documents, t.document_sets.c.name.label("set_name"),
-                t.document_sets.c.colour.label("set_colour"))
+                t.document_sets.c.colour.label("set_colour"),
+                literal_column(versions_sql.is_current("documents"), Boolean).label("is_current"))
 
 
 def select_documents(tenant_id: UUID) -> Any:
@@ -108,12 +121,47 @@ class PostgresDocumentStore:
         return await self._one(tenant_id, func.lower(t.documents.c.title) == title.lower(),
                                t.documents.c.doc_type == doc_type)
 
+    async def find_titled(self, tenant_id: UUID, title: str) -> list[Document]:
+        async with self._db.tenant_session(tenant_id) as s:
+            rows = (await s.execute(select_documents(tenant_id).where(
+                func.lower(t.documents.c.title) == " ".join(title.split()).lower())
+                .order_by(t.documents.c.created_at))).mappings().all()
+        return [document_from_row(r) for r in rows]
+
     async def create(self, tenant_id: UUID, new: NewDocument) -> Document:
         async with self._db.tenant_session(tenant_id) as s:
+            if new.family_id is not None:
+                # The first version joins the family it starts when a second one comes.
+                await s.execute(update(t.documents).where(
+                    t.documents.c.tenant_id == tenant_id, t.documents.c.id == new.family_id,
+                    t.documents.c.family_id.is_(None)).values(family_id=new.family_id))
             document_id = (await s.execute(insert(t.documents).values(
                 tenant_id=tenant_id, **new.model_dump()
             ).returning(t.documents.c.id))).scalar_one()
+            if new.family_id is not None:
+                # It follows the version before it in the chain (by effective date), and the
+                # one after it, when it was slotted in between, now follows it.
+                order = await _chain(s, tenant_id, new.family_id)
+                at = order.index(document_id)
+                await s.execute(update(t.documents).where(
+                    t.documents.c.tenant_id == tenant_id, t.documents.c.id == document_id
+                ).values(supersedes_id=order[at - 1] if at else None))
+                if at + 1 < len(order):
+                    await s.execute(update(t.documents).where(
+                        t.documents.c.tenant_id == tenant_id,
+                        t.documents.c.id == order[at + 1]).values(supersedes_id=document_id))
         return await self.get(tenant_id, document_id)
+
+    async def versions(self, tenant_id: UUID, document_id: UUID) -> list[Document]:
+        document = await self.get(tenant_id, document_id)
+        if document.family_id is None:
+            return [document]
+        async with self._db.tenant_session(tenant_id) as s:
+            order = await _chain(s, tenant_id, document.family_id)
+            rows = (await s.execute(select_documents(tenant_id).where(
+                t.documents.c.family_id == document.family_id))).mappings().all()
+        found = {d.id: d for d in map(document_from_row, rows)}
+        return [found[i] for i in order if i in found]
 
     async def get(self, tenant_id: UUID, document_id: UUID) -> Document:
         found = await self._one(tenant_id, t.documents.c.id == document_id)
@@ -211,11 +259,31 @@ class PostgresDocumentStore:
 
     async def delete(self, tenant_id: UUID, document_id: UUID) -> Document:
         document = await self.get(tenant_id, document_id)
+        docs = t.documents
         async with self._db.tenant_session(tenant_id) as s:
-            # Later versions keep existing; they just stop pointing at a deleted document.
-            await s.execute(update(t.documents).where(
-                t.documents.c.tenant_id == tenant_id, t.documents.c.supersedes_id == document_id
-            ).values(supersedes_id=None))
-            await s.execute(delete(t.documents).where(t.documents.c.tenant_id == tenant_id,
-                                                      t.documents.c.id == document_id))
+            # Later versions keep existing; the one after it now follows the one before it.
+            await s.execute(update(docs).where(
+                docs.c.tenant_id == tenant_id, docs.c.supersedes_id == document_id
+            ).values(supersedes_id=document.supersedes_id))
+            if document.family_id is not None:
+                await _leave_family(s, tenant_id, document)
+            await s.execute(delete(docs).where(docs.c.tenant_id == tenant_id,
+                                               docs.c.id == document_id))
         return document
+
+
+async def _chain(s: AsyncSession, tenant_id: UUID, family_id: UUID) -> list[UUID]:
+    """A family's version ids in chain order, earliest first."""
+    rows = await s.execute(text(versions_sql.chain(":t", ":f")), {"t": tenant_id, "f": family_id})
+    return [UUID(str(r[0])) for r in rows]
+
+
+async def _leave_family(s: AsyncSession, tenant_id: UUID, document: Document) -> None:
+    """Before ``document`` is deleted: the family is keyed by its earliest version left, or
+    dissolved when one document is left (a document with no versions has no family)."""
+    assert document.family_id is not None
+    rest = [i for i in await _chain(s, tenant_id, document.family_id) if i != document.id]
+    docs = t.documents
+    await s.execute(update(docs).where(
+        docs.c.tenant_id == tenant_id, docs.c.family_id == document.family_id
+    ).values(family_id=rest[0] if len(rest) > 1 else None))

@@ -14,6 +14,7 @@ from sqlalchemy import (
     CheckConstraint,
     Column,
     Computed,
+    Date,
     DateTime,
     ForeignKey,
     ForeignKeyConstraint,
@@ -139,6 +140,10 @@ documents = Table(
     Column("chunks_embedded", Integer, nullable=False, server_default="0"),
     Column("chunks_total", Integer, nullable=False, server_default="0"),
     Column("processing_started_at", DateTime(timezone=True)),
+    # Versions (migration 0018): the family is its first version's id (NULL: no version was
+    # ever added); the label is ``version``.
+    Column("family_id", UUID(as_uuid=True)),
+    Column("effective_date", Date),
     CheckConstraint("doc_type IN ('regulation', 'policy')", name="documents_doc_type_check"),
     CheckConstraint("status IN ('queued', 'processing', 'ready', 'failed')",
                     name="documents_status_check"),
@@ -148,7 +153,11 @@ documents = Table(
                          name="documents_set_fkey"),
     ForeignKeyConstraint(["tenant_id", "supersedes_id"], ["documents.tenant_id", "documents.id"],
                          name="documents_supersedes_fkey"),
+    ForeignKeyConstraint(["tenant_id", "family_id"], ["documents.tenant_id", "documents.id"],
+                         name="documents_family_fkey"),
     Index("documents_tenant_status_idx", "tenant_id", "status"),
+    Index("documents_family_idx", "tenant_id", "family_id",
+          postgresql_where=text("family_id IS NOT NULL")),
 )
 
 chunks = Table(
@@ -388,12 +397,30 @@ review_decisions = Table(
           "obligation_key", text("decided_at DESC")),
 )
 
+# The change report of two versions of a document (issue 48, migration 0018), as JSON.
+change_reports = Table(
+    "change_reports", metadata,
+    Column("tenant_id", UUID(as_uuid=True), nullable=False),
+    Column("old_document_id", UUID(as_uuid=True), nullable=False),
+    Column("new_document_id", UUID(as_uuid=True), nullable=False),
+    Column("report_version", Integer, nullable=False),
+    Column("report", JSONB, nullable=False),
+    _created(),
+    PrimaryKeyConstraint("tenant_id", "old_document_id", "new_document_id",
+                         name="change_reports_pkey"),
+    ForeignKeyConstraint(["tenant_id", "old_document_id"], ["documents.tenant_id", "documents.id"],
+                         ondelete="CASCADE", name="change_reports_old_document_fkey"),
+    ForeignKeyConstraint(["tenant_id", "new_document_id"], ["documents.tenant_id", "documents.id"],
+                         ondelete="CASCADE", name="change_reports_new_document_fkey"),
+    Index("change_reports_new_document_idx", "tenant_id", "new_document_id"),
+)
+
 # Tables whose rows belong to one tenant; each has RLS keyed on ``tenant_id``.
 TENANT_TABLES: tuple[Table, ...] = (
     memberships, user_profiles, document_sets, documents, chunks, chunk_terms, conversations,
     messages,
     conversation_context, memory_summaries, memory_qa, usage_events, faq_entries, unit_vectors,
-    obligation_registers, obligations, audit_matrices, review_decisions,
+    obligation_registers, obligations, audit_matrices, review_decisions, change_reports,
 )
 
 # Accounts (issue 8, migration 0007): tokens are stored only as SHA-256 hashes.

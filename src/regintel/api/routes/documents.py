@@ -1,5 +1,5 @@
-"""The document library: upload (streamed, size-capped, type sniffed), list by set, status,
-delete, and set autocomplete."""
+"""The document library: upload (streamed, size-capped, type sniffed; as a new version of a
+document too), list by set, status, versions, delete, and set autocomplete."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from regintel.api.schemas.documents import (
     DocumentUploaded,
     SetPublic,
     SetsPublic,
+    VersionsPublic,
 )
 from regintel.api.uploads import read_upload
 from regintel.domain.documents import DocumentPublic, DocumentSetPublic
@@ -52,7 +53,9 @@ def public(document: DocumentPublic) -> DocumentPublic:
 async def upload_document(request: Request, response: Response, principal: PrincipalDep,
                           container: ContainerDep, settings: SettingsDep) -> DocumentUploaded:
     """Upload a document; it is parsed, chunked and embedded in the background (poll its
-    status until `ready`)."""
+    status until `ready`). With `version_of`, a new version of that document: once ready, it
+    is the version search reads (unless `effective` is in the future), and the report of
+    what changed since the version before it is prepared."""
     upload = await read_upload(request, max_bytes=settings.upload.max_bytes)
     try:
         try:
@@ -68,7 +71,8 @@ async def upload_document(request: Request, response: Response, principal: Princ
     submission = await container.ingestion.submit(
         principal.tenant_id, data=data, filename=upload.filename, title=meta.title,
         doc_type=meta.doc_type, version=meta.version, set_name=meta.set_name or None,
-        uploaded_by=principal.user_id)
+        uploaded_by=principal.user_id, version_of=meta.version_of or None,
+        effective_date=meta.effective)
     if not submission.created:
         response.status_code = status.HTTP_200_OK
     return DocumentUploaded(document=public(submission.document), created=submission.created)
@@ -98,6 +102,19 @@ async def read_document(document_id: UUID, principal: PrincipalDep,
     """One document with its ingestion status (`queued`, `processing`, `ready`, `failed`
     with a reason)."""
     return public(await container.documents.get(principal.tenant_id, document_id))
+
+
+@router.get("/documents/{document_id}/versions", response_model=VersionsPublic,
+            operation_id="document_versions", responses=_PROBLEMS)
+async def document_versions(document_id: UUID, principal: PrincipalDep,
+                            container: ContainerDep) -> VersionsPublic:
+    """The versions of the document's family, earliest first, each with its label, effective
+    date and whether it is the current one."""
+    chain = [public(d) for d in await container.documents.versions(principal.tenant_id,
+                                                                   document_id)]
+    return VersionsPublic(family_id=chain[0].family_id,
+                          current_id=next((d.id for d in chain if d.is_current), None),
+                          data=chain, count=len(chain))
 
 
 @router.delete("/documents/{document_id}", status_code=status.HTTP_204_NO_CONTENT,

@@ -1,5 +1,6 @@
-// The document library (grouped by set, set colour and doc-type accents, status until ready)
-// and the upload dialog with the spec's metadata.
+// The document library (grouped by set, set colour and doc-type accents, status until ready,
+// which version of a document is current) and the upload dialog with the spec's metadata,
+// also for a new version of a document.
 import { del, get, post } from '../api.js';
 import { clear, h, newId, titled } from '../dom.js';
 import { icon } from '../icons.js';
@@ -38,6 +39,17 @@ export function displayTitle(d) {
   return titled(d.title, d.version);
 }
 
+/** Of a document with versions: "Current", "Superseded" or "In force from …" (none for a
+ * document without versions, which is simply itself). */
+function standingOf(d) {
+  if (!d.family_id || d.status !== 'ready') return null;
+  const today = new Date().toISOString().slice(0, 10);
+  const [text, kind] = d.is_current ? ['Current version', 'current']
+    : d.effective_date && d.effective_date > today ? [`In force from ${d.effective_date}`, 'pending']
+      : ['Superseded', 'superseded'];
+  return h('span', { class: `version-standing version-${kind}` }, text);
+}
+
 /**
  * createLibrary({ onChange, onAsk }) → { element, refresh, openUpload, documents(), sets(),
  * stop() }. onChange() runs after every load; onAsk(doc) tags a document in the chat input.
@@ -66,11 +78,12 @@ export function createLibrary({ onChange, onAsk }) {
     const item = h('li', { class: `doc-card type-${d.doc_type}${d.set ? ' in-set' : ''}`, dataset: { docId: d.id } },
       h('div', { class: 'doc-main' },
         h('span', { class: 'doc-title' }, displayTitle(d)),
-        h('span', { class: 'doc-meta' }, h('span', { class: `type-label type-${d.doc_type}` }, TYPE_LABELS[d.doc_type] || d.doc_type), status),
+        h('span', { class: 'doc-meta' }, h('span', { class: `type-label type-${d.doc_type}` }, TYPE_LABELS[d.doc_type] || d.doc_type), status, standingOf(d)),
         d.status === 'failed' && d.status_reason ? h('span', { class: 'doc-reason' }, d.status_reason) : null,
         d.status === 'processing' ? progressOf(d) : null),
       h('div', { class: 'doc-actions' },
         d.status === 'ready' ? h('button', { type: 'button', class: 'icon-btn', 'aria-label': `Ask about ${d.title}`, title: 'Tag in the chat', onclick: () => onAsk(d) }, '@') : null,
+        d.status === 'ready' ? h('button', { type: 'button', class: 'icon-btn', 'aria-label': `Upload a new version of ${displayTitle(d)}`, title: 'Upload a new version', onclick: () => openUpload(d) }, icon('document')) : null,
         h('button', {
           type: 'button', class: 'icon-btn danger', 'aria-label': `Delete ${d.title}`, title: 'Delete',
           onclick: async () => {
@@ -118,15 +131,24 @@ export function createLibrary({ onChange, onAsk }) {
     }
   }
 
-  function openUpload() {
+  /** The upload dialog; with ``base``, for a new version of that document (its title, type
+   * and set are the document's; the label and the date it takes effect are asked). */
+  function openUpload(base = null) {
     const fileInput = h('input', { type: 'file', name: 'file', required: true, accept: '.pdf,.docx,.html,.htm,.md,.txt,application/pdf' });
     const title = h('input', { name: 'title', required: true, maxlength: 300 });
     const version = h('input', { name: 'version', required: true, maxlength: 100, placeholder: 'e.g. 2024, Q1 2025' });
     const docType = h('select', { name: 'doc_type', required: true },
       h('option', { value: 'regulation' }, 'Regulatory Source'), h('option', { value: 'policy' }, 'Company Policy'));
+    const effective = h('input', { type: 'date', name: 'effective' });
     const setsId = newId('sets');
     const setName = h('input', { name: 'set_name', maxlength: 100, list: setsId, autocomplete: 'off', placeholder: 'e.g. Bank Negara, ISO 27001, Internal' });
     const setOptions = h('datalist', { id: setsId }, sets().map((s) => h('option', { value: s.name })));
+    if (base) {
+      title.value = base.title;
+      title.readOnly = true;
+      docType.value = base.doc_type;
+      docType.disabled = true;
+    }
     setName.addEventListener('input', async () => {
       try {
         const found = await get(`/api/sets?q=${encodeURIComponent(setName.value)}`);
@@ -140,15 +162,18 @@ export function createLibrary({ onChange, onAsk }) {
     const status = h('p', { class: 'upload-status', role: 'status' });
     const submit = h('button', { type: 'submit', class: 'btn primary' }, 'Upload');
     const cancel = h('button', { type: 'button', class: 'btn ghost' }, 'Cancel');
+    const heading = base ? 'Upload a new version' : 'Upload a document';
     const form = h('form', { class: 'upload-form', method: 'dialog' },
-      h('h2', {}, 'Upload a document'),
+      h('h2', {}, heading),
+      base ? h('p', { class: 'upload-note' }, `Of “${displayTitle(base)}”. Once ready, questions read the new version; the earlier one stays in the library.`) : null,
       field('File (PDF, DOCX, HTML, Markdown or text)', fileInput),
       field('Title', title),
-      field('Version / year', version),
+      field(base ? 'New version / year' : 'Version / year', version),
+      base ? field('In force from (optional)', effective, 'Blank: from now. A date in the future keeps the current version until then.') : null,
       field('Document type', docType, 'Gold accent: regulatory source · green accent: company policy.'),
-      field('Set (optional)', setName, 'Pick an existing set or type a new name; no set = global.'), setOptions,
+      base ? null : field('Set (optional)', setName, 'Pick an existing set or type a new name; no set = global.'), base ? null : setOptions,
       status, h('div', { class: 'dialog-actions' }, cancel, submit));
-    const dialog = h('dialog', { class: 'modal', 'aria-label': 'Upload a document' }, form);
+    const dialog = h('dialog', { class: 'modal', 'aria-label': heading }, form);
     cancel.addEventListener('click', () => dialog.close());
     dialog.addEventListener('close', () => dialog.remove());
     form.addEventListener('submit', async (event) => {
@@ -161,7 +186,11 @@ export function createLibrary({ onChange, onAsk }) {
       body.append('title', title.value);
       body.append('version', version.value);
       body.append('doc_type', docType.value);
-      body.append('set_name', setName.value);
+      body.append('set_name', base ? '' : setName.value);
+      if (base) {
+        body.append('version_of', base.id);
+        body.append('effective', effective.value);
+      }
       body.append('file', fileInput.files[0]);
       submit.disabled = true;
       status.textContent = 'Uploading…';
