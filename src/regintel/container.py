@@ -46,6 +46,7 @@ from regintel.builders import (
     default_engine,
     offered_engines,
 )
+from regintel.changes.impacting import ImpactService
 from regintel.changes.versions import CHANGES_JOB, VersionChanges
 from regintel.chat.auditing import OfflineAuditor
 from regintel.chat.deps import ChatLimits, Guard, TurnDeps
@@ -194,6 +195,14 @@ class Container:
         return VersionChanges(documents=self.documents, index=self.chunk_index,
                               store=PostgresChangeReportStore(self.database))
 
+    @property
+    def impact(self) -> ImpactService:
+        """What a new version touches: obligations, review decisions, project items."""
+        return ImpactService(documents=self.documents, index=self.chunk_index,
+                             changes=self.version_changes,
+                             registers=self.registers, reviews=self.reviews,
+                             ontology=PostgresOntologyStore(self.database))
+
     async def _prepare_changes(self, tenant_id: str, document_id: str) -> None:
         await self.version_changes.run_job(tenant_id, document_id)
 
@@ -288,7 +297,8 @@ class Container:
     def review(self) -> ReviewService:
         """Audits read back with the decisions in force, and new decisions checked."""
         return ReviewService(conversations=self.conversations, documents=self.documents,
-                             chunks=self.chunk_index, reviews=self.reviews)
+                             chunks=self.chunk_index, reviews=self.reviews,
+                             versions=self.impact)
 
     @property
     def faq(self) -> PostgresFaqStore:

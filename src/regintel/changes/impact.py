@@ -61,11 +61,53 @@ def _side(row: ObligationRow) -> ObligationSide:
                           text=row.text)
 
 
-def _within(rows: Sequence[ObligationRow], quote: str | None) -> list[ObligationRow]:
-    if not quote:
-        return []
-    said = " ".join(quote.split())
-    return [row for row in rows if " ".join(row.text.split()) in said]
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+class _Placed:
+    """One version's obligations placed in its text, so that a change is known to touch an
+    obligation when their places overlap: a sentence wrapped over two lines that a reader of
+    provisions takes for two paragraphs is still one obligation, touched by a change to
+    either line. Without the text, an obligation is touched when its sentence is inside the
+    change's words."""
+
+    def __init__(self, rows: Sequence[ObligationRow], text: str | None) -> None:
+        self.rows = rows
+        self.text = _flat(text) if text else None
+        self.spans: list[tuple[int, int] | None] = []
+        self._after = 0
+        at = 0
+        for row in rows:
+            said = _flat(row.text)
+            found = self._find(said, at)
+            self.spans.append(None if found < 0 else (found, found + len(said)))
+            at = max(at, found)
+
+    def _find(self, said: str, at: int) -> int:
+        if self.text is None or not said:
+            return -1
+        found = self.text.find(said, at)
+        return found if found >= 0 else self.text.find(said)
+
+    def touched(self, quote: str | None) -> list[ObligationRow]:
+        if not quote:
+            return []
+        if self.text is None:
+            said = _flat(quote)
+            return [row for row in self.rows if _flat(row.text) in said]
+        places: list[tuple[int, int]] = []
+        for part in [quote, *quote.splitlines()] if "\n" in quote else [quote]:
+            said = _flat(part)
+            found = self._find(said, self._after)
+            if found >= 0:
+                places.append((found, found + len(said)))
+                if part is quote:
+                    break  # the whole quote is placed; its lines are inside it
+        if places:
+            self._after = places[0][0]
+        return [row for row, span in zip(self.rows, self.spans, strict=True)
+                if span is not None and any(a < span[1] and span[0] < b for a, b in places)]
 
 
 def _pairs(old: list[ObligationRow], new: list[ObligationRow]
@@ -117,13 +159,17 @@ def _kind(change: Change, old: ObligationRow | None, new: ObligationRow | None
 
 
 def obligation_impact(report: ChangeReport, old_rows: Sequence[ObligationRow],
-                      new_rows: Sequence[ObligationRow]) -> list[ObligationImpact]:
+                      new_rows: Sequence[ObligationRow], old_text: str | None = None,
+                      new_text: str | None = None) -> list[ObligationImpact]:
     """The obligations each change of ``report`` touches, in the report's order. An
     obligation inside two changes (a section moved, then a paragraph of it amended) counts
-    once, with the change that alters it most: altered or removed before renumbered."""
+    once, with the change that alters it most: altered or removed before renumbered. With
+    the two texts the report was made from, obligations and changes meet by their places in
+    them (see ``_Placed``)."""
     found: dict[tuple[str | None, str | None], ObligationImpact] = {}
+    old_places, new_places = _Placed(old_rows, old_text), _Placed(new_rows, new_text)
     for index, change in enumerate(report.changes):
-        olds, news = _within(old_rows, change.old_quote), _within(new_rows, change.new_quote)
+        olds, news = old_places.touched(change.old_quote), new_places.touched(change.new_quote)
         for old, new in _pairs(olds, news):
             kind = _kind(change, old, new)
             if kind is None:

@@ -17,13 +17,17 @@ from pydantic import BaseModel, Field
 
 from regintel.changes.impact import ObligationImpact, obligation_impact
 from regintel.changes.models import ChangeReport
+from regintel.domain.documents import DocStatus
 from regintel.domain.ontology import Entity, EntityKind
 from regintel.domain.review import Decision, document_key
+from regintel.errors import InvalidRequest, NotFound
 from regintel.obligations.registers import Registers
+from regintel.obligations.review_state import policy_text
 from regintel.ontology.store import OntologyStore
-from regintel.ports.library import DocumentStore
+from regintel.ports.library import ChunkIndex, DocumentStore
 from regintel.ports.reviews import ReviewStore
 
+KIND_VERBS = {"altered": "changed", "removed": "removed"}
 # The project work a finding becomes (ontology/findings.py): what cites a regulation's words.
 WORK_KINDS = (EntityKind.REQUIREMENT, EntityKind.RISK, EntityKind.TASK)
 
@@ -75,20 +79,34 @@ class ImpactReport(BaseModel):
 
 
 class ImpactService:
-    def __init__(self, *, documents: DocumentStore, changes: ChangeReports,
+    def __init__(self, *, documents: DocumentStore, index: ChunkIndex, changes: ChangeReports,
                  registers: Registers, reviews: ReviewStore, ontology: OntologyStore) -> None:
         self._documents = documents
+        self._index = index
         self._changes = changes
         self._registers = registers
         self._reviews = reviews
         self._ontology = ontology
+
+    async def previous(self, tenant_id: UUID, document_id: UUID) -> UUID:
+        """The version before ``document_id`` in its chain: what a report compares it with
+        when the caller names no earlier version."""
+        chain = await self._documents.versions(tenant_id, document_id)
+        at = next(n for n, d in enumerate(chain) if d.id == document_id)
+        if at == 0:
+            raise InvalidRequest("this document has no earlier version to compare it with",
+                                 hint="upload the new version with 'version of', or name the "
+                                      "earlier version in 'from'")
+        return chain[at - 1].id
 
     async def obligations(self, tenant_id: UUID, old_id: UUID,
                           new_id: UUID) -> tuple[ChangeReport, list[ObligationImpact]]:
         report = await self._changes.report(tenant_id, old_id, new_id)
         old_rows = await self._registers.get(tenant_id, old_id)
         new_rows = await self._registers.get(tenant_id, new_id)
-        return report, obligation_impact(report, old_rows, new_rows)
+        old_text = policy_text(await self._index.document_chunks(tenant_id, old_id))
+        new_text = policy_text(await self._index.document_chunks(tenant_id, new_id))
+        return report, obligation_impact(report, old_rows, new_rows, old_text, new_text)
 
     async def report(self, tenant_id: UUID, old_id: UUID, new_id: UUID) -> ImpactReport:
         """The impact of the change from ``old_id`` to ``new_id`` (both this tenant's)."""
@@ -99,6 +117,23 @@ class ImpactService:
             obligations=impacts,
             decisions=await self._decisions(tenant_id, document_key(old.title), impacts),
             items=await self._items(tenant_id, old_id, report))
+
+    async def superseded(self, tenant_id: UUID, regulation_id: UUID) -> dict[str, str]:
+        """Why decisions on each obligation of ``regulation_id`` that the current version of
+        its family altered or removed no longer stand (obligations.reviewing reads it)."""
+        try:
+            chain = await self._documents.versions(tenant_id, regulation_id)
+        except NotFound:
+            return {}  # deleted since the audit: its rows keep their decisions
+        at = next((n for n, d in enumerate(chain) if d.id == regulation_id), None)
+        current = next((n for n, d in enumerate(chain) if d.is_current), None)
+        if at is None or current is None or current <= at:
+            return {}
+        if chain[current].status is not DocStatus.READY:
+            return {}  # its register cannot be read yet; the next review will see it
+        report, impacts = await self.obligations(tenant_id, regulation_id, chain[current].id)
+        return {i.old.key: f"{report.new_name} {KIND_VERBS[i.kind]} it: {i.summary}"
+                for i in impacts if i.reopens and i.old is not None}
 
     async def _decisions(self, tenant_id: UUID, regulation_key: str,
                          impacts: Sequence[ObligationImpact]) -> list[AffectedDecision]:

@@ -14,6 +14,7 @@ from uuid import UUID
 import typer
 
 from regintel.bench.report import render_json, render_table
+from regintel.changes.impacting import ImpactReport
 from regintel.changes.models import CHANGE_KINDS, ChangeReport
 from regintel.cli.app import (
     JsonOption,
@@ -133,6 +134,11 @@ def changes_cmd(
     kind: Annotated[list[str] | None, typer.Option(
         help=f"Only changes of this kind ({', '.join(CHANGE_KINDS)}); repeatable.")] = None,
     tenant: TenantOption = "default",
+    impact: Annotated[bool, typer.Option(
+        "--impact", help="What the change touches instead (library ids only): obligations "
+        "added, removed, altered; review decisions that reopen; project items.")] = False,
+    export: Annotated[Path | None, typer.Option(
+        help="With --impact: write the impact report to FILE (.xlsx or .docx).")] = None,
 ) -> None:
     """What changed from OLD to NEW, provision by provision: each change's kind (inserted,
     deleted, amended, renumbered, moved, split, merged), substantive or editorial, a
@@ -144,6 +150,12 @@ def changes_cmd(
     if unknown:
         raise typer.BadParameter(f"unknown kind {', '.join(unknown)}", param_hint="--kind")
     pair = _library_pair(old, new)
+    if impact or export is not None:
+        if pair is None:
+            fail(InvalidRequest("the impact is read from the library",
+                                hint="give OLD and NEW as ids of library documents"))
+        _impact(*pair, tenant, json_out, export)
+        return
     if pair is not None:
         report = run(lambda: _stored_report(*pair, tenant))
     else:
@@ -161,6 +173,36 @@ def changes_cmd(
     if len(report.changes) < total:
         typer.echo(f"(listed {len(report.changes)} of {total}, filtered; the counts above are "
                    "the whole report's)")
+
+
+async def _impact_report(old: UUID, new: UUID, tenant: str) -> ImpactReport:
+    async with open_container(load_settings()) as container:
+        tenant_id = await container.documents.ensure_tenant(tenant)
+        return await container.impact.report(tenant_id, old, new)
+
+
+def _impact(old: UUID, new: UUID, tenant: str, json_out: bool, export: Path | None) -> None:
+    from regintel.changes import impact_export
+
+    if export is not None and export.suffix.lower() not in (".xlsx", ".docx"):
+        fail(InvalidRequest(f"{export.name}: the impact report is written as .xlsx or .docx"))
+    report = run(lambda: _impact_report(old, new, tenant))
+    if export is not None:
+        data = (impact_export.to_xlsx(report) if export.suffix.lower() == ".xlsx"
+                else impact_export.to_docx(report))
+        export.write_bytes(data)
+        typer.echo(f"wrote {export} ({len(data)} bytes)")
+        return
+    if json_out:
+        typer.echo(report.model_dump_json(indent=2))
+        return
+    summary = impact_export.tabular_report(report)
+    typer.echo(summary.title)
+    for label, value in summary.summary[2:5]:
+        typer.echo(f"  {label}: {value}")
+    for table in summary.tables:
+        typer.echo(render_table(f"{table.name} ({len(table.rows)})", list(table.columns),
+                                [[_cut(str(v), 60) for v in row] for row in table.rows]))
 
 
 @bench_app.command("changes")

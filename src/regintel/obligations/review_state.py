@@ -73,12 +73,17 @@ def quotes_text(matrix: CoverageMatrix) -> str:
     return "\n".join(q.quote for row in matrix.rows for q in row.policy_quotes)
 
 
-def row_review(row: CoverageRow, decision: ReviewDecision | None, text: str) -> RowReview:
-    """One row's standing: undecided, decided, or decided earlier and reopened (with why)."""
+def row_review(row: CoverageRow, decision: ReviewDecision | None, text: str,
+               superseded: Mapping[str, str] | None = None) -> RowReview:
+    """One row's standing: undecided, decided, or decided earlier and reopened (with why).
+    ``superseded``: why a later version of the regulation reopens decisions, by the keys of
+    the obligations it altered or removed."""
     if decision is None or decision.obligation_key != row.key:
         return RowReview(obligation_key=row.key)
     reopened: str | None = None
-    if decision.clause:
+    if superseded and row.key in superseded:
+        reopened = superseded[row.key]
+    elif decision.clause:
         if not verbatim(decision.clause, text):
             reopened = CLAUSE_GONE
     elif decision.context_key != context_key(row):
@@ -87,15 +92,17 @@ def row_review(row: CoverageRow, decision: ReviewDecision | None, text: str) -> 
 
 
 def row_reviews(matrix: CoverageMatrix, decisions: Mapping[tuple[str, str], ReviewDecision],
-                regulation_keys: Mapping[UUID, str], policy_text: str) -> dict[str, RowReview]:
+                regulation_keys: Mapping[UUID, str], policy_text: str,
+                superseded: Mapping[str, str] | None = None) -> dict[str, RowReview]:
     """Each row's standing, by obligation key. ``decisions`` are those in force, keyed by
     (regulation_key, obligation_key); ``regulation_keys`` gives each regulation document of
-    the matrix its key; ``policy_text`` is the audited policy's text now."""
+    the matrix its key; ``policy_text`` is the audited policy's text now; ``superseded`` as
+    in ``row_review``."""
     reviews: dict[str, RowReview] = {}
     for row in matrix.rows:
         regulation = regulation_keys.get(row.obligation.document_id)
         found = decisions.get((regulation, row.key)) if regulation is not None else None
-        reviews[row.key] = row_review(row, found, policy_text)
+        reviews[row.key] = row_review(row, found, policy_text, superseded)
     return reviews
 
 

@@ -7,7 +7,7 @@ The caller checks that the conversation is the user's; this module keeps to the 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 from uuid import UUID
 
 from regintel.domain.coverage import CoverageMatrix, CoverageRow
@@ -50,12 +50,23 @@ class AuditReview:
         return next((r for r in self.matrix.rows if r.key == obligation_key), None)
 
 
+class Superseded(Protocol):
+    """What later versions of a regulation changed (changes/impacting.py implements it)."""
+
+    async def superseded(self, tenant_id: UUID, regulation_id: UUID) -> dict[str, str]:
+        """For a regulation a later version replaced: why a decision on each obligation that
+        version altered or removed no longer stands, by obligation key (empty when the
+        regulation is current)."""
+        ...
+
+
 @dataclass(frozen=True)
 class ReviewService:
     conversations: ConversationStore
     documents: DocumentStore
     chunks: ChunkIndex
     reviews: ReviewStore
+    versions: Superseded | None = None
 
     async def review(self, tenant_id: UUID, conversation_id: UUID,
                      message_id: UUID) -> AuditReview:
@@ -152,8 +163,13 @@ class ReviewService:
             text = review_state.quotes_text(matrix)
         decisions = await self.reviews.latest(tenant_id, policy_key,
                                               sorted({r.key for r in regulations}))
+        superseded: dict[str, str] = {}
+        if self.versions is not None:
+            for regulation in regulations:
+                superseded |= await self.versions.superseded(tenant_id, regulation.id)
         reviews = review_state.row_reviews(matrix, decisions,
-                                           {r.id: r.key for r in regulations}, text)
+                                           {r.id: r.key for r in regulations}, text,
+                                           superseded)
         return regulations, policy_key, text, reviews
 
     async def _regulations(self, tenant_id: UUID, matrix: CoverageMatrix) -> list[Regulation]:

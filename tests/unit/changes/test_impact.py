@@ -114,3 +114,18 @@ def test_only_altered_and_removed_obligations_reopen_decisions() -> None:
     impacts = obligation_impact(report, _register(OLD, "a"), _register(NEW, "b"))
     assert {i.kind for i in impacts if i.reopens} == {"altered", "removed"}
     assert all(i.old is not None for i in impacts if i.reopens)
+
+
+def test_a_sentence_wrapped_over_two_lines_is_one_obligation_touched_by_either_line() -> None:
+    old = ("1. RECORDS\n\n1.1.1 A firm must keep all customer records for at least six years\n"
+           "from the date on which the relationship ends.\n"
+           "1.1.2 A firm must train its staff every year.\n")
+    new = old.replace("six years", "seven years")
+    report = compare_texts(old, new)
+    [impact] = obligation_impact(report, _register(old, "a"), _register(new, "b"), old, new)
+    assert impact.kind == "altered" and impact.old is not None and impact.new is not None
+    assert impact.old.text.startswith("A firm must keep all customer records")
+    assert impact.old.text.endswith("the relationship ends.")
+    assert "seven years" in impact.new.text
+    # Without the texts only a sentence inside the change's words is found: here, none.
+    assert obligation_impact(report, _register(old, "a"), _register(new, "b")) == []
