@@ -27,12 +27,12 @@ from typing import TYPE_CHECKING, Any
 
 from regintel.bench.metrics import percentile
 from regintel.bench.obliqa import LoadedCorpus, Question, corpus_tenant, selected
-from regintel.chat.evidence import CitationBook
 from regintel.chat.offline import compose
 from regintel.chat.tools import LIBRARY_HITS
 from regintel.retrieval import reading
 from regintel.retrieval.calibration import ConfidenceModel, answer_features, load_model
 from regintel.retrieval.confidence import Tier
+from regintel.retrieval.evidence import CitationBook
 
 if TYPE_CHECKING:
     from regintel.container import Container

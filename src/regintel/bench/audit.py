@@ -12,7 +12,6 @@ policy clause does not count. Comparisons ignore case, whitespace and direction 
 from __future__ import annotations
 
 import json
-import random
 import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
@@ -20,13 +19,7 @@ from pathlib import Path
 from typing import Literal, TypedDict
 from uuid import UUID
 
-import numpy as np
-import numpy.typing as npt
-
-from regintel.bench.obliqa import read_corpus, read_questions
 from regintel.domain.chat import AuditFinding, AuditResult
-from regintel.obligations.lexical import content_words
-from regintel.ports.embedder import Embedder
 
 MIN_OVERLAP = 40
 _MARKS = re.compile("[\u200e\u200f\u202a-\u202e]")
@@ -123,75 +116,3 @@ def format_evaluation(scores: AuditScores) -> str:
             f"({scores['matching_findings']}/{scores['findings']} findings match a planted "
             f"gap), kind agreement {scores['kind_agreement']}, missed: "
             f"{', '.join(scores['missed']) or 'none'}")
-
-
-# -- threshold calibration -------------------------------------------------------------------
-def calibrate_thresholds(embedder: Embedder, obliqa_dir: Path, *,
-                         exclude_documents: Sequence[int] = (1, 7), questions: int = 200,
-                         seed: int = 0) -> dict[str, float]:
-    """The similarity thresholds of the offline audit, from data it is not evaluated on:
-    ObliQA dev questions of fold 0 (see bench/obliqa.py), outside the rulebooks the demo
-    audits (AML = 1, GEN = 7). A question restates one obligation, so:
-
-    - *covered*: question vs its gold passage (positive) against question vs the most
-      lexically similar other passage of the same rulebook (same subject, another
-      requirement): the Youden-best threshold (true minus false positive rate) is COVERED;
-    - *topic*: question vs gold or that near miss (same subject) against question vs a random
-      passage of another rulebook: the Youden-best threshold is TOPIC;
-    - *related*: the 10th percentile of the positives - nine restatements in ten are at least
-      this close, so a contradiction is looked for no further out.
-
-    Passages are cut to their first MAX_WORDS words, as audit units are."""
-    corpus = read_corpus(obliqa_dir / "passages")
-    pool = [q for q in read_questions(obliqa_dir / "ObliQA_dev.json")
-            if q.fold == 0 and len(q.gold) == 1 and q.gold[0].document_id not in
-            exclude_documents and len(q.gold[0].text) >= 80]
-    rng = random.Random(seed)  # noqa: S311 - a reproducible sample, not a secret
-    chosen = rng.sample(pool, min(questions, len(pool)))
-    texts: list[str] = []
-    for q in chosen:
-        gold = q.gold[0]
-        same = [p for p in corpus[gold.document_id]
-                if p.passage_id != gold.passage_id and len(p.text) >= 80]
-        near = max(same, key=lambda p: _overlap(q.text, p.text))
-        others = [d for d in corpus if d != gold.document_id and d not in exclude_documents]
-        far = rng.choice([p for p in corpus[rng.choice(others)] if len(p.text) >= 80])
-        texts += [q.text, _cut(gold.text), _cut(near.text), _cut(far.text)]
-    vectors = embedder.embed(texts).reshape(len(chosen), 4, -1)
-    sims = np.einsum("qd,qkd->qk", vectors[:, 0], vectors[:, 1:])
-    pos, near_sim, far_sim = sims[:, 0], sims[:, 1], sims[:, 2]
-    covered = _best_threshold(pos, near_sim, score="youden")
-    topic = _best_threshold(np.concatenate([pos, near_sim]), far_sim, score="youden")
-    return {"covered": round(covered, 3), "topic": round(topic, 3),
-            "related": round(float(np.percentile(pos, 10)), 3), "questions": len(chosen),
-            "positive_median": round(float(np.median(pos)), 3),
-            "near_miss_median": round(float(np.median(near_sim)), 3),
-            "unrelated_median": round(float(np.median(far_sim)), 3)}
-
-
-MAX_WORDS = 60
-
-
-def _cut(text: str) -> str:
-    return " ".join(text.split()[:MAX_WORDS])
-
-
-def _overlap(a: str, b: str) -> float:
-    ta, tb = content_words(a), content_words(b)
-    return len(ta & tb) / (len(ta | tb) or 1)
-
-
-def _best_threshold(positives: npt.NDArray[np.float32], negatives: npt.NDArray[np.float32],
-                    *, score: Literal["f1", "youden"]) -> float:
-    best, best_t = -1.0, 0.0
-    for t in np.arange(0.2, 0.9, 0.005):
-        tp = float((positives >= t).sum())
-        fp = float((negatives >= t).sum())
-        fn = float(len(positives) - tp)
-        if score == "f1":
-            value = 2 * tp / (2 * tp + fp + fn) if tp else 0.0
-        else:
-            value = tp / len(positives) - fp / len(negatives)
-        if value > best:
-            best, best_t = value, float(t)
-    return best_t

@@ -2,12 +2,13 @@
 measured through the chat pipeline with the engine the settings configure.
 
 Done-when 3 of the chat issue asks the audit of the sample policy (Falcon Crest) against the
-ADGM AML rules to find 80 % of its planted gaps with no fabricated quote. ``bench.audit_tuning
-test`` measures the offline auditor alone; this command measures what a user gets: one audit
-turn (``action=audit``, the policy and both rulebooks tagged) through ``ChatService``, so with
-``REGINTEL_LLM__BASE_URL`` set it is the model's audit (and ``engine`` says
-``llm+fallback`` when the offline auditor had to answer instead), with none set the offline
-engine's. The gap list is test data: nothing may be tuned on what this prints.
+ADGM AML rules to find 80 % of its planted gaps with no fabricated quote. The development
+harness (research/audit_dev/matrix_dev.py, ``--policy demo``) measures the matrix auditor
+alone; this command measures what a user gets: one audit turn (``action=audit``, the policy
+and both rulebooks tagged) through ``ChatService``, so with ``REGINTEL_LLM__BASE_URL`` set it
+is the model's audit (and ``engine`` says ``llm+fallback`` when the offline auditor had to
+answer instead), with none set the offline engine's. The gap list is test data: nothing may
+be tuned on what this prints.
 
 Every finding's quotes are checked again here, apart from the pipeline's own check: a target
 quote must stand verbatim (whitespace normalised) in a stored chunk of the target it cites, a
@@ -24,10 +25,10 @@ from uuid import UUID
 
 from regintel.bench.adgm_corpus import Corpus, ingest_demo
 from regintel.bench.audit import PlantedGap, evaluate_audit, load_gaps
-from regintel.chat.evidence import verify
 from regintel.container import Container
 from regintel.domain.chat import Action, AuditResult, ChatRequest, ChatResponse
 from regintel.ports.library import ChunkIndex
+from regintel.retrieval.evidence import verify
 
 TENANT = "bench-audit"
 TARGET_RECALL = 0.8

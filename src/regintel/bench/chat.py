@@ -83,7 +83,7 @@ async def run(container: Container, rulebooks: Path, *, rounds: int = 1,
         "audit_first": _figures([first]) | _findings(first),
         "audit_cold": _figures([cold]) | _findings(cold),
         "audit_new_policy": _figures([new_policy]) | _findings(new_policy),
-        # Again in this process: the vectors are kept in memory (chat.offline.unit_vectors).
+        # Again in this process: the vectors are kept in memory (retrieval.unit_vectors).
         "audit": _figures(repeated) | _findings(repeated[-1]),
         "audit_restarted": _figures([restarted]) | _findings(restarted),
         "prepare_s": round(prepare_s, 2),

@@ -20,7 +20,6 @@ from regintel.adapters.files.local import LocalFileStore
 from regintel.adapters.parsers import AutoParser
 from regintel.adapters.postgres.unit_vector_repo import PostgresUnitVectorStore
 from regintel.adapters.queue.procrastinate_queue import ProcrastinateQueue
-from regintel.chat.offline.unit_vectors import UnitVectors
 from regintel.container import Container
 from regintel.domain.documents import ChunkDraft, DocStatus, DocType, ParsedDocument
 from regintel.ingestion.service import (
@@ -33,6 +32,7 @@ from regintel.obligations.auditor import MatrixAuditor
 from regintel.obligations.registers import REGISTER_JOB
 from regintel.ports.embedder import Embedder, Vectors
 from regintel.ports.library import DocumentStore
+from regintel.retrieval.unit_vectors import UnitVectors
 
 
 @dataclass

@@ -29,7 +29,6 @@ import httpx
 
 from regintel.bench.metrics import percentile
 from regintel.bench.obliqa import Question, corpus_tenant, selected
-from regintel.chat.evidence import CitationBook
 from regintel.chat.llm.engine import LlmEngine
 from regintel.chat.llm.routing import Route, RouteName, TenantRoutes
 from regintel.chat.offline import compose
@@ -44,6 +43,7 @@ from regintel.ports.llm import (
     ToolSpec,
 )
 from regintel.retrieval import reading
+from regintel.retrieval.evidence import CitationBook
 
 if TYPE_CHECKING:
     from regintel.container import Container

@@ -108,8 +108,10 @@ def bench_answers(
         help="A confidence model file to measure instead of the shipped one.")] = None,
     json_out: JsonOption = False,
 ) -> None:
-    """How many of the passages offline-engine answers cite are ObliQA gold passages, and how
-    well the answers' confidence predicts it (tiers, reliability bins, ECE)."""
+    """Gold citations of offline-engine answers on ObliQA, and how well confidence predicts them.
+
+    How many of the passages the answers cite are ObliQA gold passages, and how well the
+    answers' confidence predicts it (tiers, reliability bins, ECE)."""
     from regintel.bench import answers
 
     def show(figures: Figures) -> str:
@@ -128,25 +130,6 @@ def bench_answers(
     _measure(lambda container, settings: answers.run(
         container, corpus, questions, fold=fold, limit=limit,
         cache_dir=settings.data_dir / "cache", model=model), json_out, show)
-
-
-@bench_app.command("train-confidence")
-def bench_train_confidence(
-    corpus: CorpusOption,
-    questions: QuestionsOption,
-    out: Annotated[Path, typer.Option(help="Where to write the model JSON (the shipped one is "
-                                           "src/regintel/retrieval/confidence_model.json).")],
-    limit: LimitOption = None,
-    json_out: JsonOption = False,
-) -> None:
-    """Fit the answer-confidence model and its tier thresholds on ObliQA dev fold 0 only."""
-    from regintel.bench import train_confidence
-
-    _measure(lambda container, settings: train_confidence.run(
-        container, corpus, questions, out=out, fold=0, limit=limit,
-        cache_dir=settings.data_dir / "cache"),
-        json_out, lambda f: render_table("Answer-confidence model training",
-                                         ["measure", "value"], [[k, v] for k, v in f.items()]))
 
 
 @bench_app.command("ingest")
@@ -178,23 +161,6 @@ def bench_ingest(
 
     _measure(lambda container, _: ingest.run(container, directory, keep=keep,
                                              follow_ups=follow_ups), json_out, show)
-
-
-@bench_app.command("train-relevance")
-def bench_train_relevance(
-    corpus: CorpusOption,
-    questions: QuestionsOption,
-    out: Annotated[Path, typer.Option(help="Where to write the model JSON.")],
-    fold: Annotated[int, typer.Option(min=0, max=1, help="Fold to train on (0).")] = 0,
-    json_out: JsonOption = False,
-) -> None:
-    """Fit the relevance model and the confidence thresholds on one ObliQA dev fold."""
-    from regintel.bench import train_relevance
-
-    _measure(lambda container, settings: train_relevance.run(
-        container, corpus, questions, out=out, fold=fold, cache_dir=settings.data_dir / "cache"),
-        json_out, lambda f: render_table("Relevance model training", ["measure", "value"],
-                                         [[k, v] for k, v in f.items()]))
 
 
 @bench_app.command("chat")
@@ -245,10 +211,11 @@ def bench_audit(
         "(default: a throwaway one).")] = None,
     json_out: JsonOption = False,
 ) -> None:
-    """The policy audit scored against planted gaps: by default the demo policy against the
-    AML and General rulebooks on the configured engine; with --policy or --policies, any
-    policy against any regulation(s) on the offline engine. Planted gaps found, precision,
-    quotes checked against the stored text."""
+    """The policy audit scored against planted gaps: gaps found, precision, quotes checked.
+
+    By default the demo policy against the AML and General rulebooks on the configured
+    engine; with --policy or --policies, any policy against any regulation(s) on the offline
+    engine. A quote is checked against the stored text of the document it cites."""
     if policy is None and policies is None:
         from regintel.bench import audit_recall
 
@@ -414,40 +381,6 @@ def bench_guardrails(
     typer.echo("\n\n".join(tables))
 
 
-@bench_app.command("train-injection")
-def bench_train_injection(
-    data: Annotated[Path, typer.Option(exists=True, dir_okay=False,
-                                       help="JSONL of {text, label}, e.g. the deepset file.")],
-    out: Annotated[Path, typer.Option(help="Where to write the model JSON.")],
-    benign: Annotated[Path | None, typer.Option(
-        exists=True, dir_okay=False,
-        help="ObliQA questions: a seeded subset joins training as in-domain benign.")] = None,
-    extra_benign: Annotated[Path | None, typer.Option(
-        exists=True, dir_okay=False,
-        help="JSONL of {text}: benign chat messages, all used in training.")] = None,
-    attacks: Annotated[Path | None, typer.Option(
-        exists=True, dir_okay=False,
-        help="BIPIA attacks: output-directed strings outside the held-out rule join as "
-             "injections.")] = None,
-    seed: Annotated[int, typer.Option(help="Cross-validation fold seed.")] = 0,
-    rules: Annotated[bool, typer.Option(
-        "--rules/--no-rules", help="Ship the phrase rules OR-ed with the model.")] = False,
-    json_out: JsonOption = False,
-) -> None:
-    """Fit the injection model (held-out rule recorded in the JSON, never fitted on)."""
-    from regintel.adapters.embeddings.local import LocalEmbedder
-    from regintel.bench import train_injection
-
-    try:
-        figures = train_injection.run(data, out, LocalEmbedder(), benign=benign,
-                                      extra_benign=extra_benign, attacks=attacks, seed=seed,
-                                      use_rules=rules)
-    except RegintelError as exc:
-        fail(exc)
-    typer.echo(render_json(figures) if json_out else render_table(
-        "Injection model training", ["measure", "value"], [[k, v] for k, v in figures.items()]))
-
-
 @bench_app.command("ontology")
 def bench_ontology(
     entities: Annotated[int, typer.Option(min=1, max=100_000,
@@ -491,8 +424,9 @@ def bench_load(
                     "its follow-up jobs (audit units, answer sentences) are done.")] = 0.0,
     json_out: JsonOption = False,
 ) -> None:
-    """Concurrent users chatting through the HTTP API: errors, time to first SSE event,
-    throughput. Creates a throwaway organisation on the server it drives."""
+    """Concurrent users chatting through the HTTP API: errors, time to first SSE event, throughput.
+
+    Creates a throwaway organisation on the server it drives."""
     import httpx
 
     from regintel.bench import load
@@ -520,8 +454,10 @@ def bench_concepts(
     ] = None,
     json_out: JsonOption = False,
 ) -> None:
-    """Precision/recall of the offline concept extractor: defined terms and known-concept
-    mentions, on a tuning split (GDPR) and held-out splits (AI Act, ADGM FSMR)."""
+    """Precision and recall of the offline concept extractor on labelled sets.
+
+    Defined terms and known-concept mentions, on a tuning split (GDPR) and held-out splits
+    (AI Act, ADGM FSMR)."""
     from regintel.bench import concepts
 
     shared = data_dir or load_settings().demo_data_dir
@@ -548,9 +484,11 @@ def bench_scenarios(
         "--show-heldout", help="Also list the held-out scenarios one by one.")] = False,
     json_out: JsonOption = False,
 ) -> None:
-    """Answers a compliance officer can act on: scenario conversations on the demo corpus and
-    COBS (action, first sentence citing the expected rule, confidence) and pasted-text audits
-    (breaches found, compliant texts left alone), on the configured engine."""
+    """Answers a compliance officer can act on: scenario conversations and pasted-text audits.
+
+    Scenario conversations on the demo corpus and COBS (action, first sentence citing the
+    expected rule, confidence) and pasted-text audits (breaches found, compliant texts left
+    alone), on the configured engine."""
     from regintel.bench import scenarios
 
     if split not in scenarios.SPLIT_CHOICES:
@@ -599,8 +537,10 @@ def bench_llm(
              "(a long run can be stopped and continued).")] = None,
     json_out: JsonOption = False,
 ) -> None:
-    """The local model on held-out ObliQA questions (fold 1): tokens/s, first-token latency,
-    turn time, fallback share per step, and gold-citation rate against the offline engine."""
+    """The local model on held-out ObliQA questions: speed, fallbacks and gold citations.
+
+    Fold 1 questions: tokens/s, first-token latency, turn time, fallback share per step, and
+    gold-citation rate against the offline engine."""
     from regintel.bench import llm_local
 
     settings = load_settings()

@@ -1,8 +1,7 @@
 from __future__ import annotations
 
 import numpy as np
-
-from regintel.bench.train_relevance import fit_logistic, thresholds
+from research.training.train_relevance import fit_logistic, thresholds
 
 
 def test_logistic_fit_recovers_a_separating_direction() -> None:
@@ -22,7 +21,7 @@ def test_thresholds_meet_their_precision() -> None:
 
 
 def test_listwise_fit_ranks_gold_first() -> None:
-    from regintel.bench.train_relevance import fit_listwise
+    from research.training.train_relevance import fit_listwise
 
     rng = np.random.default_rng(3)
     rows, labels, groups = [], [], []
@@ -41,7 +40,8 @@ def test_listwise_fit_ranks_gold_first() -> None:
 def test_query_adapter_learns_a_systematic_shift() -> None:
     """Questions are passages seen through a fixed rotation; the adapter learns to undo enough
     of it that each question's own passage wins over the others."""
-    from regintel.bench.train_relevance import train_adapter
+    from research.training.train_relevance import train_adapter
+
     from regintel.retrieval.relevance import apply_adapter
 
     rng = np.random.default_rng(11)

@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from research.training import train_injection
 
 from regintel.adapters.embeddings.local import LocalEmbedder
-from regintel.bench import guardrails, train_injection
+from regintel.bench import guardrails
 from regintel.bench.guardrail_data import is_heldout, obliqa_fold
 from regintel.guardrails.injection import InjectionDetector, load_model, shipped_model
 from regintel.guardrails.pii import PiiDetector

@@ -4,8 +4,8 @@ probabilities behave like probabilities."""
 from __future__ import annotations
 
 import numpy as np
+from research.training.train_relevance import FEATURES
 
-from regintel.bench.train_relevance import FEATURES
 from regintel.retrieval.relevance import load_model
 
 

@@ -1,5 +1,5 @@
-"""``regintel bench train-injection``: fit the injection model that ships in
-``regintel/guardrails/injection_model.json``.
+"""Fit the injection model that ships in ``regintel/guardrails/injection_model.json``;
+``regintel bench guardrails`` measures it.
 
 1. Hold out, by the fixed rule ``guardrail_data.is_heldout`` (sha256(text) mod 5 == 0), 104 of
    the 546 labelled prompts (deepset/prompt-injections) and 13 of the 75 BIPIA attack strings;
@@ -21,7 +21,8 @@
 
 The shipped weights, byte for byte (a few minutes on 2 cores):
 
-    regintel bench train-injection --data ../shared/data/guardrails/prompt_injections_train.jsonl \\
+    .venv/bin/python -m research.training.train_injection \\
+        --data ../shared/data/guardrails/prompt_injections_train.jsonl \\
         --benign ../shared/data/obliqa/ObliQA_dev.json \\
         --extra-benign src/regintel/guardrails/data/chat_benign_train.jsonl \\
         --attacks ../shared/data/guardrails/bipia_text_attack_train.json \\
@@ -36,10 +37,12 @@ import importlib.metadata
 import json
 from itertools import product
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import numpy.typing as npt
+import typer
+from research.training.common import show
 
 from regintel.bench.guardrail_data import (
     BIPIA_TASK_KINDS,
@@ -53,7 +56,8 @@ from regintel.bench.guardrail_data import (
     read_obliqa,
     sha256_file,
 )
-from regintel.errors import ConfigurationError
+from regintel.cli.app import JsonOption, fail
+from regintel.errors import ConfigurationError, RegintelError
 from regintel.guardrails import features
 from regintel.guardrails.injection import InjectionModel
 from regintel.ports.embedder import Embedder
@@ -200,3 +204,37 @@ def run(data: Path, out: Path, embedder: Embedder, *, benign: Path | None = None
             "trained_attacks": record["attacks"]["trained_rows"], "embedding_weight": weight,
             "sentence_weight": sentence, "c": c, "threshold": threshold,
             "use_rules": use_rules, "cv_accuracy": round(cv_accuracy, 4), "out": str(out)}
+
+
+def main(
+    data: Annotated[Path, typer.Option(exists=True, dir_okay=False,
+                                       help="JSONL of {text, label}, e.g. the deepset file.")],
+    out: Annotated[Path, typer.Option(help="Where to write the model JSON.")],
+    benign: Annotated[Path | None, typer.Option(
+        exists=True, dir_okay=False,
+        help="ObliQA questions: a seeded subset joins training as in-domain benign.")] = None,
+    extra_benign: Annotated[Path | None, typer.Option(
+        exists=True, dir_okay=False,
+        help="JSONL of {text}: benign chat messages, all used in training.")] = None,
+    attacks: Annotated[Path | None, typer.Option(
+        exists=True, dir_okay=False,
+        help="BIPIA attacks: output-directed strings outside the held-out rule join as "
+             "injections.")] = None,
+    seed: Annotated[int, typer.Option(help="Cross-validation fold seed.")] = 0,
+    rules: Annotated[bool, typer.Option(
+        "--rules/--no-rules", help="Ship the phrase rules OR-ed with the model.")] = False,
+    json_out: JsonOption = False,
+) -> None:
+    """Fit the injection model (held-out rule recorded in the JSON, never fitted on)."""
+    from regintel.adapters.embeddings.local import LocalEmbedder
+
+    try:
+        figures = run(data, out, LocalEmbedder(), benign=benign, extra_benign=extra_benign,
+                      attacks=attacks, seed=seed, use_rules=rules)
+    except RegintelError as exc:
+        fail(exc)
+    show(figures, json_out, "Injection model training")
+
+
+if __name__ == "__main__":
+    typer.run(main)

@@ -53,8 +53,9 @@ file uses, written the same way in the twenty-second session), was first audited
 engine that found 12 of 13, 12 of 14, 12 of 14, 4 of 9, 10 of 14, 8 of 12, 6 of 14, 8 of 14,
 7 of 14, 8 of 14 and 7 of 14 on the other eleven: 1 of 14, precision 0.037.
 
-Each development policy is a markdown source under demo/dev with its planted gaps under
-tests/data; ``python -m regintel.bench.audit_tuning build --policy NAME`` renders its PDF.
+Each development policy is a markdown source under src/regintel/demo/dev with its planted gaps
+under tests/data; ``regintel.demo.build_policy.render`` renders its PDF from the source and its
+letterhead (tests/chat/test_offline_audit.py checks the stored PDF is that rendering).
 """
 
 from __future__ import annotations
@@ -63,10 +64,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from regintel.demo.build_policy import Letterhead
+from regintel.demo.corpus import POLICY_PDF
 
-_DATA = Path(__file__).resolve().parents[3] / "tests" / "data"  # a source checkout's
-_DEV = Path(__file__).parents[1] / "demo" / "dev"
-TEST_PDF = Path(__file__).parents[1] / "demo" / "data" / "falcon_crest_aml_policy.pdf"
+_DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
+# The sources sit in the package beside the demo policy, though the wheel leaves them out.
+_DEV = POLICY_PDF.parents[1] / "dev"
+TEST_PDF = POLICY_PDF
 TEST_GAPS = _DATA / "aml_policy_gaps.json"
 
 

@@ -1,10 +1,11 @@
-"""The matrix audit (obligations.auditor) on the development policies (bench/dev_policies.py):
+"""The matrix audit (obligations.auditor) on the development policies (dev_policies.py):
 each policy against the ADGM AML and General rulebooks, scored on the AML target's planted
 gaps as ``regintel bench audit`` scores (bench.audit.evaluate_audit), with each gap's
 matrix row shown (status, score) so a miss says why. Not for the demo policy: its gaps are
 measured once, at the end.
 
-    python -m regintel.bench.matrix_dev --data-dir DIR [--policy NAME ...] [--json] [--rows]
+    .venv/bin/python -m research.audit_dev.matrix_dev --data-dir DIR [--policy NAME ...] \\
+        [--json] [--rows]
 """
 
 from __future__ import annotations
@@ -18,15 +19,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from research.audit_dev.dev_policies import DEV_POLICIES
+
 from regintel.bench import adgm_corpus
 from regintel.bench.audit import PlantedGap, clause_matches, evaluate_audit, load_gaps
-from regintel.bench.dev_policies import DEV_POLICIES
-from regintel.chat.evidence import CitationBook
+from regintel.cli.app import open_container
 from regintel.container import Container
 from regintel.demo.corpus import POLICY_PDF
 from regintel.domain.coverage import CoverageMatrix
 from regintel.obligations.auditor import MatrixAuditor
 from regintel.obligations.matrix import SHIPPED, Thresholds
+from regintel.retrieval.evidence import CitationBook
+from regintel.settings import get_settings
 
 TENANT = "bench-matrix-dev"
 
@@ -99,9 +103,6 @@ async def measure(container: Container, rulebooks: Path, names: Sequence[str],
 
 
 async def _run(args: argparse.Namespace) -> list[dict[str, Any]]:
-    from regintel.cli.app import open_container
-    from regintel.settings import get_settings
-
     settings = get_settings().model_copy(update={"data_dir": args.data_dir})
     async with open_container(settings) as container:
         thresholds = Thresholds(**{k: v for k, v in (
@@ -112,7 +113,7 @@ async def _run(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m regintel.bench.matrix_dev")
+    parser = argparse.ArgumentParser(prog="python -m research.audit_dev.matrix_dev")
     parser.add_argument("--policy", action="append", choices=[*sorted(DEV_POLICIES), "demo"])
     parser.add_argument("--rulebooks", type=Path,
                         default=Path("../shared/data/obliqa/rulebooks_txt"))

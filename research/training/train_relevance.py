@@ -1,4 +1,8 @@
-"""``regintel bench train-relevance``: fit the relevance model on ObliQA dev **fold 0** only.
+"""Fit the relevance model that ships in ``regintel/retrieval/relevance_model.json`` (and its
+query adapter) on ObliQA dev **fold 0** only; ``regintel bench retrieval --fold 1`` measures it.
+
+    .venv/bin/python -m research.training.train_relevance --corpus DIR --questions FILE \\
+        --out src/regintel/retrieval/relevance_model.json [--fold 0] [--json]
 
 Every fold-0 question runs through the product's own candidate generation and feature code; a
 candidate is positive when it is a gold passage. The ranking weights are fitted listwise
@@ -11,14 +15,18 @@ from __future__ import annotations
 import asyncio
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import numpy.typing as npt
+import typer
+from research.training.common import measure
 from sqlalchemy import text
 
 from regintel.adapters.files.local import LocalFileStore
 from regintel.bench.obliqa import document_titles, load_corpus, read_corpus, read_questions
+from regintel.cli.app import JsonOption
+from regintel.cli.bench import CorpusOption, QuestionsOption
 from regintel.container import Container
 from regintel.domain.documents import SearchScope
 from regintel.retrieval.relevance import RelevanceModel, apply_adapter
@@ -196,6 +204,7 @@ async def run(container: Container, corpus_dir: Path, questions_path: Path, *, o
         trained_on=f"ObliQA dev fold {fold} ({len(questions)} questions, {len(rows)} candidates,"
                    f" {int(y.sum())} gold)",
         query_adapter=f"{out.stem}.adapter.npy",
+        # The shipped file's words, the command's old name included: a re-run reproduces it.
         notes="listwise softmax (L2 1e-2, Adam) on standardised features; Platt calibration "
               "on out-of-fold scores; cross-fitted query adapter; "
               "regintel bench train-relevance")
@@ -217,3 +226,20 @@ async def run(container: Container, corpus_dir: Path, questions_path: Path, *, o
             "candidate_recall": round(float(y.sum()) / max(1, sum(
                 len(loaded.gold_chunks(q)) for q in questions)), 4),
             "high_threshold": high, "medium_threshold": medium, "model": str(out)}
+
+
+def main(
+    corpus: CorpusOption,
+    questions: QuestionsOption,
+    out: Annotated[Path, typer.Option(help="Where to write the model JSON.")],
+    fold: Annotated[int, typer.Option(min=0, max=1, help="Fold to train on (0).")] = 0,
+    json_out: JsonOption = False,
+) -> None:
+    """Fit the relevance model and the confidence thresholds on one ObliQA dev fold."""
+    measure(lambda container, settings: run(
+        container, corpus, questions, out=out, fold=fold, cache_dir=settings.data_dir / "cache"),
+        json_out, "Relevance model training")
+
+
+if __name__ == "__main__":
+    typer.run(main)
