@@ -464,7 +464,7 @@ class Container:
                         concepts=None if self._concepts is None
                         else self.tenant_concepts(tenant_id),
                         auditor=OfflineAuditor(self.matrix_auditor(embedder)),
-                        faq=self.faq,
+                        faq=self.faq, changes=self.version_changes,
                         limits=limits)
         if router is None and choice is not EngineChoice.OFFLINE:
             deps.degraded.append("engine")

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 from uuid import UUID
 
+from regintel.changes.impacting import ChangeReports
 from regintel.chat.ahead import Ahead
 from regintel.chat.engine import Auditor, ChatEngine
 from regintel.concepts.services import ConceptServices, TurnStart
@@ -90,6 +91,7 @@ class TurnDeps:
     # The conversation's concepts, loaded once per turn (chat.concepts.begin).
     concept_loading: asyncio.Task[TurnStart | None] | None = None
     ahead: Ahead | None = None                     # work started ahead (chat.prefetch)
+    changes: ChangeReports | None = None           # None: versions are not compared here
     # The turn's audit matrix, which the memory step keeps beside the answer message for the
     # reports: here, not in the graph's state, which every checkpoint would write again.
     audit_matrix: CoverageMatrix | None = None

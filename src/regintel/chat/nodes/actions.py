@@ -14,7 +14,15 @@ from uuid import UUID
 
 from langgraph.types import interrupt
 
-from regintel.chat import concepts, prefetch, projects, question_text, tools, web
+from regintel.chat import (
+    concepts,
+    prefetch,
+    projects,
+    question_text,
+    tools,
+    version_changes,
+    web,
+)
 from regintel.chat.named_documents import without_document_names
 from regintel.chat.nodes.common import Rt, Update, documents_of, hits_of, note, request_of
 from regintel.chat.nodes.resolve import CONTINUE, TAG, WEB, answer_notice
@@ -144,6 +152,9 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
                 "answer": about_project.text, "context": note(
                     state, "project_entities", [str(i) for i in about_project.entity_ids])}
     documents = documents_of(state)
+    versions = await _versions_asked(state, runtime, documents)
+    if versions is not None:
+        return versions
     # A follow-up ("and who has to approve it?") is searched with the questions before it.
     query = question_text.in_context(question, question_text.earlier_questions(
         state.get("memory") if request_of(state).use_memory else None))
@@ -178,6 +189,45 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
         if notices:
             out["context"] = note({**state, **out}, "notices", notices)  # type: ignore[typeddict-item]
     return out
+
+
+async def _versions_asked(state: ChatState, runtime: Rt,
+                          documents: list[Document]) -> Update | None:
+    """A question about what changed between versions of a document: answered from their
+    alignment in ``compose`` (the two versions kept in the context), not from a search."""
+    deps = runtime.context
+    message = state.get("message", "")
+    if deps.changes is None or not version_changes.is_change_question(message):
+        return None
+    pair = await version_changes.pair_for(deps.documents, deps.tenant_id, message, documents,
+                                          await deps.documents.list(deps.tenant_id))
+    if pair is None:
+        return None
+    step(runtime.stream_writer, "compare", f"Aligning {pair.old.title} "
+         f"{pair.old.version or ''} with {pair.new.version or 'the later version'}…")
+    context = dict(state.get("context") or {})
+    context["versions"] = [str(pair.old.id), str(pair.new.id)]
+    return {"tool_log": [f"version_changes({pair.old.id}, {pair.new.id})"], "hits": [],
+            "confidence": ConfidenceOut(tier="high", score=1.0).model_dump(),
+            "context": context}
+
+
+async def _version_answer(state: ChatState, runtime: Rt) -> Update:
+    deps = runtime.context
+    assert deps.changes is not None
+    old_id, new_id = (UUID(i) for i in (state.get("context") or {})["versions"])
+    pair = version_changes.Pair(await deps.documents.get(deps.tenant_id, old_id),
+                                await deps.documents.get(deps.tenant_id, new_id))
+    book = CitationBook()
+    composed = await version_changes.answer(
+        reports=deps.changes, index=deps.index, tenant_id=deps.tenant_id,
+        message=state.get("message", ""), pair=pair, book=book)
+    stream = AnswerStream(runtime.stream_writer, prefix=_prefix(state))
+    for line in composed.answer.splitlines(keepends=True):
+        stream.write(line)
+    return {"answer": composed.answer, "result": {}, "dropped_quotes": book.dropped,
+            "citations": [c.model_dump(mode="json") for c in book.citations],
+            "streamed": stream.text}
 
 
 def _answer_confidence(question: str, hits: list[ChunkHit], book: CitationBook,
@@ -254,6 +304,9 @@ async def compare(state: ChatState, runtime: Rt) -> Update:
     comparisons sample each document evenly instead."""
     deps = runtime.context
     documents = documents_of(state)
+    versions = await _versions_asked(state, runtime, documents)
+    if versions is not None:
+        return versions
     topic = comparison_topic(state.get("message", ""), documents)
     _searching(runtime, "compare", documents)
     with deps.timed("retrieval"):
@@ -398,6 +451,8 @@ async def compose(state: ChatState, runtime: Rt) -> Update:
         step(runtime.stream_writer, "compose", f"Reading {plural(len(provisions), 'provision')}…")
     with deps.timed("composition"):
         last_tool = (state.get("tool_log") or [""])[-1]
+        if last_tool.startswith("version_changes"):
+            return await _version_answer(state, runtime)
         if action == Action.INQUIRE.value and last_tool.startswith("project_graph"):
             return {"citations": [], "streamed": ""}  # answered from the project graph
         if action == Action.INQUIRE.value and last_tool.startswith("retrieve_past_answer"):

@@ -9,7 +9,7 @@ from langgraph.runtime import Runtime
 from regintel.chat.deps import TurnDeps
 from regintel.chat.state import ChatState
 from regintel.domain.chat import ChatRequest, ResolvedDocument, Triage
-from regintel.domain.documents import ChunkHit, Document
+from regintel.domain.documents import ChunkHit, Document, titled
 
 Update = dict[str, Any]
 Rt = Runtime[TurnDeps]
@@ -34,7 +34,10 @@ def documents_of(state: ChatState) -> list[Document]:
 
 def resolution(documents: list[Document], how: list[str]) -> Update:
     """The state fields of a resolution: the contract's view and the documents themselves."""
-    return {"resolved": [ResolvedDocument(id=d.id, title=d.title, how=h)
+    # A version of a document is named with its label: "AML Rules (2014)", not the title
+    # its versions share.
+    return {"resolved": [ResolvedDocument(id=d.id, how=h, title=titled(d.title, d.version)
+                                          if d.family_id is not None else d.title)
                          .model_dump(mode="json") for d, h in zip(documents, how, strict=True)],
             "documents": [d.model_dump(mode="json") for d in documents]}
 

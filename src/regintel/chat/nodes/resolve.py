@@ -8,7 +8,7 @@ from typing import Literal, assert_never
 
 from langgraph.types import interrupt
 
-from regintel.chat import prefetch
+from regintel.chat import prefetch, version_changes
 from regintel.chat.named_documents import may_name_documents, named_documents
 from regintel.chat.nodes.common import Rt, Update, documents_of, request_of, resolution
 from regintel.chat.question_text import is_follow_up
@@ -129,8 +129,36 @@ async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
                            if runtime.context.web is not None else []),
                          InputOption(id=TAG, label="Tag specific documents")],
             ).model_dump(mode="json")
+    versions = await _versions(state, runtime, [d for d, _ in chosen], library)
+    if versions:  # the versions asked about, in place of any other of their family
+        chosen = [(d, how) for d, how in chosen if d.family_id != versions[0].family_id]
+        chosen += [(d, "search") for d in versions]
+        update["pending"] = None
+        update["inference"] = Inference(
+            confidence="high", reasoning=f"versions of {versions[0].title} named: "
+            f"{', '.join(d.version for d in versions)}").model_dump(mode="json")
     unique = list({d.id: (d, how) for d, how in reversed(chosen)}.values())[::-1]
     return update | resolution([d for d, _ in unique], [how for _, how in unique])
+
+
+async def _versions(state: ChatState, runtime: Rt, in_play: list[Document],
+                    library: list[Document] | None) -> list[Document]:
+    """The versions a message asks about: the two a change question compares ("what changed
+    between the 2012 and 2014 versions?"), or the one an ordinary question names ("in the
+    2012 version"); none when it names no version of a document that has versions."""
+    message = state.get("message", "")
+    if not (version_changes.is_change_question(message)
+            or version_changes.may_name_version(message)):
+        return []
+    deps = runtime.context
+    library = library or await deps.documents.list(deps.tenant_id)
+    pair = await version_changes.pair_for(deps.documents, deps.tenant_id, message, in_play,
+                                          library)
+    if pair is not None:
+        return [pair.old, pair.new]
+    one = await version_changes.version_for(deps.documents, deps.tenant_id, message, in_play,
+                                            library)
+    return [one] if one is not None else []
 
 
 def _named(message: str, action: Action, explicit: list[Document],
