@@ -225,7 +225,7 @@ async def answer(*, reports: ChangeReports, index: ChunkIndex, tenant_id: UUID,
     chunks: dict[UUID, list[StoredChunk]] = {}
     for change in changes[:MAX_LISTED]:
         kind = change.kind if change.substantive else f"{change.kind}, editorial"
-        said = [f"- **{_place(change)}** ({kind}): {change.summary}"]
+        line = [f"- **{_place(change)}** ({kind}): {change.summary}"]
         for side, document, label in (("old", pair.old, "Before"), ("new", pair.new, "Now")):
             quote = change.old_quote if side == "old" else change.new_quote
             if not quote:
@@ -234,8 +234,8 @@ async def answer(*, reports: ChangeReports, index: ChunkIndex, tenant_id: UUID,
             found = await _hit_for(index, tenant_id, document, chunks, cut)
             number = book.cite(*found) if found is not None else None
             if number is not None:
-                said.append(f"{label} ({document.version or 'earlier'}): “{cut}” [{number}]")
-        lines.append(" ".join(said))
+                line.append(f"{label} ({document.version or 'earlier'}): “{cut}” [{number}]")
+        lines.append(" ".join(line))
     if len(changes) > MAX_LISTED:
         lines += ["", f"{len(changes) - MAX_LISTED} more in the change report of the two "
                   "versions."]

@@ -7,7 +7,7 @@ threshold. The hand-written phrase rules (``injection_rules``) join the verdict 
 shipped model says so (``use_rules``); they were written after reading every prompt of the
 training file, so no slice of it can measure them fairly, and they stay in use for passages.
 
-The weights (``injection_model.json``) come from ``regintel bench train-injection``: the
+The weights (``injection_model.json``) come from ``python -m research.training.train_injection``: the
 deepset/prompt-injections rows outside the fixed held-out rule (``bench.guardrail_data.
 is_heldout``: sha256(text) mod 5 == 0), ObliQA fold-0 questions and hand-written chat
 follow-ups as in-domain benign rows, and the output-directed BIPIA attack strings outside the
@@ -38,7 +38,7 @@ MODEL_FILE = "injection_model.json"
 
 
 class InjectionModel(BaseModel):
-    """The shipped weights and how they were made (see ``regintel bench train-injection``)."""
+    """The shipped weights and how they were made (see ``python -m research.training.train_injection``)."""
 
     model_config = ConfigDict(extra="forbid")
 

@@ -1,4 +1,4 @@
-"""``regintel bench guardrails`` / ``train-injection``: the scoring rules, the held-out and
+"""``regintel bench guardrails`` and ``research.training.train_injection``: the scoring rules, the held-out and
 benign bookkeeping, deterministic training, and the CLI's JSON."""
 
 from __future__ import annotations
