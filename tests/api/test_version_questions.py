@@ -5,6 +5,7 @@ quoted verbatim; a question naming one version cites that version only."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -102,3 +103,36 @@ async def test_a_question_naming_one_version_cites_only_it(alice: User,
     assert "six years" in meta["answer"]
     current = await _ask(alice, "How long must customer records be kept?")
     assert current["citations"] and _cited(current) == {versions["new"]}
+
+
+ATF = Path(__file__).resolve().parents[3] / "shared" / "data" / "versions" / "atf"
+if not ATF.is_dir():
+    ATF = Path("/work/shared/data/versions/atf")
+
+
+@pytest.mark.skipif(not (ATF / "447").is_dir(), reason="../shared/data/versions not beside us")
+async def test_what_changed_in_a_part_between_two_real_versions(alice: User,
+                                                                container: Container) -> None:
+    """27 CFR Part 447 as amended in 2008 and in 2013 (eRegs' versions): the answer is the
+    alignment's, every change quoted and cited to the version its words are in."""
+    texts = {year: (ATF / "447" / f"{name}.txt").read_text(encoding="utf-8")
+             for year, name in (("2008", "E8-23178"), ("2013", "2013-09392"))}
+    uploads = {}
+    for year, effective in (("2008", "2008-10-02"), ("2013", "2013-04-22")):
+        response = await upload(alice, texts[year].encode(), f"part447-{year}.txt",
+                                title="27 CFR Part 447", doc_type="regulation", version=year,
+                                effective=effective,
+                                **({"version_of": uploads["2008"]} if uploads else {}))
+        assert response.status_code == 201, response.text
+        document = await ingest(container, alice, response.json()["document"]["id"])
+        uploads[year] = str(document["id"])
+    meta = await _ask(alice, "What changed in Part 447 between the 2008 and 2013 versions?")
+    answer = meta["answer"]
+    assert answer.splitlines()[0] == \
+        "Comparing 27 CFR Part 447 (2008) and 27 CFR Part 447 (2013)."
+    assert "From 27 CFR Part 447 (2008) to 27 CFR Part 447 (2013)" in answer
+    by_document = {c["document_id"]: c for c in meta["citations"]}
+    assert set(by_document) == {uploads["2008"], uploads["2013"]}
+    for citation in meta["citations"]:
+        year = "2008" if citation["document_id"] == uploads["2008"] else "2013"
+        assert " ".join(citation["quote"].split()) in " ".join(texts[year].split())
