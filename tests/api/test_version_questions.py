@@ -103,6 +103,8 @@ async def test_a_question_naming_one_version_cites_only_it(alice: User,
     assert "six years" in meta["answer"]
     current = await _ask(alice, "How long must customer records be kept?")
     assert current["citations"] and _cited(current) == {versions["new"]}
+    # Searched in the library, the current version answers, and the answer says which.
+    assert current["answer"].splitlines()[0] == "Analyzing Reporting Rules (2025)."
 
 
 ATF = Path(__file__).resolve().parents[3] / "shared" / "data" / "versions" / "atf"

@@ -9,7 +9,7 @@ import logging
 import re
 from collections import defaultdict
 from dataclasses import replace
-from typing import Literal
+from typing import Any, Literal
 from uuid import UUID
 
 from langgraph.types import interrupt
@@ -36,7 +36,7 @@ from regintel.domain.chat import (
     NeedsInput,
     ResolvedDocument,
 )
-from regintel.domain.documents import ChunkHit, Document
+from regintel.domain.documents import ChunkHit, Document, titled
 from regintel.retrieval import abbreviations, calibration, preceding, reading, strategies
 from regintel.retrieval.confidence import Tier, assess
 from regintel.retrieval.evidence import CitationBook
@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 # closeness of the statement to the rule and strength of the evidence); not calibrated yet.
 HIGH_FINDING = 0.75
 MEDIUM_WITHOUT_FINDINGS = 0.5
+MAX_NAMED_READ = 5  # documents of one answer looked up for their versions
 LOW_CONFIDENCE = ("Limited information was found in the documents for this question. "
                   "Would you like to:")
 DISCLAIMER = ("Limited information available: the evidence only weakly matches the question. "
@@ -182,6 +183,9 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
     # Before the answer, only weak evidence is known (and asks first); the answer's own
     # calibrated confidence is decided once it is composed (``compose``).
     out = _evidence(hits, state, runtime, update) | {"tool_log": tool_log, "query": query}
+    read = await _versions_read(runtime, hits, documents)
+    if read:  # the answer's notice names the version it read
+        out["resolved"] = [*(state.get("resolved") or []), *read]
     if searching is not None:
         results, notices = await searching
         tool_log.append(f"web_search({question[:60]!r}) -> {len(results)} result(s)")
@@ -189,6 +193,22 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
         if notices:
             out["context"] = note({**state, **out}, "notices", notices)  # type: ignore[typeddict-item]
     return out
+
+
+async def _versions_read(runtime: Rt, hits: list[ChunkHit],
+                         documents: list[Document]) -> list[dict[str, Any]]:
+    """Documents with versions that a search of the library read, the question naming none:
+    the search read their current version, and the answer says which one."""
+    deps = runtime.context
+    named = {d.id for d in documents}
+    read: list[dict[str, Any]] = []
+    for document_id in list(dict.fromkeys(h.document_id for h in hits
+                                          if h.document_id not in named))[:MAX_NAMED_READ]:
+        document = await deps.documents.get(deps.tenant_id, document_id)
+        if document.family_id is not None:
+            read.append(ResolvedDocument(id=document.id, how="search", title=titled(
+                document.title, document.version)).model_dump(mode="json"))
+    return read
 
 
 async def _versions_asked(state: ChatState, runtime: Rt,
