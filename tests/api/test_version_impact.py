@@ -77,7 +77,7 @@ async def test_a_new_version_reopens_the_decisions_on_what_it_altered(
     assert sheet.status_code == 200, sheet.text
     book = load_workbook(io.BytesIO(sheet.content))
     decisions = list(book["Decisions reopened"].iter_rows(values_only=True))
-    assert decisions[1][:3] == ("policy.txt", "1.1.1", "Gap")
+    assert decisions[1][:3] == ("policy.txt", "1.1.1", "Gap")  # the title, as uploaded
     word = await alice.client.get(f"/api/documents/{new}/impact/export",
                                   params={"format": "docx"})
     assert word.status_code == 200

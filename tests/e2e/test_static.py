@@ -42,7 +42,7 @@ def test_no_script_builds_markup_from_strings() -> None:
     root = files("regintel.web") / "static"
     assert (root / "index.html").is_file() and (root / "app.css").is_file()
     scripts = [f for d in (root / "js", root / "js" / "screens", root / "js" / "dashboard",
-                           root / "js" / "review")
+                           root / "js" / "review", root / "js" / "changes")
                for f in d.iterdir() if f.name.endswith(".js")]
     assert len(scripts) >= 10
     for script in scripts:

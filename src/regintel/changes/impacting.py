@@ -9,6 +9,7 @@ the decisions in force and the projects; nothing here writes."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import suppress
 from datetime import datetime
 from typing import Protocol
 from uuid import UUID
@@ -140,13 +141,19 @@ class ImpactService:
         reopening = {i.old.key: i for i in impacts if i.reopens and i.old is not None}
         if not reopening:
             return []
-        standing = await self._reviews.on_regulation(tenant_id, regulation_key)
+        standing = [d for d in await self._reviews.on_regulation(tenant_id, regulation_key)
+                    if d.obligation_key in reopening]
+        titles: dict[UUID, str] = {}
+        for document_id in {d.policy_document_id for d in standing if d.policy_document_id}:
+            # The policy as the library names it; its key when it was deleted since.
+            with suppress(NotFound):
+                titles[document_id] = (await self._documents.get(tenant_id, document_id)).title
         return [AffectedDecision(
-            policy=d.policy_key, policy_document_id=d.policy_document_id, rule=d.rule,
+            policy=titles.get(d.policy_document_id, d.policy_key) if d.policy_document_id
+            else d.policy_key, policy_document_id=d.policy_document_id, rule=d.rule,
             decision=d.decision, decided_by=d.decided_by_name, decided_at=d.decided_at,
             conversation_id=d.conversation_id, message_id=d.message_id,
-            impact=reopening[d.obligation_key])
-            for d in standing if d.obligation_key in reopening]
+            impact=reopening[d.obligation_key]) for d in standing]
 
     async def _items(self, tenant_id: UUID, old_id: UUID,
                      report: ChangeReport) -> list[AffectedItem]:

@@ -34,4 +34,8 @@ def install(app: FastAPI) -> None:
     app.add_api_route("/review/{conversation_id}/{message_id}", _shell, methods=["GET"],
                       include_in_schema=False, response_class=FileResponse,
                       name="page:/review")
+    # What changed between two versions of a document (issue 48); ?from= names the earlier.
+    app.add_api_route("/changes/{document_id}", _shell, methods=["GET"],
+                      include_in_schema=False, response_class=FileResponse,
+                      name="page:/changes")
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

@@ -11,6 +11,7 @@ import { dashboardScreen } from './dashboard/dashboard.js';
 import { projectsScreen } from './screens/projects.js';
 import { graphScreen } from './screens/graph.js';
 import { reviewScreen } from './review/review.js';
+import { changesScreen } from './changes/changes.js';
 
 const app = document.getElementById('app');
 let cleanup = null;
@@ -48,15 +49,19 @@ async function render() {
   const me = await loadMe().catch(() => null);
   // An audit's review: /review/<conversation>/<message>, or /review/<conversation>/latest.
   const review = path.match(/^\/review\/([^/]+)\/([^/]+)$/);
-  const needsAuth = Boolean(review) || ['/dashboard', '/onboarding', '/projects', '/graph'].includes(path);
+  // What changed in a version: /changes/<document>[?from=<earlier version>].
+  const changes = path.match(/^\/changes\/([^/]+)$/);
+  const inApp = Boolean(review || changes) || ['/dashboard', '/projects', '/graph'].includes(path);
+  const needsAuth = inApp || path === '/onboarding';
   if (needsAuth && !me) return navigate('/auth/login', { replace: true });
   if (me && path.startsWith('/auth/')) return navigate(me.onboarding_complete ? '/dashboard' : '/onboarding', { replace: true });
-  if (me && !me.onboarding_complete && (review || ['/dashboard', '/projects', '/graph'].includes(path))) {
+  if (me && !me.onboarding_complete && inApp) {
     return navigate('/onboarding', { replace: true });
   }
-  const screen = review
-    ? reviewScreen(me, review[1], review[2])
-    : pageScreen(path, me);
+  const from = new URLSearchParams(window.location.search).get('from');
+  const screen = review ? reviewScreen(me, review[1], review[2])
+    : changes ? changesScreen(me, changes[1], from)
+      : pageScreen(path, me);
   clear(app);
   app.append(screen.element);
   cleanup = screen.cleanup || null;

@@ -33,6 +33,13 @@ function plainTitle(title) {
   return String(title || '').replace(/@\[([^\]]*)\]/g, '$1');
 }
 
+/** The engine a conversation's answers came from when they all came from the offline one
+ * (a model's answers do not say which model route: null leaves the default shown). */
+function engineOfTurns(answers) {
+  const used = answers.map((a) => a.engine).filter(Boolean);
+  return used.length && used.every((e) => e === 'offline') ? 'offline' : null;
+}
+
 /** A stored answer as its turn's `meta` event: the response kept with it (every answer since
  * it was kept), else the badge, typed result and cost stored beside the text; with the id of
  * its message (an audit's review is the message's). */
@@ -397,6 +404,9 @@ export function dashboardScreen(me) {
       const stored = (await get(`/api/conversations/${id}/messages`)).data;
       const answers = await withReviews(id, stored.filter((m) => m.role === 'assistant').map((m) => storedAnswer(m, id)));
       if (state.threadId !== id) return; // another conversation was opened meanwhile
+      // A conversation that keeps no engine of its own (started before engines were chosen,
+      // or under another default) shows the engine its turns used, not today's default.
+      if (!(conversation && conversation.engine)) showEngine(engineOfTurns(answers));
       for (const m of stored) {
         if (m.role === 'user') userMessage(m.content);
         else if (m.role === 'assistant') {

@@ -78,7 +78,12 @@ export function createLibrary({ onChange, onAsk }) {
     const item = h('li', { class: `doc-card type-${d.doc_type}${d.set ? ' in-set' : ''}`, dataset: { docId: d.id } },
       h('div', { class: 'doc-main' },
         h('span', { class: 'doc-title' }, displayTitle(d)),
-        h('span', { class: 'doc-meta' }, h('span', { class: `type-label type-${d.doc_type}` }, TYPE_LABELS[d.doc_type] || d.doc_type), status, standingOf(d)),
+        h('span', { class: 'doc-meta' }, h('span', { class: `type-label type-${d.doc_type}` }, TYPE_LABELS[d.doc_type] || d.doc_type), status, standingOf(d),
+          // A version with one before it: its change report (issue 48).
+          d.family_id && d.supersedes_id && d.status === 'ready' ? h('a', {
+            class: 'doc-changes', href: `/changes/${encodeURIComponent(d.id)}`, 'data-nav': true,
+            'aria-label': `What changed in ${displayTitle(d)}`, title: 'What changed from the version before',
+          }, 'What changed') : null),
         d.status === 'failed' && d.status_reason ? h('span', { class: 'doc-reason' }, d.status_reason) : null,
         d.status === 'processing' ? progressOf(d) : null),
       h('div', { class: 'doc-actions' },
