@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 from playwright.async_api import Browser, expect
 from pydantic import SecretStr
@@ -93,4 +94,37 @@ async def test_switching_the_engine_changes_who_answers(
     assert await header.evaluate("h => h.scrollWidth <= h.clientWidth")
     await expect(selector).to_be_visible()
     await header.screenshot(path=str(screenshots / "31-engine-selector-narrow.png"))
+    tab.assert_clean()
+
+
+async def test_an_old_offline_chat_shows_offline_under_a_model_default(
+        browser: Browser, cloud_server: str, e2e_db_url: str, screenshots: Path) -> None:
+    """A conversation that keeps no engine of its own (one started before engines could be
+    chosen) and was answered offline shows "Offline engine", not the deployment's default."""
+    tab = await open_tab(browser, cloud_server)
+    page = tab.page
+    await sign_up(tab, name="Olga Old", organisation="Old Chats Bank",
+                  email=new_email("oldchat"))
+    await upload(tab, filename="aml.pdf", data=make_pdf(AML_RULES, TITLE),
+                 mime="application/pdf", title=TITLE, version="2025", doc_type="regulation")
+    await page.get_by_role("tab", name="Chats").click()
+    selector = page.get_by_role("combobox", name="Engine", exact=True)
+    await selector.select_option("offline")
+    box = page.get_by_role("combobox", name=re.compile("^Message"))
+    await box.click()
+    await mention(page, "rules", TITLE)
+    await ask(page, QUESTION)
+    await last_answer_done(page)
+    conversations = await page.evaluate(
+        "async () => (await (await fetch('/api/conversations')).json()).data")
+    [conversation] = conversations
+    async with await psycopg.AsyncConnection.connect(e2e_db_url) as connection:
+        await connection.execute("UPDATE conversations SET engine = NULL WHERE id = %s",
+                                 (conversation["id"],))
+    await page.reload()
+    await page.get_by_role("tab", name="Chats").click()
+    await page.locator(".chat-open").first.click()
+    await expect(page.locator(".msg.assistant").last.locator(".badge.engine")).to_have_attribute(
+        "data-engine", "offline")
+    await expect(selector).to_have_value("offline")  # the default is the cloud model
     tab.assert_clean()
