@@ -38,12 +38,12 @@ from tests.contract.library.conftest import build_library
 
 GAPS = Path(__file__).resolve().parents[1] / "data" / "aml_policy_gaps.json"
 POLICY_SOURCE = POLICY_PDF.parents[1] / "aml_policy.md"
-# A floor under the demo policy's recall, only to catch regressions: the engine is developed
-# on the development policies (research/audit_dev/dev_policies.py), never on this one. Measured once when
-# the matrix became the one engine (29 November 2026, issue 36): 4 of 14 planted gaps on the
-# AML rules (0.286), precision 0.211; the rules engine it replaced, built around this
-# rulebook, had found 10 of 14 at 0.333 here, but 18 of 49 at 0.13 on policies it had not
-# been built on (the matrix: 20 of 49 at 0.65). The figure is in docs/measurements.md.
+# A floor under the demo policy's recall, only to catch regressions: the engine is developed on
+# the development policies (research/audit_dev/dev_policies.py), never on this one. Measured once
+# when the matrix became the one engine (29 November 2026, issue 36): 4 of 14 planted gaps on the
+# AML rules (0.286), precision 0.211; the rules engine it replaced, built around this rulebook,
+# had found 10 of 14 at 0.333 here, but 18 of 49 at 0.13 on policies it had not been built on (the
+# matrix: 20 of 49 at 0.65). The figure is in docs/measurements.md.
 MIN_RECALL = 0.25
 # The DESIGN budget is 10 s on this machine; the bound here only catches a runaway.
 MAX_SECONDS = 60

@@ -5,8 +5,8 @@ output is byte-for-byte reproducible (fixed metadata, no new file id), so rebuil
 unchanged source leaves the file - and its content hash, which ingestion dedupes on - as is.
 The source uses a small Markdown subset, converted here so the PDF keeps clause numbers at the
 start of lines, which is where the chunker finds them. ``render`` takes a ``Letterhead`` so
-that other sample policies (the audit's development policies, research/audit_dev/dev_policies.py) are set
-the same way.
+that other sample policies (the audit's development policies,
+research/audit_dev/dev_policies.py) are set the same way.
 """
 
 from __future__ import annotations

@@ -7,13 +7,14 @@ threshold. The hand-written phrase rules (``injection_rules``) join the verdict 
 shipped model says so (``use_rules``); they were written after reading every prompt of the
 training file, so no slice of it can measure them fairly, and they stay in use for passages.
 
-The weights (``injection_model.json``) come from ``python -m research.training.train_injection``: the
-deepset/prompt-injections rows outside the fixed held-out rule (``bench.guardrail_data.
-is_heldout``: sha256(text) mod 5 == 0), ObliQA fold-0 questions and hand-written chat
-follow-ups as in-domain benign rows, and the output-directed BIPIA attack strings outside the
-held-out rule as extra injections. Design and threshold were chosen by cross-validation on
-those rows alone; ``regintel bench guardrails`` measures the held-out rows and ObliQA fold 1.
-At run time only numpy is needed, and a message costs one MiniLM encode call."""
+The weights (``injection_model.json``) come from ``python -m
+research.training.train_injection``: the deepset/prompt-injections rows outside the fixed held-
+out rule (``bench.guardrail_data.is_heldout``: sha256(text) mod 5 == 0), ObliQA fold-0
+questions and hand-written chat follow-ups as in-domain benign rows, and the output-directed
+BIPIA attack strings outside the held-out rule as extra injections. Design and threshold were
+chosen by cross-validation on those rows alone; ``regintel bench guardrails`` measures the
+held-out rows and ObliQA fold 1. At run time only numpy is needed, and a message costs one
+MiniLM encode call."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ MODEL_FILE = "injection_model.json"
 
 
 class InjectionModel(BaseModel):
-    """The shipped weights and how they were made (see ``python -m research.training.train_injection``)."""
+    """The shipped weights and how they were made (research/training/train_injection.py)."""
 
     model_config = ConfigDict(extra="forbid")
 

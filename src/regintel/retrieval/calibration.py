@@ -6,8 +6,8 @@ words they hold, whether the answer leads with an obligation) gives the probabil
 thresholds on it give the tier.
 
 The weights and thresholds are a versioned artefact (``confidence_model.json``), written by
-``python -m research.training.train_confidence`` on ObliQA dev fold 0 only (target: the answer cites at
-least one gold passage) and evaluated by ``regintel bench answers --fold 1``."""
+``python -m research.training.train_confidence`` on ObliQA dev fold 0 only (target: the answer
+cites at least one gold passage) and evaluated by ``regintel bench answers --fold 1``."""
 
 from __future__ import annotations
 

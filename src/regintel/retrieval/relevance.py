@@ -4,7 +4,8 @@ answers the question by a Platt calibration on the score and its gap to the ques
 score. Both are fitted on ObliQA dev fold 0 only.
 
 The weights are a versioned artefact (``relevance_model.json``), written by
-``python -m research.training.train_relevance`` and evaluated by ``regintel bench retrieval --fold 1``."""
+``python -m research.training.train_relevance`` and evaluated by
+``regintel bench retrieval --fold 1``."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""``regintel bench guardrails`` and ``research.training.train_injection``: the scoring rules, the held-out and
-benign bookkeeping, deterministic training, and the CLI's JSON."""
+"""``regintel bench guardrails`` and ``research.training.train_injection``: the scoring rules,
+the held-out and benign bookkeeping, deterministic training, and the CLI's JSON."""
 
 from __future__ import annotations
 
