@@ -119,7 +119,7 @@ async def test_what_changed_in_a_part_between_two_real_versions(alice: User,
     alignment's, every change quoted and cited to the version its words are in."""
     texts = {year: (ATF / "447" / f"{name}.txt").read_text(encoding="utf-8")
              for year, name in (("2008", "E8-23178"), ("2013", "2013-09392"))}
-    uploads = {}
+    uploads: dict[str, str] = {}
     for year, effective in (("2008", "2008-10-02"), ("2013", "2013-04-22")):
         response = await upload(alice, texts[year].encode(), f"part447-{year}.txt",
                                 title="27 CFR Part 447", doc_type="regulation", version=year,
