@@ -7,8 +7,9 @@ version was ingested is read from the store (made and stored now when it is miss
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
 import typer
@@ -205,6 +206,19 @@ def _impact(old: UUID, new: UUID, tenant: str, json_out: bool, export: Path | No
                                 [[_cut(str(v), 60) for v in row] for row in table.rows]))
 
 
+async def _library_figures(directory: Path, parts: list[str] | None) -> dict[str, Any]:
+    from regintel.bench import changes
+
+    settings = load_settings()
+    # The answers' sentence vectors are no part of a change report: not prepared here.
+    upload = settings.upload.model_copy(update={"prepare_answers": False})
+    with tempfile.TemporaryDirectory(prefix="regintel-bench-changes-") as scratch:
+        async with open_container(settings.model_copy(update={
+                "data_dir": Path(scratch), "upload": upload})) as container:
+            figures = await changes.run_library(container, directory, parts)
+    return figures
+
+
 @bench_app.command("changes")
 def bench_changes(
     directory: Annotated[Path, typer.Option(
@@ -213,22 +227,33 @@ def bench_changes(
              "<part>/changes_<from>__<to>.json, e.g. ../shared/data/versions/atf.")],
     part: Annotated[list[str] | None, typer.Option(
         help="Only this part (a subdirectory); repeatable. Default: all.")] = None,
+    library: Annotated[bool, typer.Option(
+        "--library/--files", help="Ingest each part's versions into a scratch library as one "
+        "document's versions and score the reports it serves (minutes), or read the text "
+        "files directly (seconds).")] = True,
     json_out: JsonOption = False,
 ) -> None:
-    """Section recall and precision, paragraph recall, the editorial share of whitespace or
-    punctuation changes and the time per pair, per part and pooled. The two text files of
-    each pair are read directly, not ingested into the library (no versions there yet)."""
+    """Change reports scored against a record of amendments, per part and pooled.
+
+    Section recall and precision, paragraph recall, the editorial share of whitespace or
+    punctuation changes and the time per pair (with --library: the report as the library
+    serves it once the versions are ingested)."""
     from regintel.bench import changes
 
-    figures = changes.run(directory, part)
+    if library:
+        figures = run(lambda: _library_figures(directory, part))
+    else:
+        figures = changes.run(directory, part)
     if not figures["pairs"]:
         fail(InvalidRequest(f"no changes_*.json records under {directory}"))
     if json_out:
         typer.echo(render_json(figures))
         return
+    how = "each part ingested as one document's versions" if library else \
+        "text files read directly, not ingested"
     typer.echo(render_table(
-        f"Change report against the record ({figures['pooled']['pairs']} pairs; text files "
-        f"read directly, not ingested)", changes.TABLE_HEADERS, changes.table_rows(figures)))
+        f"Change report against the record ({figures['pooled']['pairs']} pairs; {how})",
+        changes.TABLE_HEADERS, changes.table_rows(figures)))
     typer.echo("record changes: eRegs' paragraph labels, those numbered by position (p<n>) "
                "under one paragraph counted as one; editorial share: of the record's changes "
                "that are whitespace or punctuation only ('of'), the share called editorial")
