@@ -21,7 +21,8 @@ from tests.api.test_reviews_api import _answer, _audit_turn
 RULES_V2 = RULES.replace("for at least six years\nfrom", "for at least seven years\nfrom").replace(
     "1.1.3 The MLRO must report to the Governing Body semi-annually on the operation of the\n"
     "AML systems and controls.\n",
-    "1.1.3 A Relevant Person must appoint a deputy to the MLRO.\n")
+    "1.1.3 A Relevant Person must appoint a deputy to the MLRO.\n").replace(
+    "to all Employees at least annually", "to all Employees, at least annually")
 KEPT = "A Relevant Person must keep all customer due diligence records"
 TRAINING = "A Relevant Person must provide AML training to all Employees at least annually."
 
@@ -60,7 +61,9 @@ async def test_a_new_version_reopens_the_decisions_on_what_it_altered(
              for i in impact["obligations"]}
     assert {("altered", "1.1.1", "1.1.1"), ("removed", "1.1.3", None),
             ("added", None, "1.1.3")} <= kinds
-    assert not any(i["old"] and i["old"]["text"] == TRAINING for i in impact["obligations"])
+    # A comma added: editorial, so the decision on it stands (and carries to the new version).
+    assert [i["kind"] for i in impact["obligations"]
+            if i["old"] and i["old"]["text"] == TRAINING] == ["editorial"]
     [reopened] = impact["decisions"]
     assert reopened["decision"] == "gap" and reopened["rule"] == "1.1.1"
     assert "seven years, not six" in reopened["impact"]["summary"]
@@ -87,6 +90,15 @@ async def test_a_new_version_reopens_the_decisions_on_what_it_altered(
     csv = await alice.client.get(f"/api/documents/{new}/impact/export",
                                  params={"format": "csv"})
     assert csv.status_code == 422  # not a format of this report
+
+    # An audit against the new version: the decision on the obligation only edited for form
+    # is carried over to its new wording; the altered one is a new duty, undecided.
+    later = await _audit_turn(alice, [policy, new])
+    review = (await alice.client.get(f"/api/conversations/{later}/messages/"
+                                     f"{await _answer(alice, later)}/review")).json()
+    carried = _row(review, "A Relevant Person must provide AML training to all Employees,")
+    assert carried["decision"]["decision"] == "gap" and carried["reopened"] is None
+    assert _row(review, KEPT)["decision"] is None
 
     # The first version has nothing before it; another organisation has neither.
     assert (await alice.client.get(f"/api/documents/{rules}/impact")).status_code == 400

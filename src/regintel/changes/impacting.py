@@ -136,6 +136,21 @@ class ImpactService:
         return {i.old.key: f"{report.new_name} {KIND_VERBS[i.kind]} it: {i.summary}"
                 for i in impacts if i.reopens and i.old is not None}
 
+    async def carried(self, tenant_id: UUID, regulation_id: UUID) -> dict[str, str]:
+        """The key each obligation of ``regulation_id`` had in the version before it, where
+        that version only renumbered it or edited it for form (obligations.reviewing carries
+        the decisions on it over)."""
+        try:
+            chain = await self._documents.versions(tenant_id, regulation_id)
+        except NotFound:
+            return {}
+        at = next((n for n, d in enumerate(chain) if d.id == regulation_id), None)
+        if not at or chain[at - 1].status is not DocStatus.READY:
+            return {}
+        _, impacts = await self.obligations(tenant_id, chain[at - 1].id, regulation_id)
+        return {i.new.key: i.old.key for i in impacts
+                if i.kind in ("renumbered", "editorial") and i.old and i.new}
+
     async def _decisions(self, tenant_id: UUID, regulation_key: str,
                          impacts: Sequence[ObligationImpact]) -> list[AffectedDecision]:
         reopening = {i.old.key: i for i in impacts if i.reopens and i.old is not None}

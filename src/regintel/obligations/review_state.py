@@ -74,11 +74,14 @@ def quotes_text(matrix: CoverageMatrix) -> str:
 
 
 def row_review(row: CoverageRow, decision: ReviewDecision | None, text: str,
-               superseded: Mapping[str, str] | None = None) -> RowReview:
+               superseded: Mapping[str, str] | None = None,
+               carried: Mapping[str, str] | None = None) -> RowReview:
     """One row's standing: undecided, decided, or decided earlier and reopened (with why).
     ``superseded``: why a later version of the regulation reopens decisions, by the keys of
-    the obligations it altered or removed."""
-    if decision is None or decision.obligation_key != row.key:
+    the obligations it altered or removed; ``carried``: the key an obligation had in the
+    version before (renumbered, or edited for form only), whose decisions it keeps."""
+    if decision is None or decision.obligation_key not in (row.key,
+                                                           (carried or {}).get(row.key)):
         return RowReview(obligation_key=row.key)
     reopened: str | None = None
     if superseded and row.key in superseded:
@@ -93,16 +96,21 @@ def row_review(row: CoverageRow, decision: ReviewDecision | None, text: str,
 
 def row_reviews(matrix: CoverageMatrix, decisions: Mapping[tuple[str, str], ReviewDecision],
                 regulation_keys: Mapping[UUID, str], policy_text: str,
-                superseded: Mapping[str, str] | None = None) -> dict[str, RowReview]:
+                superseded: Mapping[str, str] | None = None,
+                carried: Mapping[str, str] | None = None) -> dict[str, RowReview]:
     """Each row's standing, by obligation key. ``decisions`` are those in force, keyed by
     (regulation_key, obligation_key); ``regulation_keys`` gives each regulation document of
-    the matrix its key; ``policy_text`` is the audited policy's text now; ``superseded`` as
-    in ``row_review``."""
+    the matrix its key; ``policy_text`` is the audited policy's text now; ``superseded`` and
+    ``carried`` as in ``row_review``."""
     reviews: dict[str, RowReview] = {}
     for row in matrix.rows:
         regulation = regulation_keys.get(row.obligation.document_id)
-        found = decisions.get((regulation, row.key)) if regulation is not None else None
-        reviews[row.key] = row_review(row, found, policy_text, superseded)
+        found = None
+        if regulation is not None:
+            found = decisions.get((regulation, row.key))
+            if found is None and carried and row.key in carried:
+                found = decisions.get((regulation, carried[row.key]))
+        reviews[row.key] = row_review(row, found, policy_text, superseded, carried)
     return reviews
 
 

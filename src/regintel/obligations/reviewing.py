@@ -59,6 +59,12 @@ class Superseded(Protocol):
         regulation is current)."""
         ...
 
+    async def carried(self, tenant_id: UUID, regulation_id: UUID) -> dict[str, str]:
+        """For a version of a regulation: the key each of its obligations had in the version
+        before when only renumbered or edited for form there (its decisions stand), by the
+        obligation's key now."""
+        ...
+
 
 @dataclass(frozen=True)
 class ReviewService:
@@ -164,12 +170,14 @@ class ReviewService:
         decisions = await self.reviews.latest(tenant_id, policy_key,
                                               sorted({r.key for r in regulations}))
         superseded: dict[str, str] = {}
+        carried: dict[str, str] = {}
         if self.versions is not None:
             for regulation in regulations:
                 superseded |= await self.versions.superseded(tenant_id, regulation.id)
+                carried |= await self.versions.carried(tenant_id, regulation.id)
         reviews = review_state.row_reviews(matrix, decisions,
                                            {r.id: r.key for r in regulations}, text,
-                                           superseded)
+                                           superseded, carried)
         return regulations, policy_key, text, reviews
 
     async def _regulations(self, tenant_id: UUID, matrix: CoverageMatrix) -> list[Regulation]:
