@@ -34,7 +34,7 @@ def documents_of(state: ChatState) -> list[Document]:
 
 def resolution(documents: list[Document], how: list[str]) -> Update:
     """The state fields of a resolution: the contract's view and the documents themselves."""
-    # A version of a document is named with its label: "AML Rules (2014)", not the title
+    # A version of a document is named with its label: "Records Rules (2014)", not the title
     # its versions share.
     return {"resolved": [ResolvedDocument(id=d.id, how=h, title=titled(d.title, d.version)
                                           if d.family_id is not None else d.title)
