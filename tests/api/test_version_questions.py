@@ -105,6 +105,9 @@ async def test_a_question_naming_one_version_cites_only_it(alice: User,
     assert current["citations"] and _cited(current) == {versions["new"]}
     # Searched in the library, the current version answers, and the answer says which.
     assert current["answer"].splitlines()[0] == "Analyzing Reporting Rules (2025)."
+    named = await _ask(alice, "What does the Reporting Rules say about customer records?")
+    assert named["citations"] and _cited(named) == {versions["new"]}
+    assert named["answer"].splitlines()[0] == "Analyzing Reporting Rules (2025)."
 
 
 ATF = Path(__file__).resolve().parents[3] / "shared" / "data" / "versions" / "atf"

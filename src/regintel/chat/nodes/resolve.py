@@ -167,7 +167,10 @@ def _named(message: str, action: Action, explicit: list[Document],
     from its tags, not from the audited text."""
     if action is Action.AUDIT and explicit:
         return []
-    return [d for d in named_documents(message, library) if d.id not in {e.id for e in explicit}]
+    # A document with versions is named by its title, which its versions share: the name is
+    # the current version's (a question naming a version is read in ``_versions``).
+    current = [d for d in library if d.family_id is None or d.is_current]
+    return [d for d in named_documents(message, current) if d.id not in {e.id for e in explicit}]
 
 
 def _doing(action: Action) -> str:
