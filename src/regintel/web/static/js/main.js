@@ -40,13 +40,19 @@ function pageScreen(path, me) {
   }
 }
 
+// Each render is numbered: one that finishes waiting for the session after a later one began
+// (a click on the page still shown while Back renders the page before it) draws nothing.
+let renders = 0;
+
 async function render() {
+  const mine = ++renders;
   if (cleanup) {
     cleanup();
     cleanup = null;
   }
   const path = window.location.pathname;
   const me = await loadMe().catch(() => null);
+  if (mine !== renders) return;
   // An audit's review: /review/<conversation>/<message>, or /review/<conversation>/latest.
   const review = path.match(/^\/review\/([^/]+)\/([^/]+)$/);
   // What changed in a version: /changes/<document>[?from=<earlier version>].
