@@ -4,6 +4,7 @@ Only the container calls these."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import logging
 import os
@@ -14,7 +15,9 @@ import httpx
 from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.adapters.embeddings.openai_compatible import OpenAICompatibleEmbedder
 from regintel.adapters.graph.falkordb_store import FalkorGraphStore
+from regintel.adapters.llm import machine_speed
 from regintel.adapters.llm.local_model import LocalServerChatModel
+from regintel.adapters.llm.machine_speed import Estimate, Speed
 from regintel.adapters.llm.openai_compatible import OpenAICompatibleChatModel
 from regintel.chat.llm.egress import FindPii, RedactingChatModel
 from regintel.chat.llm.routing import DEFAULT_ALIASES, LlmRouter, Price, Route, RouteName
@@ -121,12 +124,35 @@ def build_local_llm(settings: Settings) -> tuple[LlmRouter, list[httpx.AsyncClie
     return (LlmRouter(routes, {r.value: "local" for r in RouteName}), [client], lease)
 
 
-def default_engine(llm: LlmSettings) -> EngineChoice:
-    """What a conversation without a choice runs on: ``provider=local``, else the configured
-    endpoint, else the offline engine."""
-    if llm.is_local:
+def default_engine(llm: LlmSettings, local: Estimate | None = None) -> EngineChoice:
+    """What a conversation without a choice runs on: ``provider=local`` unless this machine
+    was measured too slow for it (``local``: a typical turn's first token past 20 s), else
+    the configured endpoint, else the offline engine."""
+    if llm.is_local and not (local is not None and local.slow):
         return EngineChoice.LOCAL
     return EngineChoice.CLOUD if llm.cloud_configured else EngineChoice.OFFLINE
+
+
+def local_estimate(settings: Settings) -> Estimate | None:
+    """A typical turn on the local model on this machine, when it was measured here."""
+    name = local_model_name(settings)
+    speed = machine_speed.stored(settings.data_dir, name) if name else None
+    return Estimate.of(speed) if speed is not None else None
+
+
+async def measure_local(settings: Settings) -> Speed:
+    """Time the local model on this machine and keep the figures (``machine_speed``). Starts
+    the embedded model server for it when none is running, and leaves it as it found it."""
+    router, clients, lease = await asyncio.to_thread(build_local_llm, settings)
+    try:
+        model = router.for_tenant("measure")[RouteName.INQUIRE].model
+        speed = await machine_speed.measure(model, timeout_s=settings.llm.local.timeout_s)
+        machine_speed.keep(settings.data_dir, speed)
+        return speed
+    finally:
+        for client in clients:
+            await client.aclose()
+        await asyncio.to_thread(lease.close)
 
 
 def can_serve_local() -> bool:
@@ -154,10 +180,12 @@ def offered_engines(settings: Settings) -> list[OfferedEngine]:
     """The engines this deployment offers, each named with the model of its answers (a
     model endpoint by the model of the inquiry route, its main call)."""
     llm = settings.llm
-    default = default_engine(llm)
+    estimate = local_estimate(settings)
+    default = default_engine(llm, estimate)
     offered = [OfferedEngine(id=EngineChoice.OFFLINE, label="Offline engine")]
     if (local := local_model_name(settings)) is not None:
-        offered.append(OfferedEngine(id=EngineChoice.LOCAL, label=f"Local model · {local}",
+        cost = f" — {estimate.words()}" if estimate is not None else ""
+        offered.append(OfferedEngine(id=EngineChoice.LOCAL, label=f"Local model · {local}{cost}",
                                      model=local))
     if llm.cloud_configured:
         alias = (llm.action_models.get(RouteName.INQUIRE.value)

@@ -25,6 +25,7 @@ from psycopg_pool import AsyncConnectionPool
 from regintel import tracing
 from regintel.adapters.embeddings.query_cache import QueryCachingEmbedder
 from regintel.adapters.files.local import LocalFileStore
+from regintel.adapters.llm.machine_speed import Estimate
 from regintel.adapters.parsers import AutoParser
 from regintel.adapters.postgres.change_reports_repo import PostgresChangeReportStore
 from regintel.adapters.postgres.chunk_index import PostgresChunkIndex
@@ -44,9 +45,11 @@ from regintel.builders import (
     build_llm,
     build_local_llm,
     default_engine,
+    local_estimate,
+    measure_local,
     offered_engines,
 )
-from regintel.changes.impacting import ImpactService
+from regintel.changes.impacting import ImpactService, PairImpacts
 from regintel.changes.versions import CHANGES_JOB, VersionChanges
 from regintel.chat.auditing import OfflineAuditor
 from regintel.chat.deps import ChatLimits, Guard, TurnDeps
@@ -120,12 +123,15 @@ class Container:
     # the first turn of a conversation that chose it.
     _routers: dict[EngineChoice, LlmRouter] = field(default_factory=dict, repr=False)
     _offered: list[OfferedEngine] | None = field(default=None, repr=False)
+    _local_estimate: Estimate | None = field(default=None, repr=False)
     _llm_clients: list[httpx.AsyncClient] = field(default_factory=list, repr=False)
     local_model: LocalModelLease | None = field(default=None, repr=False)
     _tenant_keys: dict[str, str] = field(default_factory=dict, repr=False)
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict, repr=False)
     # The audits' unit vectors, kept between audits (retrieval.unit_vectors).
     _unit_vectors: UnitVectors | None = field(default=None, repr=False)
+    # What a review reads of each pair of versions, kept between reviews (changes.impacting).
+    _pair_impacts: PairImpacts = field(default_factory=PairImpacts, repr=False)
     _web: TavilySearch | None = field(default=None, repr=False)
     _jobs_registered: bool = field(default=False, repr=False)
     _turn_gate: asyncio.Semaphore | None = field(default=None, repr=False)
@@ -201,7 +207,8 @@ class Container:
         return ImpactService(documents=self.documents, index=self.chunk_index,
                              changes=self.version_changes,
                              registers=self.registers, reviews=self.reviews,
-                             ontology=PostgresOntologyStore(self.database))
+                             ontology=PostgresOntologyStore(self.database),
+                             settled=self._pair_impacts)
 
     async def _prepare_changes(self, tenant_id: str, document_id: str) -> None:
         await self.version_changes.run_job(tenant_id, document_id)
@@ -367,14 +374,33 @@ class Container:
 
     @property
     def default_engine(self) -> EngineChoice:
-        return default_engine(self.settings.llm)
+        self.engines()
+        return default_engine(self.settings.llm, self._local_estimate)
 
     def engines(self) -> list[OfferedEngine]:
         """The engines this deployment offers its conversations (looked up once: whether a
-        local model is installed is read from the disk)."""
+        local model is installed, and how fast it runs here, is read from the disk)."""
         if self._offered is None:
+            self._local_estimate = local_estimate(self.settings)
             self._offered = offered_engines(self.settings)
         return self._offered
+
+    async def measure_local_model(self) -> None:
+        """On a deployment that answers with the local model (``provider=local``) and has
+        not timed it on this machine yet: time it, so the selector says what a turn costs
+        here and a slow machine keeps the offline engine as the default. Never fails the
+        start: a model that cannot be timed is offered as before."""
+        if not self.settings.llm.is_local or local_estimate(self.settings) is not None:
+            return
+        try:
+            speed = await measure_local(self.settings)
+        except Exception:
+            log.exception("the local model could not be timed on this machine")
+            return
+        self._offered = None  # offered again with the estimate
+        log.info("local model %s on this machine: prefill %.1f tokens/s, generation %.1f "
+                 "tokens/s", speed.model, speed.prefill_tokens_per_s,
+                 speed.generation_tokens_per_s)
 
     def check_engine(self, choice: EngineChoice | None) -> None:
         """Refuses an engine this deployment does not offer (None: the default, always)."""
@@ -455,7 +481,8 @@ class Container:
                                timeout_s=llm.local.timeout_s if local else llm.timeout_s,
                                audit_timeout_s=llm.audit_timeout_s,
                                model_intent=not local or llm.local.model_intent,
-                               model_tone=not local or llm.local.model_tone)
+                               model_tone=not local or llm.local.model_tone,
+                               label="local model" if local else "model")
         deps = TurnDeps(tenant_id=tenant_id, user_id=user_id, conversation_id=conversation_id,
                         documents=self.documents, conversations=self.conversations,
                         retriever=retriever, index=index, embedder=embedder,
@@ -564,10 +591,10 @@ class Container:
         checks: dict[str, StoreStatus] = {"db": db, "graph": graph, "queue": db}
         return checks
 
-    @property
-    def llm_router(self) -> LlmRouter | None:
-        """The default engine's routes, once ``chat()`` has built them (benchmarks)."""
-        return self._routers.get(self.default_engine)
+    async def llm_router(self, choice: EngineChoice) -> LlmRouter | None:
+        """An engine's routes, built on first use; None for the offline engine or one that
+        cannot be set up (benchmarks measure a model engine whatever the default)."""
+        return await self._router(choice)
 
     def llm_status(self) -> str:
         """The local model server: ``ok``, ``idle`` (starts on the first turn that needs it),

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import pytest
 
+from regintel.adapters.postgres.documents_repo import PostgresDocumentStore
 from regintel.container import Container
+from regintel.domain.documents import Document
 from tests.api.conftest import User, ingest, sse_events, upload
 
 V2019 = """Record-Keeping and Reporting Rules
@@ -77,6 +80,43 @@ async def test_what_changed_between_two_named_versions(alice: User,
     assert "seven years, not six" in answer and "within 10 days, not 30" in answer
     assert _cited(meta) == {versions["old"], versions["new"]}
     _quoted_verbatim(meta, V2019, V2025)
+
+
+async def test_the_versions_of_a_change_question_are_read_once_a_turn(
+        alice: User, versions: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Resolution reads the pair; the answer takes it from the turn's state."""
+    chains: list[UUID] = []
+    read = PostgresDocumentStore.versions
+
+    async def counted(store: PostgresDocumentStore, tenant_id: UUID,
+                      document_id: UUID) -> list[Document]:
+        chains.append(document_id)
+        return await read(store, tenant_id, document_id)
+
+    monkeypatch.setattr(PostgresDocumentStore, "versions", counted)
+    meta = await _ask(alice, "What changed between the 2019 and 2025 versions?")
+    assert "From Reporting Rules (2019) to Reporting Rules (2025), 2 changes" in meta["answer"]
+    assert meta["context"]["versions"] == [versions["old"], versions["new"]]
+    assert len(chains) == 1
+
+
+async def test_the_version_a_search_read_is_named_without_a_read_a_document(
+        alice: User, versions: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The notice of the version a library search read is taken from one read of the
+    library, not from one read of each document the search found."""
+    each: list[UUID] = []
+    get = PostgresDocumentStore.get
+
+    async def counted(store: PostgresDocumentStore, tenant_id: UUID,
+                      document_id: UUID) -> Document:
+        each.append(document_id)
+        return await get(store, tenant_id, document_id)
+
+    monkeypatch.setattr(PostgresDocumentStore, "get", counted)
+    meta = await _ask(alice, "How long must customer records be kept?")
+    assert meta["answer"].splitlines()[0] == "Analyzing Reporting Rules (2025)."
+    assert _cited(meta) == {versions["new"]}
+    assert each == []
 
 
 async def test_what_changed_about_a_topic_lists_only_that(alice: User,

@@ -92,6 +92,10 @@ def create_app(settings: Settings, *, run_worker: bool | None = None,
         # needs it, without delaying start-up; requests that come first wait on the same gate.
         warmup = asyncio.create_task(gate.warm_up(), name="regintel-chat-warmup")
         worker: asyncio.Task[None] | None = None
+        # The local model timed once on this machine, so the engine selector can say what a
+        # turn costs here (a no-op when it was timed before or no local model answers).
+        timing = asyncio.create_task(container.measure_local_model(),
+                                     name="regintel-local-model-timing")
         try:
             if settings.demo:
                 await _load_demo(container, settings)
@@ -104,6 +108,9 @@ def create_app(settings: Settings, *, run_worker: bool | None = None,
             # Let it finish: cancelling it half-way could leave a pool open behind us.
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(warmup, timeout=60)
+            timing.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await timing
             if worker is not None:
                 worker.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

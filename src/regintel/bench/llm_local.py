@@ -21,19 +21,23 @@ import statistics
 import time
 from collections import Counter
 from collections.abc import AsyncGenerator, Sequence
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import httpx
 
+from regintel.adapters.llm import machine_speed
+from regintel.adapters.llm.machine_speed import Estimate, Speed
 from regintel.bench.metrics import percentile
 from regintel.bench.obliqa import Question, corpus_tenant, selected
 from regintel.chat.llm.engine import LlmEngine
 from regintel.chat.llm.routing import Route, RouteName, TenantRoutes
+from regintel.chat.llm.verified import EXAMPLE_PHRASES, leaked, phrases
 from regintel.chat.offline import compose
 from regintel.chat.offline.engine import OfflineEngine
 from regintel.chat.tools import LIBRARY_HITS
+from regintel.domain.chat import EngineChoice
 from regintel.ports.llm import (
     ChatMessage,
     ChatModel,
@@ -133,7 +137,7 @@ def append_row(rows_file: Path, row: dict[str, Any]) -> None:
 
 
 def figures(rows: list[dict[str, Any]], *, model: str, context_tokens: int,
-            passages: int) -> dict[str, Any]:
+            passages: int, speed: Speed | None = None) -> dict[str, Any]:
     """The bench's figures over result rows (each with its model ``calls``: ``first_s``,
     ``total_s``, ``tokens``, ``prompt_tokens``)."""
     calls = [c for r in rows for c in r["calls"]
@@ -145,6 +149,7 @@ def figures(rows: list[dict[str, Any]], *, model: str, context_tokens: int,
     fallbacks = Counter(f.split(":")[0] for r in rows for f in r["fallbacks"])
     reasons = Counter(f for r in rows for f in r["fallbacks"])
     model_rows = [r for r in rows if not r["fallbacks"]]
+    checked = [r for r in rows if "example_phrases" in r]
     return {
         "model": model, "context_tokens": context_tokens,
         "questions": len(rows), "fold": 1, "passages": passages,
@@ -154,6 +159,14 @@ def figures(rows: list[dict[str, Any]], *, model: str, context_tokens: int,
         "prompt_tokens_p50": statistics.median([c["prompt_tokens"] for c in calls
                                                 if c.get("prompt_tokens")]) if prefill else None,
         "first_token_p50_ms": _ms(firsts, 50), "first_token_p95_ms": _ms(firsts, 95),
+        # What the product tells a user a typical turn's first token costs here (timed at
+        # the bench's start, as on first start), beside the p50 measured on the questions.
+        "first_token_estimate_s": Estimate.of(speed).first_token_s if speed else None,
+        "machine_speed": asdict(speed) if speed else None,
+        # Answers repeating a phrase of the prompt's worked example (rows written before the
+        # check was added are not counted: ``example_leaks_checked``).
+        "example_leaks": sum(bool(r["example_phrases"]) for r in checked),
+        "example_leaks_checked": len(checked),
         "turn_ms": {"inquire_llm": {"p50": _ms([r["llm_s"] for r in rows], 50),
                                     "p95": _ms([r["llm_s"] for r in rows], 95)},
                     "inquire_offline": {"p50": _ms([r["offline_s"] for r in rows], 50),
@@ -172,12 +185,16 @@ async def run(container: Container, corpus_dir: Path, questions_path: Path, *,
     """Answer the selected questions; with ``rows_file``, each question's row is appended as
     soon as it is answered, questions already there are skipped, and the figures cover every
     row in the file (so a long run can be stopped and continued)."""
-    await container.chat()  # builds the model routes (the local server starts on demand)
-    router = container.llm_router
+    # The local model's routes, though this machine may be too slow for it to be the
+    # default (the server starts on demand).
+    router = await container.llm_router(EngineChoice.LOCAL)
     if router is None:
         raise RuntimeError("no model is configured: set REGINTEL_LLM__PROVIDER=local")
     questions = selected(questions_path, fold=1, limit=limit)
     done = done_ids(rows_file)
+    speed = await machine_speed.measure(router.for_tenant("bench")[RouteName.INQUIRE].model,
+                                        timeout_s=container.settings.llm.local.timeout_s)
+    machine_speed.keep(container.settings.data_dir, speed)
     offline = OfflineEngine(container.embedder)
     rows: list[dict[str, Any]] = []
     async with corpus_tenant(container, corpus_dir, cache_dir=cache_dir) as loaded:
@@ -203,7 +220,7 @@ async def run(container: Container, corpus_dir: Path, questions_path: Path, *,
     if rows_file is not None:
         rows = read_rows(rows_file)
     return figures(rows, model=route.model_name, context_tokens=route.context_tokens,
-                   passages=passages)
+                   passages=passages, speed=speed)
 
 
 async def _one(container: Container, loaded: Any, question: Question, offline: OfflineEngine,
@@ -228,8 +245,11 @@ async def _one(container: Container, loaded: Any, question: Question, offline: O
                        offline, timeout_s=container.settings.llm.local.timeout_s)
     began = time.perf_counter()
     llm_book = CitationBook()
-    await engine.compose_inquiry(question.text, hits, llm_book, caution=False)
+    composed = await engine.compose_inquiry(question.text, hits, llm_book, caution=False)
     llm_s = searched + time.perf_counter() - began
+    # The worked example's phrases in the answer, bar those the evidence also says.
+    copied = leaked(composed.answer, EXAMPLE_PHRASES, phrases(*(h.text for h in hits)))
     return {"offline": scored(offline_book), "llm": scored(llm_book), "offline_s": offline_s,
             "llm_s": llm_s, "fallbacks": [f"{f.step.value}: {f.reason}"
-                                          for f in engine.fallbacks]}
+                                          for f in engine.fallbacks],
+            "answer": composed.answer, "example_phrases": copied}

@@ -4,12 +4,16 @@ altered or removed (they reopen: reviewing.py reads the same impact), and the co
 projects' requirements, risks and tasks whose cited text a substantive change rewrote.
 
 Read on demand from what is stored: the change report of the pair, both obligation registers,
-the decisions in force and the projects; nothing here writes."""
+the decisions in force and the projects; nothing here writes. What a review reads of a pair
+(the obligations it reopens and those it carries over) is worked out once a pair and kept in
+memory (``PairImpacts``): a review reads it on every load and every decision."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from contextlib import suppress
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 from uuid import UUID
@@ -31,6 +35,7 @@ from regintel.ports.reviews import ReviewStore
 KIND_VERBS = {"altered": "changed", "removed": "removed"}
 # The project work a finding becomes (ontology/findings.py): what cites a regulation's words.
 WORK_KINDS = (EntityKind.REQUIREMENT, EntityKind.RISK, EntityKind.TASK)
+MAX_PAIRS = 256  # pairs of versions whose settled impact a process keeps (a line an obligation)
 
 
 class ChangeReports(Protocol):
@@ -79,15 +84,59 @@ class ImpactReport(BaseModel):
         return [i for i in self.obligations if i.reopens]
 
 
+@dataclass(frozen=True)
+class Settled:
+    """What the review of an audit reads of a pair of versions."""
+
+    # By the old version's obligation key: why a decision on it no longer stands (the new
+    # version altered or removed it).
+    reopened: Mapping[str, str]
+    # By the new version's obligation key: the key it had in the old one, where the new one
+    # only renumbered it or edited it for form (a decision on it stands).
+    carried: Mapping[str, str]
+
+
+class PairImpacts:
+    """The settled impact of pairs of versions, most recently used last, at most ``size``.
+
+    Keyed by the tenant as well as the pair, so no tenant ever reads another's entry. Nothing
+    of a pair changes under its ids once both are ready: a version's text is fixed (a new text
+    is a new document, a re-index re-embeds the same chunks), and its register and change
+    report are made again only by a new extractor or aligner, that is by a new release, which
+    starts with an empty cache. What does change - which version is current, a version slotted
+    in between - changes the pair itself, so it is read anew each time."""
+
+    def __init__(self, size: int = MAX_PAIRS) -> None:
+        self._size = size
+        self._settled: OrderedDict[tuple[UUID, UUID, UUID], Settled] = OrderedDict()
+
+    def get(self, tenant_id: UUID, old_id: UUID, new_id: UUID) -> Settled | None:
+        key = (tenant_id, old_id, new_id)
+        found = self._settled.get(key)
+        if found is not None:
+            self._settled.move_to_end(key)
+        return found
+
+    def put(self, tenant_id: UUID, old_id: UUID, new_id: UUID, settled: Settled) -> None:
+        self._settled[(tenant_id, old_id, new_id)] = settled
+        self._settled.move_to_end((tenant_id, old_id, new_id))
+        while len(self._settled) > self._size:
+            self._settled.popitem(last=False)
+
+
 class ImpactService:
     def __init__(self, *, documents: DocumentStore, index: ChunkIndex, changes: ChangeReports,
-                 registers: Registers, reviews: ReviewStore, ontology: OntologyStore) -> None:
+                 registers: Registers, reviews: ReviewStore, ontology: OntologyStore,
+                 settled: PairImpacts | None = None) -> None:
+        """``settled``: the pairs worked out, shared by the services of one process (the
+        composition root keeps it); by default this service's own."""
         self._documents = documents
         self._index = index
         self._changes = changes
         self._registers = registers
         self._reviews = reviews
         self._ontology = ontology
+        self._pairs = settled if settled is not None else PairImpacts()
 
     async def previous(self, tenant_id: UUID, document_id: UUID) -> UUID:
         """The version before ``document_id`` in its chain: what a report compares it with
@@ -132,9 +181,7 @@ class ImpactService:
             return {}
         if chain[current].status is not DocStatus.READY:
             return {}  # its register cannot be read yet; the next review will see it
-        report, impacts = await self.obligations(tenant_id, regulation_id, chain[current].id)
-        return {i.old.key: f"{report.new_name} {KIND_VERBS[i.kind]} it: {i.summary}"
-                for i in impacts if i.reopens and i.old is not None}
+        return dict((await self._settled(tenant_id, regulation_id, chain[current].id)).reopened)
 
     async def carried(self, tenant_id: UUID, regulation_id: UUID) -> dict[str, str]:
         """The key each obligation of ``regulation_id`` had in the version before it, where
@@ -147,9 +194,21 @@ class ImpactService:
         at = next((n for n, d in enumerate(chain) if d.id == regulation_id), None)
         if not at or chain[at - 1].status is not DocStatus.READY:
             return {}
-        _, impacts = await self.obligations(tenant_id, chain[at - 1].id, regulation_id)
-        return {i.new.key: i.old.key for i in impacts
-                if i.kind in ("renumbered", "editorial") and i.old and i.new}
+        return dict((await self._settled(tenant_id, chain[at - 1].id, regulation_id)).carried)
+
+    async def _settled(self, tenant_id: UUID, old_id: UUID, new_id: UUID) -> Settled:
+        """What a review reads of the pair: worked out on its first read, then kept."""
+        found = self._pairs.get(tenant_id, old_id, new_id)
+        if found is not None:
+            return found
+        report, impacts = await self.obligations(tenant_id, old_id, new_id)
+        settled = Settled(
+            reopened={i.old.key: f"{report.new_name} {KIND_VERBS[i.kind]} it: {i.summary}"
+                      for i in impacts if i.reopens and i.old is not None},
+            carried={i.new.key: i.old.key for i in impacts
+                     if i.kind in ("renumbered", "editorial") and i.old and i.new})
+        self._pairs.put(tenant_id, old_id, new_id, settled)
+        return settled
 
     async def _decisions(self, tenant_id: UUID, regulation_key: str,
                          impacts: Sequence[ObligationImpact]) -> list[AffectedDecision]:

@@ -66,6 +66,8 @@ class TurnRecord:
     cost_usd: float = 0.0
     models: tuple[str, ...] = ()
     fallbacks: tuple[str, ...] = ()  # "step: reason"
+    # The answer is the offline engine's because the model's failed: said first, in words.
+    notice: str | None = None
 
 
 class Auditor(Protocol):

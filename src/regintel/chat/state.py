@@ -33,6 +33,7 @@ class ChatState(TypedDict, total=False):
     resolved: list[dict[str, Any]]   # ResolvedDocument
     documents: list[dict[str, Any]]  # the resolved Documents themselves, in the same order
     source_doc: str | None           # audit: the document audited
+    versions: list[str] | None       # a change question's two versions, old and new (ids)
     inference: dict[str, Any]        # Inference
     notice: str | None               # "Auditing A against B." before the answer
     pending: dict[str, Any] | None   # NeedsInput the next interrupt will ask

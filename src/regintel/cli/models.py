@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from dataclasses import asdict
@@ -10,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from regintel.adapters.llm.machine_speed import Estimate, Speed
 from regintel.cli.app import JsonOption, app, fail, load_settings
 from regintel.errors import InvalidRequest, RegintelError
 from regintel.runtime.models import ModelInfo, ModelStore, pull_from_hub
@@ -73,3 +75,37 @@ def pull_cmd(
     except RegintelError as exc:
         fail(exc)
     _show([info], as_json)
+
+
+@model_app.command("measure")
+def measure_cmd(as_json: JsonOption = False) -> None:
+    """Time the local model on this machine (prefill and generation tokens/s), keep the
+    figures in the data directory, and say what a typical turn costs here."""
+    from regintel.builders import measure_local
+
+    settings = load_settings()
+    try:
+        speed = asyncio.run(measure_local(settings))
+    except (RegintelError, RuntimeError) as exc:
+        fail(exc if isinstance(exc, RegintelError) else InvalidRequest(str(exc)))
+    estimate = Estimate.of(speed)
+    if as_json:
+        typer.echo(json.dumps({**asdict(speed), "first_token_estimate_s": estimate.first_token_s,
+                               "turn_estimate_s": estimate.turn_s, "slow": estimate.slow},
+                              indent=2))
+        return
+    typer.echo(speed_line(speed))
+
+
+def speed_line(speed: Speed) -> str:
+    """What the local model costs here, in a sentence (``model measure``, ``demo``)."""
+    estimate = Estimate.of(speed)
+    line = (f"Local model {speed.model} on this machine: prefill "
+            f"{speed.prefill_tokens_per_s:g} tokens/s, generation "
+            f"{speed.generation_tokens_per_s:g} tokens/s; a typical question takes about "
+            f"{estimate.first_token_s:.0f} s to its first word and {estimate.turn_s:.0f} s "
+            "in all.")
+    if estimate.slow:
+        line += (" That is too slow to be the default here: the offline engine answers unless "
+                 "a conversation chooses the local model.")
+    return line

@@ -107,6 +107,7 @@ def demo_cmd(
     if local_model:
         settings = settings.model_copy(update={
             "llm": settings.llm.model_copy(update={"provider": "local"})})
+        _say_local_speed(settings)
     email, password = demo_login(settings.data_dir)
     typer.echo(f"Starting the demo (data in {settings.data_dir.resolve()}); its address and "
                "login follow as soon as it answers…")
@@ -168,3 +169,21 @@ def worker_cmd(
     with contextlib.suppress(KeyboardInterrupt):  # interrupted while it was still starting
         run(go)
     typer.echo("worker stopped", err=True)
+
+
+def _say_local_speed(settings: Settings) -> None:
+    """What the local model costs on this machine, timed the first time (about a minute)."""
+    from regintel.adapters.llm import machine_speed
+    from regintel.builders import local_model_name, measure_local
+    from regintel.cli.models import speed_line
+
+    name = local_model_name(settings)
+    speed = machine_speed.stored(settings.data_dir, name) if name else None
+    if speed is None:
+        typer.echo("Timing the local model on this machine (once)…")
+        try:
+            speed = asyncio.run(measure_local(settings))
+        except Exception as exc:  # the demo starts anyway; the model is offered as before
+            typer.secho(f"The local model could not be timed: {exc}", fg="yellow")
+            return
+    typer.echo(speed_line(speed))

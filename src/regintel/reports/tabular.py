@@ -18,7 +18,7 @@ from regintel.reports.docx_export import (
     small,
 )
 from regintel.reports.tables import Cell
-from regintel.reports.xlsx_export import print_wide, row_height, write_table
+from regintel.reports.xlsx_export import saved, summary_workbook, write_table
 
 if TYPE_CHECKING:
     from docx.document import Document as DocxDocument
@@ -43,34 +43,10 @@ class TabularReport:
 
 
 def to_xlsx(report: TabularReport) -> bytes:
-    try:
-        from openpyxl import Workbook
-        from openpyxl.styles import Alignment, Font
-    except ImportError as exc:
-        raise ConfigurationError("XLSX export needs openpyxl",
-                                 hint="pip install 'regintel[reports]'") from exc
-    book = Workbook()
-    sheet = book.active
-    assert sheet is not None
-    sheet.title = "Summary"
-    sheet.column_dimensions["A"].width = 22
-    sheet.column_dimensions["B"].width = 100
-    sheet.append([report.title])
-    sheet["A1"].font = Font(bold=True, size=14)
-    sheet.append([])
-    for label, value in report.summary:
-        sheet.append([label, value])
-        sheet.cell(sheet.max_row, 1).font = Font(bold=True)
-        for cell in sheet[sheet.max_row]:
-            cell.alignment = Alignment(wrap_text=True, vertical="top")
-            cell.data_type = "s"  # titles and quotes are text, never a formula
-        sheet.row_dimensions[sheet.max_row].height = row_height([label, value], (22, 100))
-    print_wide(sheet)
+    book = summary_workbook(report.title, report.summary, widths=(22, 100))
     for table in report.tables:
         write_table(book.create_sheet(table.name[:31]), table.columns, table.chars, table.rows)
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()
+    return saved(book)
 
 
 def to_docx(report: TabularReport) -> bytes:

@@ -24,6 +24,7 @@ from regintel.reports.tables import (
 )
 
 if TYPE_CHECKING:
+    from openpyxl import Workbook
     from openpyxl.worksheet.worksheet import Worksheet
 
 # Wide columns for verbatim text, narrow ones for labels (characters).
@@ -47,16 +48,7 @@ MAX_CELL = 32_767  # Excel's limit on the characters of one cell
 
 
 def to_xlsx(report: AuditReport) -> bytes:
-    try:
-        from openpyxl import Workbook
-    except ImportError as exc:
-        raise ConfigurationError("XLSX export needs openpyxl",
-                                 hint="pip install 'regintel[reports]'") from exc
-    book = Workbook()
-    summary = book.active
-    assert summary is not None
-    summary.title = "Summary"
-    _summary(summary, report)
+    book = summary_workbook(report.title, _summary(report), widths=(18, 110))
     write_table(book.create_sheet("Findings"), FINDING_COLUMNS, FINDING_WIDTHS,
            [finding_cells(f) for f in report.findings], fill_column=1, fills=SEVERITY_FILL)
     write_table(book.create_sheet("Matrix"), MATRIX_COLUMNS, MATRIX_WIDTHS,
@@ -65,43 +57,65 @@ def to_xlsx(report: AuditReport) -> bytes:
     if report.excluded:  # a sheet only when a party was left out: an empty one says nothing
         write_table(book.create_sheet("Not applicable"), EXCLUDED_COLUMNS, EXCLUDED_WIDTHS,
                [excluded_cells(e) for e in report.excluded])
+    return saved(book)
+
+
+def _summary(report: AuditReport) -> list[tuple[str | None, ...]]:
+    """The Summary sheet's rows: the report's facts, its summary and scope, the sign-off."""
+    progress, *to_sign = sign_off(report)
+    scope = [(label, _fit("\n".join(parts))) for label, parts in (
+        ("Checked", report.scope_checked), ("Not checked", report.scope_not_checked)) if parts]
+    return [*summary_pairs(report), (), ("Summary", _fit(report.summary)), *scope, (),
+            ("Sign-off", progress), *((None, line) for line in to_sign)]
+
+
+def summary_workbook(title: str, rows: Sequence[Sequence[str | None]], *,
+                     widths: tuple[int, int]) -> Workbook:
+    """A workbook whose first sheet is the Summary (``_write_summary``); the caller adds its
+    tables (``write_table``), then ``saved``."""
+    try:
+        from openpyxl import Workbook
+    except ImportError as exc:
+        raise ConfigurationError("XLSX export needs openpyxl",
+                                 hint="pip install 'regintel[reports]'") from exc
+    book = Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.title = "Summary"
+    _write_summary(sheet, title, rows, widths=widths)
+    return book
+
+
+def saved(book: Workbook) -> bytes:
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
 
 
-def _summary(sheet: Worksheet, report: AuditReport) -> None:
+def _write_summary(sheet: Worksheet, title: str, rows: Sequence[Sequence[str | None]], *,
+                   widths: tuple[int, int]) -> None:
+    """A Summary sheet: the title, then a row a labelled value (label in bold; ``()`` leaves
+    a line blank, a ``None`` label continues the value above), wrapped, each row as tall as
+    its text."""
     from openpyxl.styles import Alignment, Font
 
-    sheet.column_dimensions["A"].width = 18
-    sheet.column_dimensions["B"].width = 110
-    sheet.append([report.title])
+    sheet.column_dimensions["A"].width = widths[0]
+    sheet.column_dimensions["B"].width = widths[1]
+    sheet.append([title])
     sheet["A1"].font = Font(bold=True, size=14)
     sheet.append([])
-    for label, value in summary_pairs(report):
-        sheet.append([label, value])
-        sheet.cell(sheet.max_row, 1).font = Font(bold=True)
-    sheet.append([])
-    sheet.append(["Summary", _fit(report.summary)])
-    sheet.cell(sheet.max_row, 1).font = Font(bold=True)
-    for label, parts in (("Checked", report.scope_checked),
-                         ("Not checked", report.scope_not_checked)):
-        if parts:
-            sheet.append([label, _fit("\n".join(parts))])
+    for row in rows:
+        sheet.append(list(row))
+        if row and row[0] is not None:
             sheet.cell(sheet.max_row, 1).font = Font(bold=True)
-    sheet.append([])
-    progress, *to_sign = sign_off(report)
-    sheet.append(["Sign-off", progress])
-    sheet.cell(sheet.max_row, 1).font = Font(bold=True)
-    for line in to_sign:
-        sheet.append([None, line])
-    for number, row in enumerate(sheet.iter_rows(min_row=3), start=3):
-        for cell in row:
+    for number, cells in enumerate(sheet.iter_rows(min_row=3), start=3):
+        for cell in cells:
             cell.alignment = Alignment(wrap_text=True, vertical="top")
-            if cell.data_type == "f":  # titles, names and the summary are text, never run
+            # Titles, names and quotes are text: never a formula, never an error code.
+            if isinstance(cell.value, str):
                 cell.data_type = "s"
-        texts = [str(c.value or "") for c in row[:2]]
-        sheet.row_dimensions[number].height = row_height(texts, (18, 110)[:len(texts)])
+        texts = [str(c.value or "") for c in cells[:2]]
+        sheet.row_dimensions[number].height = row_height(texts, widths[:len(texts)])
     print_wide(sheet)
 
 

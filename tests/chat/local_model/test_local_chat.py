@@ -10,13 +10,14 @@ import re
 import httpx
 import psutil
 
+from regintel.adapters.llm import machine_speed
 from regintel.adapters.llm.local_model import LocalServerChatModel
 from regintel.chat.llm.engine import LlmEngine, Step
 from regintel.chat.llm.routing import Route, RouteName, TenantRoutes
 from regintel.chat.offline.engine import OfflineEngine
 from regintel.chat.service import ChatEvent, ChatService
 from regintel.container import Container
-from regintel.domain.chat import Action, ChatRequest, ChatResponse, Engine
+from regintel.domain.chat import Action, ChatRequest, ChatResponse, Engine, EngineChoice
 from regintel.domain.documents import ChunkHit
 from regintel.ontology.demo import seed_demo_project
 from regintel.retrieval.evidence import CitationBook
@@ -66,8 +67,11 @@ async def test_inquiry_streams_the_models_tokens_with_verified_citations(
         _fallbacks(response)
     assert response.engine in (Engine.LLM, Engine.LLM_FALLBACK)
     assert response.context["models"] == ["qwen2.5-coder-0.5b-instruct-q4_k_m"]
-    deltas = [e for e in events if e.kind == "text"]
-    assert len(deltas) > 5 and _shown(events) == response.answer
+    # Shown a checked statement at a time, and never taken back: what arrived is the answer.
+    deltas = [e.data for e in events if e.kind == "text"]
+    assert deltas and _shown(events) == response.answer
+    assert not any(e.kind == "status" and e.data.get("reset") for e in events)
+    assert all(re.search(r"(\]|[.;:!?])\s*$", d) or d.endswith("\n\n") for d in deltas), deltas
     assert re.search(r"\[\d+\]", response.answer)
     await _all_quotes_verify(local_container, corpus, response)
     assert response.usage.output_tokens > 0
@@ -192,6 +196,10 @@ async def test_a_killed_server_mid_answer_falls_back_and_restarts_next_turn(
     assert any(f.startswith("compose_inquiry") for f in _fallbacks(response))
     assert "six years" in " ".join(c.quote for c in response.citations)
     assert _shown(events) == response.answer  # the model's partial text was taken back
+    # The answer says first whose it is, and why; the badge names the offline engine.
+    assert response.answer.startswith("The local model stopped with an error; this is the "
+                                      "offline engine's answer."), response.answer[:200]
+    assert response.context["answered_by"] == "offline"
     await _all_quotes_verify(local_container, corpus, response)
     # The next turn starts the server again and answers on the model.
     after = (await _events(local_chat, corpus, QUESTION))[-1].data
@@ -199,3 +207,23 @@ async def test_a_killed_server_mid_answer_falls_back_and_restarts_next_turn(
     assert new_state is not None and new_state.pid != state.pid
     assert not any(f.startswith("compose_inquiry") for f in _fallbacks(after)), \
         _fallbacks(after)
+
+
+async def test_the_model_is_timed_on_this_machine_and_the_selector_says_so(
+        local_container: Container) -> None:
+    """First start on ``provider=local``: the model is timed once, kept in the data
+    directory, and offered with what a typical turn costs here; a machine where the first
+    token would take past 20 s keeps the offline engine as the default."""
+    local_container._offered = None
+    await local_container.measure_local_model()
+    speed = machine_speed.stored(local_container.settings.data_dir,
+                                 "qwen2.5-coder-0.5b-instruct-q4_k_m")
+    assert speed is not None
+    assert speed.prefill_tokens_per_s > 0 and speed.generation_tokens_per_s > 0
+    estimate = machine_speed.Estimate.of(speed)
+    [local] = [e for e in local_container.engines() if e.id is EngineChoice.LOCAL]
+    assert local.label.endswith(f"— {estimate.words()}")
+    expected = EngineChoice.OFFLINE if estimate.slow else EngineChoice.LOCAL
+    assert local_container.default_engine is expected
+    machine_speed.speed_file(local_container.settings.data_dir).unlink()
+    local_container._offered = None  # the other tests run on the configured default

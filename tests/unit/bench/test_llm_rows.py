@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from regintel.adapters.llm.machine_speed import Speed
 from regintel.bench.llm_local import append_row, done_ids, figures, read_rows
 
 
@@ -43,3 +44,17 @@ def test_rows_resume_and_aggregate(tmp_path: Path) -> None:
     assert f["gold"]["llm_model_written"] == {"answers": 1, "answers_citing_gold": 1.0,
                                               "gold_share": 0.5}
     assert f["gold"]["offline"]["gold_share"] == 0.5
+
+
+def test_example_leaks_and_the_machines_estimate_are_reported() -> None:
+    rows = [{**_row("q1", first_s=10.0, fallbacks=[], gold=1), "answer": "a",
+             "example_phrases": ["21 days of the"]},
+            {**_row("q2", first_s=12.0, fallbacks=[], gold=1), "answer": "b",
+             "example_phrases": []},
+            _row("q3", first_s=11.0, fallbacks=[], gold=1)]  # written before the check
+    speed = Speed(model="m", prefill_tokens_per_s=126.0, generation_tokens_per_s=15.0,
+                  measured_at="2026-12-07T00:00:00+00:00")
+    f = figures(rows, model="m", context_tokens=4096, passages=7, speed=speed)
+    assert (f["example_leaks"], f["example_leaks_checked"]) == (1, 2)
+    assert f["first_token_estimate_s"] == 10.0  # 1,260 typical prompt tokens at 126/s
+    assert f["machine_speed"]["generation_tokens_per_s"] == 15.0

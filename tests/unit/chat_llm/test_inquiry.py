@@ -1,7 +1,7 @@
-"""compose_inquiry — the turn's main call — over the scripted model: prose streamed as it is
-generated with evidence markers renumbered on the fly, quotes chosen from (and verified against)
-real rulebook text, capture_concepts collected on the side, and every failure ending in the
-offline answer with the streamed text withdrawn."""
+"""compose_inquiry — the turn's main call — over the scripted model: prose streamed a checked
+statement at a time with evidence markers renumbered on the fly, quotes chosen from (and
+verified against) real rulebook text, capture_concepts collected on the side, and every
+failure ending in the offline answer with the streamed text withdrawn."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from typing import Any
 from regintel.chat.llm import prompts
 from regintel.chat.llm.engine import LlmEngine, Step
 from regintel.chat.llm.fake import Item, Pause, ScriptedChatModel, error, reply
+from regintel.chat.llm.routing import Route, RouteName, TenantRoutes
+from regintel.chat.llm.verified import leaked, phrases
 from regintel.chat.offline.compose import CAUTION
 from regintel.chat.offline.engine import OfflineEngine
 from regintel.chat.streaming import AnswerStream
@@ -82,8 +84,10 @@ async def test_streamed_answer_is_renumbered_cited_and_captures_concepts(
     # The second claim citing evidence 2 gets the sentence of it that fits that claim.
     assert composed.answer == answer.replace("[2]", "[1]", 1).replace("[3][2]", "[2][3]")
     assert client.shown == "Analyzing.\n\n" + composed.answer
-    assert len(client.events) > 10 and not any("capture" in e.get("text", "")
-                                                for e in client.events)
+    # Released a checked statement at a time, never a fragment of one.
+    assert [e["text"] for e in client.events] == [
+        "Analyzing.\n\n", "A Relevant Person must identify the customer and verify its "
+        "identity [1].", " It must also monitor transactions for money laundering [2][3]."]
     assert composed.concepts == [CONCEPTS]
     by_chunk = {h.chunk_id: h for h in hits}
     # Each citation names the clause its quote sits under, not only the chunk's.
@@ -128,7 +132,7 @@ async def test_answer_without_citations_falls_back(hits: list[ChunkHit],
                                             stream=AnswerStream(client))
     _assert_offline_answer(engine, book, hits, composed.answer)
     assert "24 hours" not in composed.answer
-    assert {"reset": True} in client.events and client.shown == ""
+    assert client.events == []  # the uncited statement waited for a citation: never shown
 
 
 async def test_error_mid_stream_withdraws_text_and_citations(
@@ -140,6 +144,8 @@ async def test_error_mid_stream_withdraws_text_and_citations(
                                             stream=AnswerStream(client))
     _assert_offline_answer(engine, book, hits, composed.answer)
     assert "provider error" in engine.fallbacks[0].reason
+    assert engine.record().notice == ("The model stopped with an error; this is the offline "
+                                      "engine's answer.")
     assert client.events[-1] == {"reset": True} and client.shown == ""
     # The model's citation was taken back: the book holds exactly what the offline answer cites.
     cited = {int(n) for n in re.findall(r"\[(\d+)\]", composed.answer)}
@@ -153,6 +159,8 @@ async def test_timeout_falls_back(hits: list[ChunkHit], offline: OfflineEngine) 
     composed = await engine.compose_inquiry(QUESTION, hits, book, caution=True)
     _assert_offline_answer(engine, book, hits, composed.answer)
     assert engine.fallbacks[0].reason == "timeout"
+    assert engine.record().notice == ("The model did not finish in 0.05 s; this is the offline "
+                                      "engine's answer.")
     assert model.closed == 1  # the abandoned stream was closed, not left to the GC
     assert composed.answer.endswith(CAUTION)
 
@@ -260,3 +268,37 @@ async def test_offered_detail_tools_are_run_and_answered(hits: list[ChunkHit],
     assert second[4].role == "tool" and "badly formed id" in (second[4].content or "")
     assert {t.name for t in model.calls[0].tools} == {"capture_concepts", "get_risk_details"}
     assert engine.name == "llm" and engine.usage.input_tokens == 150
+
+
+async def test_a_small_models_answer_shows_only_checked_statements(
+        hits: list[ChunkHit], offline: OfflineEngine) -> None:
+    """A small local model's answer as the 0.5B model writes one: a supported statement, the
+    worked example's words, a claim its citation does not hold. Each statement is shown only
+    once checked; what the client saw arrive is exactly the answer, with no reset."""
+    answer = ("A Relevant Person must identify the customer and verify the customer's "
+              "identity [2].\n"
+              "A member must return a book within 21 days of the loan [1].\n"
+              "Relevant Persons may skip verification for trusted customers [2].\n"
+              "A Relevant Person must monitor and detect suspicious activity [3].")
+    small = Route(alias="local", model=ScriptedChatModel([[*_pieces(answer), DoneChunk()]]),
+                  context_tokens=4096, output_tokens=320)
+    engine = LlmEngine(TenantRoutes({r: small for r in RouteName}), offline)
+    client = Client()
+    composed = await engine.compose_inquiry(QUESTION, hits, CitationBook(), caution=False,
+                                            stream=AnswerStream(client))
+    assert not engine.fell_back
+    assert "book" not in composed.answer and "skip" not in composed.answer
+    assert composed.answer.startswith("A Relevant Person must identify the customer")
+    assert re.search(r"monitor and detect suspicious activity \[\d\]\.$", composed.answer)
+    assert client.shown == composed.answer and {"reset": True} not in client.events
+    # The worked example is shown as an earlier exchange, marked as from another field.
+    shown = [m.content or "" for m in small.model.calls[0].messages]  # type: ignore[attr-defined]
+    assert any(prompts.EXAMPLE_QUESTION in m for m in shown)
+
+
+def test_a_worked_examples_phrases_are_found_unless_the_evidence_says_them() -> None:
+    example = phrases(prompts.EXAMPLE_ANSWER)
+    assert leaked("Notify it within 21 days of the loan [2].", example)
+    assert not leaked("Notify it within 21 days of the loan [2].", example,
+                      phrases("The fee is due within 21 days of the loan."))
+    assert not leaked("Records must be kept for six years [1].", example)

@@ -80,3 +80,15 @@ class LocalServerChatModel:
                     input_tokens=sum(len(m.content or "") for m in messages) // CHARS_PER_TOKEN,
                     output_tokens=streamed)})
             yield chunk
+
+    async def count_tokens(self, text: str) -> int | None:
+        """``text``'s tokens by the model's own tokenizer (the server's count endpoint); None
+        when the server cannot say."""
+        try:
+            await self._ready()
+            response = await self._client.post(
+                f"{self._base_url.removesuffix('/v1')}/extras/tokenize/count",
+                json={"input": text}, timeout=60)
+            return int(response.json()["count"])
+        except (DependencyUnavailable, httpx.HTTPError, KeyError, ValueError, TypeError):
+            return None

@@ -51,6 +51,13 @@ from regintel.chat.llm.citing import StreamedCitations
 from regintel.chat.llm.egress import RedactingChatModel
 from regintel.chat.llm.reports import StepFailed
 from regintel.chat.llm.routing import Price, Route, RouteName, TenantRoutes
+from regintel.chat.llm.verified import (
+    EXAMPLE_PHRASES,
+    Check,
+    VerifiedStatements,
+    leaked,
+    phrases,
+)
 from regintel.chat.offline.compose import CAUTION
 from regintel.chat.prompts import SYSTEM_PROMPT
 from regintel.chat.state import DocRef
@@ -126,6 +133,12 @@ ROUTE_OF: dict[Step, RouteName] = {
 }  # a holistic comparison names its route (COMPARE_HOLISTIC) on the call
 
 
+# The steps that write the answer itself: when one falls back, the answer is the offline
+# engine's and says so first (a step around it falling back changes nothing the user reads).
+ANSWER_STEPS = frozenset({Step.COMPOSE_INQUIRY, Step.COMPOSE_SUMMARY, Step.COMPOSE_COMPARISON,
+                          Step.AUDIT})
+
+
 @dataclass(frozen=True)
 class Fallback:
     step: Step
@@ -141,8 +154,10 @@ class LlmEngine:
                  timeout_s: float = DEFAULT_TIMEOUT_S,
                  audit_timeout_s: float = DEFAULT_AUDIT_TIMEOUT_S,
                  aspects: Sequence[str] = (), model_intent: bool = True,
-                 model_tone: bool = True) -> None:
+                 model_tone: bool = True, label: str = "model") -> None:
         self.name = "llm"
+        self._label = label  # how the fallback notice names the model ("local model")
+        self._notice: str | None = None
         self._model_intent = model_intent
         self._model_tone = model_tone
         if not isinstance(routes, TenantRoutes):
@@ -185,7 +200,8 @@ class LlmEngine:
         return TurnRecord(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
                           cost_usd=self.cost_usd, models=tuple(self.models_used),
                           fallbacks=tuple(f"{f.step.value}: {f.reason}"
-                                          for f in self._fallbacks))
+                                          for f in self._fallbacks),
+                          notice=self._notice)
 
     def _account(self, route: Route, usage: Usage | None) -> None:
         if route.model_name not in self.models_used:
@@ -203,7 +219,21 @@ class LlmEngine:
         log.warning("engine step %s fell back to %s: %s", step, self._fallback.name, reason)
         self._fallbacks.append(Fallback(step, reason))
         self.name = "llm+fallback"
+        if step in ANSWER_STEPS and self._notice is None:
+            self._notice = self._said(step, reason)
         return self._fallback
+
+    def _said(self, step: Step, reason: str) -> str:
+        """The answer's first sentence when the model's answer was replaced: why, in words."""
+        model = f"The {self._label}"
+        if reason == "timeout":
+            limit = self._audit_timeout_s if step is Step.AUDIT else self._timeout_s
+            why = f"{model} did not finish in {limit:g} s"
+        elif reason.startswith("provider error"):
+            why = f"{model} stopped with an error"
+        else:
+            why = f"{model}'s answer did not pass the checks against the sources"
+        return f"{why}; this is the offline engine's answer."
 
     # -- one structured call ------------------------------------------------------------------
     async def _ask(self, step: Step, task: str, user: str, output: type[Out], *,
@@ -335,7 +365,7 @@ class LlmEngine:
         0.5B model copied the evidence block or answered with markers alone."""
         if not self._small(step):
             return []
-        return [ChatMessage(role="user", content=p.INQUIRY_INPUT.format(
+        return [ChatMessage(role="user", content=p.EXAMPLE_NOTE + p.INQUIRY_INPUT.format(
                     question=p.EXAMPLE_QUESTION, evidence=p.EXAMPLE_EVIDENCE)
                     + p.QUESTION_AGAIN.format(question=p.EXAMPLE_QUESTION)),
                 ChatMessage(role="assistant", content=p.EXAMPLE_ANSWER)]
@@ -362,18 +392,21 @@ class LlmEngine:
         system = self._system(p.INQUIRY_TASK, *([p.CAPTURE_INSTRUCTION] if tools else []))
         messages = [ChatMessage(role="system", content=system), *self._example(step),
                     ChatMessage(role="user", content=user)]
+        self._account(route, None)  # named as used even when it never finishes
         citing = StreamedCitations(evidence, book)
-        parts: list[str] = []
+        small = route.context_tokens <= SMALL_CONTEXT_TOKENS and not tool_names
+        verified = VerifiedStatements(self._check(step, evidence, book, small=small))
         concepts: list[dict[str, Any]] | None = [] if tools else None
         for round_ in range(MAX_TOOL_ROUNDS + 1):
             calls: list[ToolChunk] = []
-            round_parts: list[str] = []
+            said: list[str] = []  # the model's own text of the round, for its tool calls
             async with asyncio.timeout(self._timeout_s), contextlib.aclosing(
                     route.model.stream(messages, tools=tools or None,
                                        timeout_s=self._timeout_s)) as chunks:
                 async for chunk in chunks:
                     if isinstance(chunk, TextChunk):
-                        shown = citing.feed(chunk.text)
+                        said.append(chunk.text)
+                        released = verified.feed(citing.feed(chunk.text))
                     elif isinstance(chunk, ToolChunk):
                         if chunk.name == p.CAPTURE_CONCEPTS_TOOL.name and concepts is not None:
                             concepts.append(chunk.arguments)
@@ -386,54 +419,66 @@ class LlmEngine:
                         raise StepFailed(f"provider error: {chunk.message}")
                     else:
                         self._account(route, chunk.usage)
+                        released = verified.feed(citing.close())
                         if chunk.finish_reason == "length":
                             # A small model runs on past its answer: what it said up to its
                             # last cited statement stands; a cut before any does not.
-                            whole = _whole_statements("".join([*parts, *round_parts,
-                                                               citing.close()]))
-                            if whole is None:
-                                raise StepFailed("the answer was cut at the token limit")
                             if stream is not None:
-                                stream.reset()
-                                stream.write(whole)
-                            return self._kept(route, whole, evidence, book, stream), concepts
-                        shown = citing.close()
-                    round_parts.append(shown)
+                                stream.write(released)
+                            return self._finished(verified, stream, whole_only=True,
+                                                  uncited=False), concepts
                     if stream is not None:
-                        stream.write(shown)
-            parts += round_parts
+                        stream.write(released)
             if not calls:
                 break
-            messages += await self._tool_messages("".join(round_parts), calls)
-        answer = "".join(parts).strip()
-        if len(_MARKER.sub(" ", answer).split()) < MIN_ANSWER_WORDS:
-            raise StepFailed("the model returned no answer")
-        small = route.context_tokens <= SMALL_CONTEXT_TOKENS
-        if answer != p.NO_ANSWER and not tool_names and small:
-            return self._kept(route, answer, evidence, book, stream), concepts
-        if answer != p.NO_ANSWER and not citing.cited and not tool_names:
-            raise StepFailed("no statement of the answer cites verifiable evidence")
-        return answer, concepts
+            messages += await self._tool_messages("".join(said), calls)
+        # A small model's kept statements each cite what supports them (``_check``).
+        return self._finished(verified, stream, whole_only=False,
+                              uncited=not small and not tool_names and not citing.cited
+                              ), concepts
 
-    def _kept(self, route: Route, answer: str, evidence: Sequence[ChunkHit],
-              book: CitationBook, stream: AnswerStream | None) -> str:
-        """On a small model's window, the answer's statements that their citations support,
-        a sentence left without a marker citing the item that holds it (``statements``); the
-        stream shows what is kept. ``StepFailed`` when nothing is."""
-        if route.context_tokens > SMALL_CONTEXT_TOKENS:
-            return answer
-        answer = statements.cite_uncited(answer, evidence, book)
+    def _check(self, step: Step, evidence: Sequence[ChunkHit], book: CitationBook, *,
+               small: bool) -> Check:
+        """How a statement of the answer is checked before it is shown: never a phrase of the
+        worked example (shown to a small model) that the evidence does not also say; on a
+        small model's window, only what its citations support, a sentence without a marker
+        cited to the evidence that holds it (``statements``)."""
+        example = EXAMPLE_PHRASES if self._example(step) else frozenset()
+        said = phrases(*(h.text for h in evidence)) if example else frozenset()
         shown_with = frozenset(content_words(" ".join(
             f"{h.lead_in or ''} {h.opening or ''}" for h in evidence)))
-        kept, dropped = statements.supported(answer, book.citations, shown_with)
-        if dropped:
-            log.info("dropped %d unsupported statement(s) of the answer", dropped)
-        if len(_MARKER.sub(" ", kept).split()) < MIN_ANSWER_WORDS:
-            raise StepFailed("no statement of the answer is supported by its citation")
-        if stream is not None:  # what is shown is what stands (and its added markers)
-            stream.reset()
-            stream.write(kept)
-        return kept
+
+        def check(statement: str) -> str:
+            if example and (copied := leaked(statement, example, said)):
+                log.info("dropped a statement repeating the worked example: %s", copied[0])
+                return ""
+            if not small:
+                return statement
+            kept, dropped = statements.supported(
+                statements.cite_uncited(statement, evidence, book), book.citations, shown_with)
+            if dropped:
+                log.info("dropped %d unsupported statement(s) of the answer", dropped)
+            return kept
+        return check
+
+    @staticmethod
+    def _finished(verified: VerifiedStatements, stream: AnswerStream | None, *,
+                  whole_only: bool, uncited: bool) -> str:
+        """The answer once the model is done: its checked statements, the text held for a
+        later citation released only when the whole answer passes (``StepFailed`` when it
+        does not; nothing unchecked was shown). ``uncited``: none of the model's markers
+        named verified evidence, which fails an answer."""
+        shown = verified.text
+        tail = verified.close(whole_only=whole_only)
+        answer = (shown + tail).strip()
+        if len(_MARKER.sub(" ", answer).split()) < MIN_ANSWER_WORDS:
+            raise StepFailed("the answer was cut at the token limit" if whole_only
+                             else "no statement of the answer stands")
+        if answer != p.NO_ANSWER and uncited:
+            raise StepFailed("no statement of the answer cites verifiable evidence")
+        if stream is not None:
+            stream.write(tail)
+        return answer
 
     async def _tool_messages(self, text: str, calls: Sequence[ToolChunk]) -> list[ChatMessage]:
         """The assistant's calls and one answer per call (an error the model can read when
@@ -578,18 +623,6 @@ class LlmEngine:
 # -- helpers ----------------------------------------------------------------------------------
 def _why(exc: Exception) -> str:
     return "timeout" if isinstance(exc, TimeoutError) else str(exc)
-
-
-_STATEMENT_END = re.compile(r"(?:\[\d+\])+[.;]?|[.;](?:\s*\[\d+\])+")
-
-
-def _whole_statements(text: str) -> str | None:
-    """``text`` up to the end of its last cited statement, when that leaves an answer."""
-    ends = [m.end() for m in _STATEMENT_END.finditer(text)]
-    if not ends:
-        return None
-    whole = text[:ends[-1]].strip()
-    return whole if len(_MARKER.sub(" ", whole).split()) >= MIN_ANSWER_WORDS else None
 
 
 def _markers_of(text: str) -> list[str]:

@@ -15,7 +15,7 @@ from regintel.chat.prompts import PROMPT_VERSION as SYSTEM_PROMPT_VERSION
 from regintel.concepts.capture import CAPTURE_CONCEPTS_INSTRUCTIONS, CAPTURE_CONCEPTS_SCHEMA
 from regintel.ports.llm import ToolSpec
 
-LLM_PROMPT_VERSION = f"{SYSTEM_PROMPT_VERSION}+llm.3"
+LLM_PROMPT_VERSION = f"{SYSTEM_PROMPT_VERSION}+llm.4"
 
 # Sentinel the inquiry prompt asks for when the evidence does not answer; tests assert on it.
 NO_ANSWER = "The retrieved provisions do not address this question."
@@ -97,6 +97,8 @@ QUESTION_AGAIN = """
 Answer the question "{question}" in a few sentences, each ending with its evidence number."""
 # The worked example a small model is shown as an earlier exchange (an invented rulebook: the
 # model copies an example's words, which then cite nothing and are dropped).
+EXAMPLE_NOTE = ("(A worked example from another field, a lending library: it shows the form of "
+                "an answer only. None of its words belong in an answer.)\n\n")
 EXAMPLE_QUESTION = "How long may a member keep a book?"
 EXAMPLE_EVIDENCE = """[1] Library Rules, clause 2.1
 A member may borrow up to five books at a time. Books must be returned within 21 days of the

@@ -153,7 +153,7 @@ async def inquire(state: ChatState, runtime: Rt) -> Update:
                 "answer": about_project.text, "context": note(
                     state, "project_entities", [str(i) for i in about_project.entity_ids])}
     documents = documents_of(state)
-    versions = await _versions_asked(state, runtime, documents)
+    versions = await _versions_asked(state, runtime)
     if versions is not None:
         return versions
     # A follow-up ("and who has to approve it?") is searched with the questions before it.
@@ -201,26 +201,26 @@ async def _versions_read(runtime: Rt, hits: list[ChunkHit],
     the search read their current version, and the answer says which one."""
     deps = runtime.context
     named = {d.id for d in documents}
-    read: list[dict[str, Any]] = []
-    for document_id in list(dict.fromkeys(h.document_id for h in hits
-                                          if h.document_id not in named))[:MAX_NAMED_READ]:
-        document = await deps.documents.get(deps.tenant_id, document_id)
-        if document.family_id is not None:
-            read.append(ResolvedDocument(id=document.id, how="search", title=titled(
-                document.title, document.version)).model_dump(mode="json"))
-    return read
+    unnamed = list(dict.fromkeys(h.document_id for h in hits
+                                 if h.document_id not in named))[:MAX_NAMED_READ]
+    if not unnamed:
+        return []
+    # One read of the library (as resolve reads it), not one a document: on every inquiry.
+    library = {d.id: d for d in await deps.documents.list(deps.tenant_id)}
+    return [ResolvedDocument(id=document.id, how="search", title=titled(
+                document.title, document.version)).model_dump(mode="json")
+            for document in (library.get(i) for i in unnamed)
+            if document is not None and document.family_id is not None]
 
 
-async def _versions_asked(state: ChatState, runtime: Rt,
-                          documents: list[Document]) -> Update | None:
+async def _versions_asked(state: ChatState, runtime: Rt) -> Update | None:
     """A question about what changed between versions of a document: answered from their
-    alignment in ``compose`` (the two versions kept in the context), not from a search."""
+    alignment in ``compose`` (the two versions kept in the context), not from a search. The
+    pair is the one resolve read (``versions``)."""
     deps = runtime.context
-    message = state.get("message", "")
-    if deps.changes is None or not version_changes.is_change_question(message):
+    if deps.changes is None:
         return None
-    pair = await version_changes.pair_for(deps.documents, deps.tenant_id, message, documents,
-                                          await deps.documents.list(deps.tenant_id))
+    pair = await _pair(state, runtime)
     if pair is None:
         return None
     step(runtime.stream_writer, "compare", f"Aligning {pair.old.title} "
@@ -232,17 +232,29 @@ async def _versions_asked(state: ChatState, runtime: Rt,
             "context": context}
 
 
+async def _pair(state: ChatState, runtime: Rt) -> version_changes.Pair | None:
+    """The two versions resolve found the question about: among the turn's documents (resolve
+    puts them there), else read (the user confirmed other documents of their family)."""
+    ids = state.get("versions")
+    if not ids:
+        return None
+    deps = runtime.context
+    known = {str(d.id): d for d in documents_of(state)}
+    old, new = [known.get(i) or await deps.documents.get(deps.tenant_id, UUID(i))
+                for i in ids]
+    return version_changes.Pair(old, new)
+
+
 async def _version_answer(state: ChatState, runtime: Rt) -> Update:
     deps = runtime.context
     assert deps.changes is not None
-    old_id, new_id = (UUID(i) for i in (state.get("context") or {})["versions"])
-    pair = version_changes.Pair(await deps.documents.get(deps.tenant_id, old_id),
-                                await deps.documents.get(deps.tenant_id, new_id))
+    pair = await _pair(state, runtime)
+    assert pair is not None  # compose answers so only after _versions_asked found it
     book = CitationBook()
     composed = await version_changes.answer(
         reports=deps.changes, index=deps.index, tenant_id=deps.tenant_id,
         message=state.get("message", ""), pair=pair, book=book)
-    stream = AnswerStream(runtime.stream_writer, prefix=_prefix(state))
+    stream = AnswerStream(runtime.stream_writer, prefix=_prefix(state, runtime))
     for line in composed.answer.splitlines(keepends=True):
         stream.write(line)
     return {"answer": composed.answer, "result": {}, "dropped_quotes": book.dropped,
@@ -324,7 +336,7 @@ async def compare(state: ChatState, runtime: Rt) -> Update:
     comparisons sample each document evenly instead."""
     deps = runtime.context
     documents = documents_of(state)
-    versions = await _versions_asked(state, runtime, documents)
+    versions = await _versions_asked(state, runtime)
     if versions is not None:
         return versions
     topic = comparison_topic(state.get("message", ""), documents)
@@ -489,7 +501,7 @@ async def compose(state: ChatState, runtime: Rt) -> Update:
                 state.get("message", ""), documents, _by_document(hits), topic, book)
         else:
             tier = (state.get("confidence") or {}).get("tier")
-            stream = AnswerStream(runtime.stream_writer, prefix=_prefix(state))
+            stream = AnswerStream(runtime.stream_writer, prefix=_prefix(state, runtime))
             message = question_text.without_mentions(state.get("message", ""))
             query = question_text.without_mentions(state.get("query") or message)
             asked = abbreviations.expand(query, unless_in=[h.text for h in hits])
@@ -505,7 +517,7 @@ async def compose(state: ChatState, runtime: Rt) -> Update:
     if not streamed and composed.answer:
         # An engine that composes at once (the offline one) sends its answer line by line as
         # soon as it is composed: the checks after it change it rarely (a reset then).
-        stream = AnswerStream(runtime.stream_writer, prefix=_prefix(state))
+        stream = AnswerStream(runtime.stream_writer, prefix=_prefix(state, runtime))
         for line in composed.answer.splitlines(keepends=True):
             stream.write(line)
         streamed = stream.text
@@ -525,10 +537,10 @@ def _searching(runtime: Rt, node: str, documents: list[Document]) -> None:
          if documents else "Searching your library…")
 
 
-def _prefix(state: ChatState) -> str:
+def _prefix(state: ChatState, runtime: Rt) -> str:
     """The notice the final answer will start with, sent ahead of a streamed answer."""
     resolved = [ResolvedDocument.model_validate(r) for r in state.get("resolved") or []]
-    notice = answer_notice(state, resolved)
+    notice = answer_notice(state, resolved, runtime.context.engine.record().notice)
     return f"{notice}\n\n" if notice else ""
 
 

@@ -129,7 +129,9 @@ async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
                            if runtime.context.web is not None else []),
                          InputOption(id=TAG, label="Tag specific documents")],
             ).model_dump(mode="json")
-    versions = await _versions(state, runtime, [d for d, _ in chosen], library)
+    pair, versions = await _versions(state, runtime, [d for d, _ in chosen], library)
+    # Read once here: a change question is answered from the alignment of the pair (actions).
+    update["versions"] = _ids(pair)
     if versions:  # the versions asked about, in place of any other of their family
         chosen = [(d, how) for d, how in chosen if d.family_id != versions[0].family_id]
         chosen += [(d, "search") for d in versions]
@@ -142,23 +144,29 @@ async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
 
 
 async def _versions(state: ChatState, runtime: Rt, in_play: list[Document],
-                    library: list[Document] | None) -> list[Document]:
-    """The versions a message asks about: the two a change question compares ("what changed
-    between the 2012 and 2014 versions?"), or the one an ordinary question names ("in the
-    2012 version"); none when it names no version of a document that has versions."""
+                    library: list[Document] | None
+                    ) -> tuple[version_changes.Pair | None, list[Document]]:
+    """The versions a message asks about: the pair a change question compares ("what changed
+    between the 2012 and 2014 versions?") with its two versions; else no pair and the one
+    version an ordinary question names ("in the 2012 version"), or none when it names no
+    version of a document that has versions."""
     message = state.get("message", "")
     if not (version_changes.is_change_question(message)
             or version_changes.may_name_version(message)):
-        return []
+        return None, []
     deps = runtime.context
     library = library or await deps.documents.list(deps.tenant_id)
     pair = await version_changes.pair_for(deps.documents, deps.tenant_id, message, in_play,
                                           library)
     if pair is not None:
-        return [pair.old, pair.new]
+        return pair, [pair.old, pair.new]
     one = await version_changes.version_for(deps.documents, deps.tenant_id, message, in_play,
                                             library)
-    return [one] if one is not None else []
+    return None, [one] if one is not None else []
+
+
+def _ids(pair: version_changes.Pair | None) -> list[str] | None:
+    return [str(pair.old.id), str(pair.new.id)] if pair is not None else None
 
 
 def _named(message: str, action: Action, explicit: list[Document],
@@ -252,8 +260,13 @@ async def ask_user(state: ChatState, runtime: Rt) -> Update:
                 documents.append(library[doc_id])
                 how.append("inferred")
         inference = Inference(confidence="high", reasoning="confirmed by the user")
+        # The documents confirmed may be versions a change question is about.
+        pair = await version_changes.pair_for(deps.documents, deps.tenant_id,
+                                              state.get("message", ""), documents,
+                                              list(library.values()))
         return resolution(documents, how) | {
-            "pending": None, "inference": inference.model_dump(mode="json")}
+            "pending": None, "inference": inference.model_dump(mode="json"),
+            "versions": _ids(pair)}
     if pending.kind == "choose_docs" and SEARCH in chosen:
         return {"pending": None}  # go on without documents: the library is searched
     if WEB in chosen and runtime.context.web is not None:
@@ -297,8 +310,16 @@ def register(state: ChatState) -> list[DocRef]:
     return kept
 
 
-def answer_notice(state: ChatState, resolved: list[ResolvedDocument]) -> str | None:
-    """The brief professional notice of a high-confidence inference (spec: "Proceeding")."""
+def answer_notice(state: ChatState, resolved: list[ResolvedDocument],
+                  fallback: str | None = None) -> str | None:
+    """What the answer starts with: that the model's answer was replaced by the offline
+    engine's (``fallback``, ``TurnRecord.notice``), then the brief professional notice of a
+    high-confidence inference (spec: "Proceeding")."""
+    inferred = _inference_notice(state, resolved)
+    return "\n\n".join(n for n in (fallback, inferred) if n) or None
+
+
+def _inference_notice(state: ChatState, resolved: list[ResolvedDocument]) -> str | None:
     if state.get("halted") or not any(r.how != "explicit" for r in resolved):
         return None
     titles = " and ".join(r.title for r in resolved)

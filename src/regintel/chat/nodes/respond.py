@@ -62,14 +62,17 @@ def build_response(state: ChatState, thread_id: UUID,
 async def format_response(state: ChatState, runtime: Rt) -> Update:
     deps = runtime.context
     resolved = [ResolvedDocument.model_validate(r) for r in state.get("resolved") or []]
-    update: Update = {"registry": register(state), "notice": answer_notice(state, resolved)}
+    spent = deps.engine.record()
+    update: Update = {"registry": register(state),
+                      "notice": answer_notice(state, resolved, spent.notice)}
     response = build_response(cast(ChatState, {**state, **update}), deps.conversation_id)
     response.engine = Engine(deps.engine.name)
-    spent = deps.engine.record()
     response.usage = Usage(input_tokens=spent.input_tokens, output_tokens=spent.output_tokens,
                            cost_usd=spent.cost_usd)
     if spent.fallbacks:
         response.context["fallbacks"] = list(spent.fallbacks)
+    if spent.notice:  # the badge names the engine that wrote the answer
+        response.context["answered_by"] = "offline"
     if spent.models:
         response.context["models"] = list(spent.models)
     AnswerStream(runtime.stream_writer, sent=state.get("streamed", "")).finish(response.answer)
