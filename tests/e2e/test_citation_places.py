@@ -60,7 +60,7 @@ async def test_text_document_cited_by_section_and_lines(browser: Browser, live_s
     assert "page" not in shown, shown
     found = PLACE.search(shown)
     assert found is not None, shown
-    quote = ((await source.locator("blockquote").text_content()) or "").strip()
+    quote = ((await source.locator("blockquote.active").text_content()) or "").strip()
     quote = quote.strip('"“”').removesuffix("…")
     start = int(found["start"])
     end = int(found["end"] or start)

@@ -1,6 +1,6 @@
 """What the chat offers and shows (issue 38): a user with no documents is told so and how to
 add one; web search is offered only where it is configured; the Sources panel stays closed
-until there is something in it; the @mention list shows whole titles and puts a typed
+until a citation is opened; the @mention list shows whole titles and puts a typed
 document before a set of the same name; a summary says its heading once, and a title that
 carries its version does not show it twice."""
 
@@ -131,8 +131,11 @@ async def test_mentions_show_whole_titles_and_summaries_say_headings_once(
     assert "(2016/679) (2016/679)" not in text
     headings = answer.locator(".bubble > h4, .summary h3").filter(has_text=GDPR_TITLE)
     await expect(headings).to_have_count(1)
-    # The Sources panel opened with the first citations, with its Documents heading only.
+    # The Sources panel stays closed as the answer lands (issue 49); a citation opens it, with
+    # its Documents heading only.
     sources = page.get_by_role("complementary", name="Sources")
+    await expect(sources).to_have_class(re.compile("collapsed"))
+    await answer.locator(".cite.doc").first.click()
     await expect(sources).not_to_have_class(re.compile("collapsed"))
     await expect(sources.get_by_role("region", name="Document sources")).to_be_visible()
     await expect(sources.get_by_role("region", name="Web sources")).to_be_hidden()

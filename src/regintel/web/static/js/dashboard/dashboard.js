@@ -7,7 +7,9 @@ import { logOut, problemText } from '../screens/common.js';
 import { PAGE_LINKS } from '../screens/page.js';
 import { createComposer } from './composer.js';
 import { createLibrary } from './documents.js';
+import { createFollow } from './follow.js';
 import { renderAnswer } from './messages.js';
+import { createReveal } from './reveal.js';
 import { createSources } from './sources.js';
 import { hideTooltip } from './tooltip.js';
 import { reviewApi } from '../review/paths.js';
@@ -87,6 +89,7 @@ export function dashboardScreen(me) {
   const engineSelect = h('select', { class: 'engine-select', 'aria-label': 'Engine' });
   const engineField = h('span', { class: 'engine-field', hidden: true }, engineSelect);
   const messages = h('div', { class: 'messages', role: 'log', 'aria-label': 'Conversation', 'aria-live': 'polite', tabindex: 0 });
+  const follow = createFollow(messages);
   const ctx = {
     onCite: (c) => sources.focus(c),
     onResume: (answer, label) => ask({ resume: answer }, label),
@@ -187,7 +190,14 @@ export function dashboardScreen(me) {
       }
     });
   }
-  plus.addEventListener('click', () => (state.tab === 'chats' ? newChat() : library.openUpload()));
+  plus.addEventListener('click', () => {
+    if (state.tab !== 'chats') {
+      library.openUpload();
+      return;
+    }
+    newChat();
+    setLeftOpen(false); // on a phone the new chat is behind the panel
+  });
 
   function setLeftOpen(open) {
     shell.classList.toggle('left-open', open);
@@ -387,10 +397,6 @@ export function dashboardScreen(me) {
     return { el, body, status, text };
   }
 
-  function scrollDown() {
-    messages.scrollTop = messages.scrollHeight;
-  }
-
   async function openConversation(id) {
     if (state.abort) state.abort.abort();
     state.threadId = id;
@@ -407,21 +413,24 @@ export function dashboardScreen(me) {
       // A conversation that keeps no engine of its own (started before engines were chosen,
       // or under another default) shows the engine its turns used, not today's default.
       if (!(conversation && conversation.engine)) showEngine(engineOfTurns(answers));
+      let lastAnswer = null;
       for (const m of stored) {
         if (m.role === 'user') userMessage(m.content);
         else if (m.role === 'assistant') {
           const meta = answers.shift();
-          messages.append(h('div', { class: 'msg assistant' }, h('span', { class: 'avatar bot', 'aria-hidden': 'true' }, '§'),
-            h('div', { class: 'bubble' }, renderAnswer(meta, ctx, { live: false }))));
-          sources.addAll(meta.citations, { reveal: window.matchMedia(WIDE).matches });
+          lastAnswer = h('div', { class: 'msg assistant' }, h('span', { class: 'avatar bot', 'aria-hidden': 'true' }, '§'),
+            h('div', { class: 'bubble' }, renderAnswer(meta, ctx, { live: false })));
+          messages.append(lastAnswer);
+          sources.addAll(meta.citations);
         }
       }
       if (!stored.length) welcome();
       showUsage();
+      follow.show(lastAnswer); // the last answer from its first line
     } catch (error) {
       messages.append(h('p', { class: 'form-error' }, problemText(error)));
+      follow.show(null);
     }
-    scrollDown();
   }
 
   async function ask(payload, label) {
@@ -433,6 +442,7 @@ export function dashboardScreen(me) {
     let createdId = null; // a conversation started by this turn, withdrawn if the turn is refused
     let sent = null;
     let out = null;
+    let reveal = null;
     try {
       if (!state.threadId) {
         const created = await post('/api/conversations', {
@@ -446,10 +456,29 @@ export function dashboardScreen(me) {
       if (body.resume) body.message = '';
       sent = userMessage(payload.message, label, { action: payload.action, web: payload.enable_web_search });
       out = assistantShell();
-      scrollDown();
+      follow.start(out.el);
       state.abort = new AbortController();
+      // The answer's sentences as they arrive, drawn as the final answer is; the view follows
+      // the answer until its first line is at the top.
+      reveal = createReveal(out.text, ctx, () => follow.update());
+      state.abort.signal.addEventListener('abort', () => reveal.stop());
       let finished = false;
       let accepted = false;
+      let landed = Promise.resolve();
+      // The final answer in place of the streamed one, its first line where it was on screen.
+      const land = (data) => {
+        reveal.stop();
+        if (!out.el.isConnected) return; // another conversation was opened meanwhile
+        follow.land(out.text.firstElementChild, () => {
+          clear(out.body);
+          out.body.append(...renderAnswer(data, ctx));
+          out.el.classList.remove('streaming');
+          out.el.removeAttribute('aria-busy');
+          return out.body.querySelector(':scope > :not(.resolved)');
+        });
+        sources.addAll(data.citations);
+        if (data.thread_id) state.threadId = data.thread_id;
+      };
       await streamChat(body, (kind, data) => {
         if (!accepted) {
           // The question is the server's now: the box is cleared only once it is accepted,
@@ -458,7 +487,7 @@ export function dashboardScreen(me) {
           if (!payload.resume) composer.clear();
         }
         if (kind === 'status') {
-          if (data.reset) clear(out.text);
+          if (data.reset) reveal.reset();
           // A step as it starts, in words ("Searching 3 documents…"), else the label of the
           // node that ended; a node without one leaves the last step shown.
           const label = data.detail || NODE_LABELS[data.node];
@@ -466,31 +495,30 @@ export function dashboardScreen(me) {
           else if (!out.status.textContent) out.status.textContent = 'Working…';
         } else if (kind === 'text') {
           // The answer arrives as it is composed; its quotes are checked before it is final.
-          if (!out.text.textContent) out.status.textContent = 'Checking the quotes…';
-          out.text.append(document.createTextNode(data.delta || ''));
-          scrollDown();
+          if (!reveal.started) out.status.textContent = 'Checking the quotes…';
+          reveal.push(data.delta || '');
         } else if (kind === 'meta') {
           finished = true;
-          clear(out.body);
-          out.body.append(...renderAnswer(data, ctx));
-          out.el.classList.remove('streaming');
-          out.el.removeAttribute('aria-busy');
-          sources.addAll(data.citations, { reveal: window.matchMedia(WIDE).matches });
-          if (data.thread_id) state.threadId = data.thread_id;
+          // A plain answer lands once the sentences that came before it are shown; an audit,
+          // comparison, summary or question back is drawn otherwise, so it lands at once.
+          const plain = !(data.audit || data.comparison || data.summary || data.needs_input);
+          landed = (plain ? reveal.finish() : Promise.resolve()).then(() => land(data));
         } else if (kind === 'error') {
           finished = true;
+          reveal.stop();
           clear(out.body);
           out.body.append(h('p', { class: 'form-error', role: 'alert' }, problemText(new ApiError(data.status || 500, data))));
           out.el.classList.remove('streaming');
           out.el.removeAttribute('aria-busy');
         }
       }, state.abort.signal);
+      await landed;
       if (!finished) {
+        reveal.stop();
         out.status.textContent = 'The answer stopped before it was complete.';
         out.el.classList.remove('streaming');
         out.el.removeAttribute('aria-busy');
       }
-      scrollDown();
     } catch (error) {
       if (!(error instanceof DOMException && error.name === 'AbortError')) {
         if (error instanceof ApiError && out && out.el.classList.contains('streaming')) {
@@ -517,6 +545,8 @@ export function dashboardScreen(me) {
         }
       }
     } finally {
+      if (reveal) reveal.stop();
+      follow.stop();
       state.busy = false;
       state.abort = null;
       composer.setBusy(false);
@@ -538,7 +568,7 @@ export function dashboardScreen(me) {
     if (event.key === 'Escape' && shell.classList.contains('left-open')) setLeftOpen(false);
   });
   setTab('chats');
-  sources.setOpen(false); // opens with the first citations (sources.addAll)
+  sources.setOpen(false); // until a citation is opened: an answer arriving leaves it closed
   const projectLoaded = projectParam
     ? get(`/api/projects/${encodeURIComponent(projectParam)}`).then((p) => { state.project = { id: p.id, name: p.name }; }).catch(() => {})
     : Promise.resolve();

@@ -86,19 +86,28 @@ export function citationMarker(c, ctx) {
 // needs; the id is for machines (the API keeps it).
 const ENTITY_REF = /\[[a-z_]+:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\]\s?/g;
 
-/** Text with its [n] markers turned into citation buttons (everything else literal). */
+/** The marker of citation n while its answer streams in: drawn as the final one is (its
+ * citations arrive with the finished answer), so the text does not move when it lands. */
+function pendingMarker(n) {
+  return h('span', { class: 'cite doc pending', 'aria-hidden': 'true' },
+    icon('document'), h('sup', {}, String(n)));
+}
+
+/** Text with its [n] markers turned into citation buttons (everything else literal); while
+ * the answer streams (ctx.pending), every marker is a placeholder. */
 export function citedText(raw, citations, ctx) {
   const text = String(raw || '').replace(ENTITY_REF, '');
   const byN = new Map((citations || []).map((c) => [Number(c.n), c]));
+  const pending = Boolean(ctx && ctx.pending);
   const nodes = [];
   let last = 0;
   const pattern = /\[(\d+)\]/g;
   let match;
   while ((match = pattern.exec(text)) !== null) {
     const c = byN.get(Number(match[1]));
-    if (!c) continue;
+    if (!c && !pending) continue;
     if (match.index > last) nodes.push(text.slice(last, match.index));
-    nodes.push(citationMarker(c, ctx));
+    nodes.push(c ? citationMarker(c, ctx) : pendingMarker(match[1]));
     last = pattern.lastIndex;
   }
   if (last < text.length) nodes.push(text.slice(last));
@@ -184,6 +193,13 @@ export function engineBadge(meta) {
   const fallbacks = (meta.context && meta.context.fallbacks) || [];
   if (engine === 'offline') {
     return h('span', { class: 'badge engine offline', 'data-engine': engine }, 'Offline engine');
+  }
+  // The answer step itself fell back: the words are the offline engine's, and the badge says
+  // so (a step around it falling back leaves the model's answer).
+  if (meta.context && meta.context.answered_by === 'offline') {
+    return h('span', { class: 'badge engine fallback', 'data-engine': engine,
+      'data-answered-by': 'offline', title: `Fell back: ${fallbacks.join('; ')}` },
+    `Offline engine · ${models || 'the model'} did not answer`);
   }
   const label = engine === 'llm+fallback'
     ? `Model ${models} + offline fallback` : `Model ${models}`;
@@ -500,7 +516,7 @@ export function renderAnswer(meta, ctx, { live = true } = {}) {
   }
   const footer = h('div', { class: 'msg-footer' },
     meta.needs_input ? null : confidenceBadge(meta.confidence), engineBadge(meta),
-    costLine(meta.usage, meta.engine));
+    costLine(meta.usage, meta.context && meta.context.answered_by === 'offline' ? 'offline' : meta.engine));
   if (footer.childNodes.length) parts.push(footer);
   return parts;
 }

@@ -1,15 +1,50 @@
-// The Sources panel: the citations of the current conversation, documents and web; clicking
-// a citation in a message opens the panel at its excerpt. Collapses to a thin strip.
+// The Sources panel: the citations of the current conversation, documents and web, one card
+// per clause of a document (or per web page) holding the quotes cited from it. It starts
+// closed and an answer arriving leaves it so; clicking a citation in a message opens it at
+// that quote (the Sources button and the strip open it too). Collapses to a thin strip.
 import { clear, h, safeUrl, shownQuote } from '../dom.js';
 import { icon } from '../icons.js';
 import { citationMeta } from './messages.js';
 
-function keyOf(c) {
-  return c.source_type === 'web' ? `w:${c.url}:${c.quote}` : `d:${c.document_id}:${c.chunk_id}:${c.quote}`;
+/** The card a citation belongs to: its document's clause (its section where no clause was
+ * found, its passage where neither was), or its web page. */
+function cardOf(c) {
+  if (c.source_type === 'web') return `w:${c.url}`;
+  return `d:${c.document_id}:${c.clause || c.section || c.chunk_id}`;
+}
+
+function quoteOf(c) {
+  return `${c.chunk_id || c.url}:${c.quote}`;
+}
+
+const plain = (text) => String(text || '').replace(/\s+/g, ' ').replace(/…$/, '').trim();
+
+/** Where a clause's quotes are: one citation's place, its lines (or pages) from the first
+ * quote's to the last one's. */
+function cardMeta(cited) {
+  const [first] = cited;
+  const lines = cited.map((c) => c.lines).filter(Boolean);
+  const pages = [...new Set(cited.map((c) => c.page).filter(Boolean))].sort((a, b) => a - b);
+  if (pages.length > 1) {
+    return [first.version ? `Version ${first.version}` : '', `pages ${pages[0]}–${pages[pages.length - 1]}`,
+      first.clause ? `clause ${first.clause}` : ''].filter(Boolean).join(' · ');
+  }
+  return citationMeta(lines.length ? {
+    ...first,
+    lines: { start: Math.min(...lines.map((l) => l.start)), end: Math.max(...lines.map((l) => l.end)) },
+  } : first);
+}
+
+/** What a card gathers, as its "N more quotes from this …" says. */
+function unitOf(c) {
+  if (c.source_type === 'web') return 'page';
+  if (c.clause) return 'clause';
+  return c.section ? 'section' : 'passage';
 }
 
 export function createSources({ onToggle }) {
-  const seen = new Map();
+  const cards = new Map(); // card key → its element, the citations and the quotes it holds
+  const quoted = new Map(); // quote key → {card, el}
   const docs = h('ul', { class: 'source-list' });
   const web = h('ul', { class: 'source-list' });
   // A heading shows only over citations of its kind: no bare "Documents" / "Web" headings.
@@ -29,46 +64,85 @@ export function createSources({ onToggle }) {
     peek.setAttribute('aria-expanded', String(open));
     onToggle(open);
   }
-  let dismissed = false; // the user closed it: citations arriving do not reopen it
-  close.addEventListener('click', () => { dismissed = true; setOpen(false); });
+  close.addEventListener('click', () => setOpen(false));
   peek.addEventListener('click', () => setOpen(true));
 
-  function add(c) {
-    const key = keyOf(c);
-    if (seen.has(key)) return seen.get(key);
+  function newCard(key, c) {
     const isWeb = c.source_type === 'web';
     const url = isWeb ? safeUrl(c.url) : null;
-    const item = h('li', { class: `source ${isWeb ? 'web' : 'doc'}`, tabindex: -1 },
+    const meta = h('div', { class: 'source-meta' });
+    const moreList = h('div', { class: 'more-quotes-list' });
+    const more = h('details', { class: 'more-quotes', hidden: true }, h('summary', {}), moreList);
+    const item = h('li', { class: `source ${isWeb ? 'web' : 'doc'}`, tabindex: -1, dataset: { card: key } },
       h('div', { class: 'source-title' }, icon(isWeb ? 'globe' : 'document'), ' ',
         url ? h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, c.title || url) : (c.title || 'Untitled')),
-      citationMeta(c) ? h('div', { class: 'source-meta' }, citationMeta(c)) : null,
-      c.quote ? h('blockquote', {}, shownQuote(c.quote)) : null);
+      meta, more);
     (isWeb ? web : docs).append(item);
     (isWeb ? webSection : docSection).hidden = false;
-    seen.set(key, item);
     empty.hidden = true;
-    return item;
+    const card = { item, meta, more, moreList, unit: unitOf(c), cited: [], quotes: [] };
+    cards.set(key, card);
+    return card;
+  }
+
+  /** A quote joins its card: once, however often it is cited; a longer quote of the same
+   * passage takes the place of a shorter one. The first quote shows, the others fold under
+   * "N more quotes from this clause". */
+  function addQuote(card, c) {
+    const text = plain(c.quote);
+    let shown = card.quotes.find((q) => q.text.includes(text) || text.includes(q.text));
+    if (shown && text.length > shown.text.length) {
+      shown.text = text;
+      shown.el.textContent = shownQuote(c.quote);
+    }
+    if (!shown && c.quote) {
+      shown = { text, el: h('blockquote', {}, shownQuote(c.quote)) };
+      card.quotes.push(shown);
+      if (card.quotes.length === 1) card.item.insertBefore(shown.el, card.more);
+      else card.moreList.append(shown.el);
+      const others = card.quotes.length - 1;
+      card.more.hidden = others === 0;
+      card.more.querySelector('summary').textContent = `${others} more quote${others === 1 ? '' : 's'} from this ${card.unit}`;
+    }
+    return shown ? shown.el : null;
+  }
+
+  function add(c) {
+    const known = quoted.get(quoteOf(c));
+    if (known) return known;
+    const key = cardOf(c);
+    const card = cards.get(key) || newCard(key, c);
+    card.cited.push(c);
+    const text = cardMeta(card.cited);
+    card.meta.textContent = text;
+    card.meta.hidden = !text;
+    const entry = { card, el: addQuote(card, c) };
+    quoted.set(quoteOf(c), entry);
+    return entry;
   }
 
   return {
     element,
-    /** Adds citations; with `reveal` (a wide screen) the panel opens on the first ones,
-     * unless the user closed it. The panel starts closed: empty, it has nothing to show. */
-    addAll(citations, { reveal = false } = {}) {
-      const before = seen.size;
+    /** Adds an answer's citations to their cards; the panel stays as it is. */
+    addAll(citations) {
       (citations || []).forEach(add);
-      if (reveal && !dismissed && before === 0 && seen.size > 0) setOpen(true);
     },
+    /** Opens the panel at citation `c`'s quote. */
     focus(c) {
-      const item = add(c);
+      const { card, el } = add(c);
       setOpen(true);
-      element.querySelectorAll('.source.active').forEach((el) => el.classList.remove('active'));
-      item.classList.add('active');
-      item.scrollIntoView({ block: 'nearest' });
-      item.focus({ preventScroll: true });
+      element.querySelectorAll('.source.active, .source blockquote.active').forEach((x) => x.classList.remove('active'));
+      card.item.classList.add('active');
+      if (el) {
+        el.classList.add('active');
+        if (card.moreList.contains(el)) card.more.open = true;
+      }
+      (el || card.item).scrollIntoView({ block: 'nearest' });
+      card.item.focus({ preventScroll: true });
     },
     reset() {
-      seen.clear();
+      cards.clear();
+      quoted.clear();
       clear(docs);
       clear(web);
       docSection.hidden = true;
