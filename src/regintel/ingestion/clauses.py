@@ -10,24 +10,31 @@ from bisect import bisect_right
 
 MAX_LABEL = 80
 
-# One more part of a number: `.13A`, `.Guidance` (ADGM guidance under a rule), `.Chapter 1`
-# (FSMR's `Part 1.Chapter 1.1.(1)`), or a bracketed sub-part `(1)` / `.(a)`.
-_PART = r"(?:\.(?:\d{1,3}[A-Z]{0,2}|Guidance|Chapter[ \t]+\d{1,3}[A-Z]?)|\.?\(\w{1,4}\))"
+# One more part of a number: `.13A`, `.Guidance` (ADGM guidance under a rule, also typed
+# `. Guidance` and `.Guidance2`), `.Chapter 1` (FSMR's `Part 1.Chapter 1.1.(1)`), a one-word
+# named part (`2.4.4.Individuals.(a)`, `8.Introduction.Guidance.1`; a title of several words
+# run into the number, "2.6.Suspending Securities from…", is no part of it), or a bracketed
+# sub-part `(1)` / `.(a)`.
+_PART = (r"(?:\.(?:\d{1,3}[A-Z]{0,2}|[ ]?Guidance\d{0,3}|Chapter[ \t]+\d{1,3}[A-Z]?"
+         r"|[A-Z][a-z]{2,30}(?![a-z ]))|\.?\(\w{1,4}\))")
 _KEYWORD = (r"(?i:article|rule|regulation|section|chapter|part|schedule|annex|appendix)"
             rf"[ \t]+(?:\d{{1,4}}[A-Za-z]{{0,2}}|[IVXLCDM]{{1,7}}|[A-Z]){_PART}*")
 # Numbers start with 1-3 digits, so "2019. The year…" is no clause; a bare number needs a tab
 # after it ("1<TAB>INTRODUCTION"), which keeps "100 Main Street" out.
 _NUMBERED = (r"\d{1,3}(?:\.[0-9A-Z]{1,4})*\.Guidance[ ][^\t\n.]{1,120}(?:\.\d{1,3}\.?)?"
-             r"(?=\t|[ ]*$)"
+             r"(?=[ ]*\t|[ ]*$)"
              # ADGM guidance with a title: "7.1.3.Guidance on high-risk customers.2."
              rf"|\d{{1,3}}{_PART}+\.?"  # 1.1  1.1.  5.13A.5.1  2.1.3.Guidance.1  1.(1)
              r"|\d{1,3}\."  # 2. Scope
-             r"|\d{1,3}(?=\t)"  # 1<TAB>INTRODUCTION
+             r"|\d{1,3}(?=[ ]*\t)"  # 1<TAB>INTRODUCTION
              r"|\d{1,3}\)"  # 1) INTRODUCTION
-             r"|[A-Z]\.\d{1,3}(?:\.\d{1,3})*\.?")  # A.1. (lettered annex numbering)
-# A marker is a heading, not prose: the line ends, or a tab, a dash or colon, or a capital or
-# opening bracket or quote follows. "Rule 8.2 applies…" (lower case) stays prose.
-_HEADING_END = r"""(?=[ \t]*$|\t|[ ]*[-–—:](?:[ \t]|$)|[ ]+[A-Z\[(“"‘'])"""
+             r"|[A-Z]\.\d{1,3}(?:\.\d{1,3})*\.?"  # A.1. (lettered annex numbering)
+             # An appendix's own numbering, letters run into the number ("A1.1",
+             # "A2.1.1.Guidance.1."), and before a tab as a bare number is: "APP1<TAB>TITLE".
+             rf"|[A-Z]{{1,3}}\d{{1,3}}(?:{_PART}+\.?|(?=[ ]*\t))")
+# A marker is a heading, not prose: the line ends, or a tab (after any spaces), a dash or colon,
+# or a capital or opening bracket or quote follows. "Rule 8.2 applies…" (lower case) stays prose.
+_HEADING_END = r"""(?=[ \t]*$|[ ]*\t|[ ]*[-–—:](?:[ \t]|$)|[ ]+[A-Z\[(“"‘'])"""
 _MARKER = re.compile(
     # "Appendix A. Title": a keyword marker may end with a full stop.
     rf"^[ ]{{0,3}}(?:(?P<kw>{_KEYWORD})\.?|(?P<num>{_NUMBERED})){_HEADING_END}"
@@ -60,7 +67,8 @@ def find_clauses(text: str) -> list[tuple[int, str]]:
 
 
 def _label(marker: str) -> str:
-    label = " ".join(marker.split()).rstrip(".")
+    # "21.3.4. Guidance.1." is labelled as its neighbours are written: 21.3.4.Guidance.1.
+    label = " ".join(marker.split()).replace(". ", ".").rstrip(".")
     if label.endswith(")") and "(" not in label:  # "1)" → "1"
         label = label[:-1]
     return label

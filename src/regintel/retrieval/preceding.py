@@ -7,7 +7,8 @@ about 1,000 characters, so a chunk can start:
 * inside a sentence - at "Person should be aware that …" when no sentence or line started
   near the cut - with "A Relevant" in the chunk before: the sentence's *opening*;
 * before its first clause marker, when ingestion named it after that marker (the one near
-  its top): the clause its first words belong to is the last marker before it.
+  its top): the clause its first words belong to is the last marker before it, or the
+  clause the chunks before run on in when they hold no marker.
 
 All three are read from the chunks just before. The lead-in and the opening are shown with
 the chunk's text, the clause names its citation. A quote stays inside one chunk: a sentence
@@ -21,7 +22,7 @@ import re
 from collections.abc import Sequence
 from uuid import UUID
 
-from regintel.domain.documents import ChunkHit
+from regintel.domain.documents import ChunkHit, StoredChunk
 from regintel.ingestion.clauses import find_clauses
 from regintel.ports.library import ChunkIndex
 
@@ -61,6 +62,16 @@ def clause_before(previous: str, text: str) -> str | None:
     at = start_in(previous, text)
     marks = find_clauses(previous if at < 0 else previous[:at])
     return marks[-1][1] if marks else None
+
+
+def running_clause(before: Sequence[StoredChunk]) -> str | None:
+    """The clause the chunks ``before`` (consecutive, in order) all run on in, when none of
+    them starts one: ingestion files a chunk without a marker under the clause in effect
+    where it starts, and with no marker since, that clause still holds where the chunk after
+    them starts (an article longer than the chunks looked back)."""
+    if before and not any(find_clauses(c.text) for c in before):
+        return before[0].clause
+    return None
 
 
 def opening(previous: str, text: str) -> str | None:
@@ -109,7 +120,7 @@ async def attach(index: ChunkIndex, tenant_id: UUID, hits: Sequence[ChunkHit]) -
             said = lead_in(hit.clause, joined)
             if said:
                 update["lead_in"] = said
-        label = clause_before(joined, hit.text)
+        label = clause_before(joined, hit.text) or running_clause(before)
         if label:
             update["clause_before"] = label
         if before and before[-1].ordinal == hit.ordinal - 1:

@@ -38,6 +38,18 @@ from regintel.ingestion import find_clauses
     ("Schedule 1", "Schedule 1"),
     ("Annex II", "Annex II"),
     ("A.1.\tThe UAE Sustainable Finance Working Group", "A.1"),
+    # As the rulebooks type some of them (issue 49): spaces before the tab, a space or no dot
+    # before the guidance number, a named part, an appendix's own numbering.
+    ("2.3.1.Guidance.2. \tBreaching a Principle", "2.3.1.Guidance.2"),
+    ("3.3.31.(1) \tOutsourcing: An Authorised Person", "3.3.31.(1)"),
+    ("8.3.2.Guidance on CDD.10. \tIn undertaking CDD", "8.3.2.Guidance on CDD.10"),
+    ("21.3.4. Guidance.1.\tA Benchmark Administrator", "21.3.4.Guidance.1"),
+    ("4.3.1.Guidance2.\tThe provisions in Rule", "4.3.1.Guidance2"),
+    ("2.4.4.Individuals.(a)\tFor the purposes", "2.4.4.Individuals.(a)"),
+    ("8.Introduction.Guidance.1.\tThis Chapter outlines", "8.Introduction.Guidance.1"),
+    ("APP1\tBEST PRACTICE RELATING TO CORPORATE GOVERNANCE", "APP1"),
+    ("A1.1.Guidance.3.\tRoles of the Governing Body", "A1.1.Guidance.3"),
+    ("A2.1.1\tDisclosure of market data", "A2.1.1"),
     ("## Scope and purpose", "Scope and purpose"),
     ("### Article 7 Conditions for consent ###", "Article 7"),
     ("# " + "Long heading " * 10, ("Long heading " * 10)[:80].rstrip()),
@@ -56,6 +68,9 @@ def test_markers_and_labels(line: str, label: str) -> None:
     "  see 5.13A.5.1 Above",  # not at the start of the line
     "Regulations to make provision for",
     "#hashtag",
+    "2.6.Suspending Securities from the Official List",  # a title run into the number
+    "APP1 applies to every Authorised Person.",
+    "Q3 Results",
 ])
 def test_lookalikes_are_not_clauses(line: str) -> None:
     assert find_clauses(f"Some preamble.\n{line}\nBody text.") == []

@@ -12,7 +12,7 @@ import pytest
 from regintel.chat.offline.ranking import sentences_of
 from regintel.domain.documents import ChunkHit, DocType, StoredChunk
 from regintel.retrieval.evidence import CitationBook
-from regintel.retrieval.preceding import attach, clause_before, lead_in, opening
+from regintel.retrieval.preceding import attach, clause_before, lead_in, opening, running_clause
 
 BEFORE = ("4.4.1\tA Relevant Person must appoint an MLRO.\n"
           "4.5.1\tA Relevant Person must, where relevant, maintain the following records:\n"
@@ -55,6 +55,21 @@ def test_the_clause_before_is_the_last_marker_before_the_chunk_starts() -> None:
     assert clause_before(CUT_BEFORE, CUT) == "8.3.6.Guidance.3"
     assert clause_before(BEFORE, INSIDE) == "4.5.1"  # no overlap found: the last marker
     assert clause_before("no marker here", CUT) is None
+
+
+def _stored(text: str, clause: str | None) -> StoredChunk:
+    return StoredChunk(id=uuid4(), document_id=uuid4(), ordinal=2, text=text, page_start=1,
+                       page_end=1, char_start=0, char_end=len(text), clause=clause)
+
+
+def test_chunks_before_without_a_marker_run_on_in_the_clause_the_first_is_filed_under() -> None:
+    # A long article: neither chunk looked back starts a clause, so the chunk after them
+    # starts in the one they run on in.
+    long = [_stored("the data subject has given consent;", "Article 6"),
+            _stored("processing is necessary for a contract;", "Article 6")]
+    assert running_clause(long) == "Article 6"
+    assert running_clause([*long, _stored(BEFORE, "4.5.1")]) is None  # a marker: read it
+    assert running_clause([]) is None
 
 
 def _hit(text: str, clause: str | None, lead: str | None = None,
