@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from regintel.bench import summaries
 from regintel.chat.service import ChatService
 from regintel.container import Container
 from regintel.domain.chat import Action, ChatResponse, Engine
@@ -160,6 +161,13 @@ async def test_a_rulebook_summary_walks_its_chapters_in_order(offline_chat: Chat
     covered = re.match(r"(\d+) of (\d+) chapters", section.coverage)
     assert covered and int(covered[1]) == len(section.parts) <= int(covered[2]), section.coverage
     assert f"Coverage: {section.coverage}." in r.answer
+    # Each chapter's line leads with a binding duty of that chapter, as the obligation
+    # register reads one (not an exemption, not guidance), where the passages read hold one.
+    rows = await container.registers.get(corpus.tenant_id, corpus.aml.id)
+    scored = summaries.score_section(section, r.citations, rows)
+    assert summaries.figures_of(scored["lines"])["share"] >= 0.75, scored["lines"]
+    assert any(p.statement.text.count(" Its other duties: ") == 1 and
+               len(p.statement.citations) >= 2 for p in section.parts)
     await _all_quotes_verify(container, corpus, r)
 
 

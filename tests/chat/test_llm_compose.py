@@ -171,7 +171,12 @@ async def test_an_answer_that_cannot_be_mapped_ends_in_the_offline_report(
     assert len(_calls(behaviour, step)) == 1
     # The offline engine's report, numbered from 1: the rejected answer left no citation.
     offline = await ask(offline_chat, corpus)
-    assert r.answer == offline.answer
+    # Said first, in words: the model's answer was replaced, why, and by whose.
+    notice, answer = r.answer.split("\n\n", 1)
+    assert notice.startswith("The model") and notice.endswith(
+        "; this is the offline engine's answer."), notice
+    assert answer == offline.answer
+    assert r.context["answered_by"] == "offline"
     assert r.citations == offline.citations
     assert (r.summary, r.comparison) == (offline.summary, offline.comparison)
     await _all_quotes_verify(llm_container, corpus, r)

@@ -48,9 +48,11 @@ async def test_answer_streams_from_the_model_with_verified_citations_and_cost(
     response: ChatResponse = events[-1].data
     assert events[-1].kind == "meta" and response.engine is Engine.LLM
     assert response.action is Action.INQUIRE
-    # Deltas arrived word by word while the model generated, and spell the final answer.
-    deltas = [e for e in events if e.kind == "text"]
-    assert len(deltas) > 5 and _shown(events) == response.answer
+    # Deltas arrived a checked statement at a time while the model generated, were never
+    # taken back, and spell the final answer.
+    deltas = [e.data for e in events if e.kind == "text"]
+    assert len(deltas) >= 2 and _shown(events) == response.answer
+    assert not any(e.kind == "status" and e.data.get("reset") for e in events)
     await _all_quotes_verify(llm_container, corpus, response)
     assert response.usage.input_tokens > 0 and response.usage.cost_usd > 0
     assert response.context["models"] == ["stub-small"]

@@ -524,6 +524,40 @@ def bench_scenarios(
         json_out, show)
 
 
+@bench_app.command("summaries")
+def bench_summaries(
+    examples: Annotated[int, typer.Option(min=0, help="Failing lines shown per rulebook.")] = 4,
+    json_out: JsonOption = False,
+) -> None:
+    """Whether a summary's line for each part states a binding duty of that part.
+
+    AML, GEN, COBS and the GDPR summarised as chat turns on the offline engine; each
+    part-line's leading quote checked against the document's obligation register."""
+    from regintel.bench import summaries
+
+    settings = load_settings()
+    # The offline engine whatever the environment configures: the figures are its summary's.
+    settings = settings.model_copy(update={"llm": settings.llm.model_copy(update={
+        "provider": None, "base_url": None, "providers": {}})})
+
+    def show(f: Figures) -> str:
+        return "\n\n".join([
+            render_table("Summary part-lines that state a binding duty of their part "
+                         "(offline engine)",
+                         ["rulebook", "part-lines", "duties", "share", "parts with a duty",
+                          "share of those", "composition ms (first / again)"],
+                         summaries.table_rows(f)),
+            render_table("Failing lines", ["rulebook", "part", "why", "clause", "quote"],
+                         summaries.failing_rows(f))])
+
+    async def go() -> Figures:
+        async with open_container(settings) as container:
+            return await summaries.run(container, settings.demo_data_dir, examples=examples)
+
+    figures = run(go)
+    typer.echo(render_json(figures) if json_out else show(figures))
+
+
 @bench_app.command("llm")
 def bench_llm(
     corpus: CorpusOption,
@@ -559,6 +593,10 @@ def bench_llm(
              ["prompt tokens (p50)", f["prompt_tokens_p50"]],
              ["first token p50 / p95 (ms)",
               f"{f['first_token_p50_ms']} / {f['first_token_p95_ms']}"],
+             ["first token, the product's estimate for this machine (s)",
+              f["first_token_estimate_s"]],
+             ["answers repeating the worked example",
+              f"{f['example_leaks']} of {f['example_leaks_checked']}"],
              ["inquiry turn p50 / p95, model (ms)",
               f"{f['turn_ms']['inquire_llm']['p50']} / {f['turn_ms']['inquire_llm']['p95']}"],
              ["inquiry turn p50 / p95, offline (ms)",

@@ -231,6 +231,10 @@ class LlmEngine:
             why = f"{model} did not finish in {limit:g} s"
         elif reason.startswith("provider error"):
             why = f"{model} stopped with an error"
+        elif "token limit" in reason:
+            why = f"{model} ran out of room before its answer was complete"
+        elif reason.startswith("malformed output"):
+            why = f"{model} returned its answer in a form that could not be read"
         else:
             why = f"{model}'s answer did not pass the checks against the sources"
         return f"{why}; this is the offline engine's answer."
@@ -399,13 +403,13 @@ class LlmEngine:
         concepts: list[dict[str, Any]] | None = [] if tools else None
         for round_ in range(MAX_TOOL_ROUNDS + 1):
             calls: list[ToolChunk] = []
-            said: list[str] = []  # the model's own text of the round, for its tool calls
+            written: list[str] = []  # the model's own text of the round, for its tool calls
             async with asyncio.timeout(self._timeout_s), contextlib.aclosing(
                     route.model.stream(messages, tools=tools or None,
                                        timeout_s=self._timeout_s)) as chunks:
                 async for chunk in chunks:
                     if isinstance(chunk, TextChunk):
-                        said.append(chunk.text)
+                        written.append(chunk.text)
                         released = verified.feed(citing.feed(chunk.text))
                     elif isinstance(chunk, ToolChunk):
                         if chunk.name == p.CAPTURE_CONCEPTS_TOOL.name and concepts is not None:
@@ -431,7 +435,7 @@ class LlmEngine:
                         stream.write(released)
             if not calls:
                 break
-            messages += await self._tool_messages("".join(said), calls)
+            messages += await self._tool_messages("".join(written), calls)
         # A small model's kept statements each cite what supports them (``_check``).
         return self._finished(verified, stream, whole_only=False,
                               uncited=not small and not tool_names and not citing.cited
@@ -444,12 +448,12 @@ class LlmEngine:
         small model's window, only what its citations support, a sentence without a marker
         cited to the evidence that holds it (``statements``)."""
         example = EXAMPLE_PHRASES if self._example(step) else frozenset()
-        said = phrases(*(h.text for h in evidence)) if example else frozenset()
+        evidence_says = phrases(*(h.text for h in evidence)) if example else frozenset()
         shown_with = frozenset(content_words(" ".join(
             f"{h.lead_in or ''} {h.opening or ''}" for h in evidence)))
 
         def check(statement: str) -> str:
-            if example and (copied := leaked(statement, example, said)):
+            if example and (copied := leaked(statement, example, evidence_says)):
                 log.info("dropped a statement repeating the worked example: %s", copied[0])
                 return ""
             if not small:

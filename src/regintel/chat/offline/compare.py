@@ -11,7 +11,7 @@ from uuid import UUID
 import numpy as np
 
 from regintel.chat.engine import Composed
-from regintel.chat.offline import compare_focused
+from regintel.chat.offline import compare_focused, compare_pairing
 from regintel.chat.offline.compose import HEADING_PENALTY, bullet, cite
 from regintel.chat.offline.ranking import (
     Kept,
@@ -59,7 +59,8 @@ async def compare(embedder: Embedder, question: str, documents: Sequence[Documen
                                               [s for _, s in flat], kept)
     index = {id(s): i for i, (_, s) in enumerate(flat)}
     if topic:
-        return _focused(documents, per_doc, matrix, query, index, topic, book)
+        return await _focused(embedder, documents, per_doc, matrix, query, index, topic, book,
+                              kept)
     return _holistic(documents, per_doc, matrix, query, index, book)
 
 
@@ -73,12 +74,21 @@ def _fit(items: list[Sentence], matrix: Matrix, query: Matrix,
             - HEADING_PENALTY * points for s, points in zip(items, pointing, strict=True)]
 
 
-def _focused(documents: Sequence[Document], per_doc: dict[UUID, list[Sentence]], matrix: Matrix,
-             query: Matrix, index: dict[int, int], topic: str, book: CitationBook) -> Composed:
+async def _focused(embedder: Embedder, documents: Sequence[Document],
+                   per_doc: dict[UUID, list[Sentence]], matrix: Matrix, query: Matrix,
+                   index: dict[int, int], topic: str, book: CitationBook,
+                   kept: Kept | None) -> Composed:
     on_topic = {d.id: list(zip(per_doc[d.id], _fit(per_doc[d.id], matrix, query, index),
                                strict=True)) for d in documents}
     vector_of = {id(s): matrix[index[id(s)]] for items in per_doc.values() for s in items}
-    return compare_focused.compare(documents, on_topic, vector_of, topic, book)
+    chosen = compare_focused.choose(documents, on_topic, vector_of)
+    # Where each chosen provision stands, for pairing only provisions on one subject (when
+    # there is anything to pair).
+    places = await compare_pairing.place_vectors(
+        embedder, [s for items in chosen.points.values() for s in items], kept) \
+        if sum(bool(items) for items in chosen.points.values()) > 1 else {}
+    return compare_focused.compare(documents, on_topic, vector_of, topic, book,
+                                   place_vector=places, chosen=chosen)
 
 
 def _holistic(documents: Sequence[Document], per_doc: dict[UUID, list[Sentence]], matrix: Matrix,

@@ -3,21 +3,30 @@ of the topic the documents address, each document's provision on it side by side
 differences, stated ("six years vs five years", "must vs should"), the common ground, and what
 only one document covers.
 
-Aspects come from the documents themselves: the first document's provisions closest to the
-topic (diverse, so each is a different point), each paired with the other documents' closest
-provision on the same point. A provision no other document matches is covered by one only.
-An aspect is named by the section heading its provision sits under, else by its clause."""
+Aspects come from the documents themselves: each document's provisions closest to the topic
+(diverse, so each is a different point), paired across documents only where two share their
+own topic too (compare_pairing); a provision with no such counterpart is covered by one
+document only. An aspect is named by its provisions' titles, in words (compare_aspects).
+
+Every count the answer states is counted from the rows the table shows: a row differs when
+its documents set different figures, bind with different force or bind different persons,
+or when only one of them addresses it; it is common ground only when they state the same
+figure or lay down the same duty (compare_duties); a pair that does neither is shown side by
+side and claimed as neither."""
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
 from uuid import UUID
 
 import numpy as np
 
 from regintel.chat.engine import Composed
+from regintel.chat.offline import compare_aspects, compare_pairing
+from regintel.chat.offline.compare_duties import modal, same_duty
 from regintel.chat.offline.compose import cite
 from regintel.chat.offline.ranking import (
     Matrix,
@@ -34,79 +43,87 @@ from regintel.domain.chat import (
     Statement,
 )
 from regintel.domain.documents import DocType, Document, short_title
-from regintel.obligations.extract import actor_of, find_modal, strength_of
+from regintel.obligations.extract import actor_of, find_modal
 from regintel.obligations.lexical import content_words
 from regintel.retrieval.evidence import CitationBook, clause_of, markers
 
 ASPECTS = 4  # per document, at most
 ASPECT_MARGIN = 0.15  # a provision within this of the document's best is on the topic
-SAME_POINT = 0.5  # cosine above which two documents' provisions speak of the same point
 # A document whose closest provision fits the topic this much less than another document's
 # does not address it: its nearest provisions are another subject's, and pairing them would
 # show "both address it" where only one does. From ten development comparisons of the demo
 # rulebooks: 0.02-0.16 where both documents have rules on the topic, 0.25-0.48 where one has
 # none (a conduct topic in a general rulebook or in a financial-crime one).
 OFF_TOPIC = 0.2
+NOT_ADDRESSED = "Not addressed."
 _NUMBERING = re.compile(r"^[\d.()A-Za-z]{0,12}\d[\d.()]*\s+")
+# How a row counts: the documents differ in what they state ("differs"), not every one of them
+# addresses it ("one": one document of two), they state the same figure or duty ("same"), or
+# they stand side by side with nothing compared either way ("side").
+Status = Literal["differs", "one", "same", "side"]
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """Each document's provisions on the topic, and the documents too far from it to be set
+    against the others (``far``)."""
+
+    points: dict[UUID, list[Sentence]]
+    far: list[UUID]
+
+
+def choose(documents: Sequence[Document], on_topic: dict[UUID, list[tuple[Sentence, float]]],
+           vector_of: dict[int, Matrix]) -> Chosen:
+    best = {d.id: max((f for _, f in on_topic.get(d.id, [])), default=0.0) for d in documents}
+    far = [d.id for d in documents if best[d.id] < max(best.values()) - OFF_TOPIC]
+    return Chosen({d.id: [] if d.id in far else _points(on_topic.get(d.id, []), vector_of)
+                   for d in documents}, far)
 
 
 def compare(documents: Sequence[Document], on_topic: dict[UUID, list[tuple[Sentence, float]]],
-            vector_of: dict[int, Matrix], topic: str, book: CitationBook) -> Composed:
+            vector_of: dict[int, Matrix], topic: str, book: CitationBook, *,
+            place_vector: dict[int, Matrix] | None = None,
+            chosen: Chosen | None = None) -> Composed:
     """``on_topic``: each document's provisions with their fit to the topic; ``vector_of``:
-    each provision's unit vector by ``id``."""
+    each provision's unit vector by ``id``; ``place_vector``: the unit vector of where each
+    chosen provision stands (compare_pairing.place_of), when known."""
     titles = {d.id: d.title for d in documents}
-    best = {d.id: max((f for _, f in on_topic.get(d.id, [])), default=0.0) for d in documents}
-    far = [d.id for d in documents if best[d.id] < max(best.values()) - OFF_TOPIC]
-    picked = {d.id: [] if d.id in far else _points(on_topic.get(d.id, []), vector_of)
-              for d in documents}
-    first, *others = [d.id for d in documents]
-    rows: list[tuple[str, dict[UUID, Sentence | None]]] = []
-    used: dict[UUID, set[int]] = {d: set() for d in others}
-    for sentence in picked[first]:
-        cells: dict[UUID, Sentence | None] = {first: sentence}
-        for other in others:
-            match = _counterpart(sentence, picked[other], used[other], vector_of)
-            cells[other] = match
-            if match is not None:
-                used[other].add(id(match))
-        rows.append((_aspect(sentence), cells))
-    for other in others:
-        for sentence in picked[other]:
-            if id(sentence) not in used[other]:
-                rows.append((_aspect(sentence), {d.id: sentence if d.id == other else None
-                                                 for d in documents}))
+    chosen = chosen or choose(documents, on_topic, vector_of)
+    picked = [s for items in chosen.points.values() for s in items]
+    rows = _rows(documents, chosen, compare_pairing.readings(
+        picked, vector_of, place_vector or {}, compare_pairing.antecedents(
+            [s for items in on_topic.values() for s, _ in items], picked)))
+    names = compare_aspects.told_apart(
+        [(compare_aspects.name([s for s in cells.values() if s is not None]),
+          [s for s in cells.values() if s is not None]) for cells in rows])
 
-    rows = _told_apart(rows)
     table: list[ComparisonRow] = []
-    differences: list[Statement] = []
-    common: list[Statement] = []
-    only: list[Statement] = []
+    listed: dict[Status, list[Statement]] = {"differs": [], "one": [], "same": [], "side": []}
     unique: dict[str, list[Statement]] = {}
-    for aspect, cells in rows:
+    for aspect, cells in zip(names, rows, strict=True):
         cited = {doc: (s, cite(book, s)) for doc, s in cells.items() if s is not None}
-        table.append(ComparisonRow(aspect=aspect, differs=_differs(cells), cells=[
-            ComparisonCell(document_id=doc, text=s.shown if s else "Not addressed.",
+        marks = [n for _, st in cited.values() if st for n in st.citations]
+        status, said = _verdict(cells, titles)
+        table.append(ComparisonRow(aspect=aspect, differs=status in ("differs", "one"), cells=[
+            ComparisonCell(document_id=doc, text=s.shown if s else NOT_ADDRESSED,
                            citation=(st.citations[0] if (st := cited[doc][1]) else None)
                            if s else None) for doc, s in cells.items()]))
-        marks = [n for _, st in cited.values() if st for n in st.citations]
-        if len(cited) < len(cells):
-            named = ", ".join(short_title(titles[doc]) for doc in cited)
-            statement = Statement(text=f"{aspect}: only {named} addresses it", citations=marks)
-            only.append(statement)
+        statement = Statement(text=f"{aspect}: {said}", citations=marks)
+        listed[status].append(statement)
+        if status == "one":
             for doc in cited:
                 unique.setdefault(str(doc), []).append(statement)
-        elif _differs(cells):
-            differences.append(Statement(text=f"{aspect}: {_difference(cells, titles)}",
-                                         citations=marks))
-        else:
-            common.append(Statement(text=f"{aspect}: {_agreement(cells)}", citations=marks))
 
-    lines = [_opening(topic, documents, differences, common, only, far=far), ""]
-    for heading, statements in (("Differences", differences), ("Common ground", common),
-                                ("Covered by one document only", only)):
-        if statements:
+    lines = [_opening(topic, documents, table, listed, far=chosen.far), ""]
+    pair = len(documents) == 2
+    for heading, status in (("Differences", "differs"), ("Common ground", "same"),
+                            (f"Addressed by {'both' if pair else 'all'}, in terms not compared",
+                             "side"),
+                            ("Covered by one document only" if pair else
+                             "Not covered by every document", "one")):
+        if listed[status]:
             lines += [f"{heading}:"] + [f"- {st.text} {markers(st.citations)}".rstrip()
-                                        for st in statements] + [""]
+                                        for st in listed[status]] + [""]
     lines += ["Side by side:"]
     for row in table:
         lines.append(f"- {row.aspect}")
@@ -114,9 +131,43 @@ def compare(documents: Sequence[Document], on_topic: dict[UUID, list[tuple[Sente
             lines.append(f"  - {titles[cell.document_id]}: {cell.text} "
                          f"{markers([cell.citation] if cell.citation else [])}".rstrip())
     result = ComparisonResult(mode="focused", topic=topic, table=table,
-                              differences=differences, similarities=common, unique=unique,
-                              overview=lines[0])
+                              differences=listed["differs"], similarities=listed["same"],
+                              unique=unique, overview=lines[0])
     return Composed(answer="\n".join(lines).strip(), comparison=result)
+
+
+def _rows(documents: Sequence[Document], chosen: Chosen, read: dict[int, Matrix],
+          ) -> list[dict[UUID, Sentence | None]]:
+    """The first document's provisions, each with its counterpart in every other document
+    that has one; then the others' provisions no pair took, each alone."""
+    first, *others = [d.id for d in documents]
+    matches = {other: compare_pairing.pair(chosen.points[first], chosen.points[other], read)
+               for other in others}
+    rows: list[dict[UUID, Sentence | None]] = []
+    for s in chosen.points[first]:
+        row: dict[UUID, Sentence | None] = {first: s}
+        rows.append(row | {other: matches[other].get(id(s)) for other in others})
+    for other in others:
+        taken = {id(s) for s in matches[other].values()}
+        rows += [{d.id: s if d.id == other else None for d in documents}
+                 for s in chosen.points[other] if id(s) not in taken]
+    return rows
+
+
+def _verdict(cells: dict[UUID, Sentence | None], titles: dict[UUID, str]) -> tuple[Status, str]:
+    """What the row says, and how it counts: the documents differ, only some address it, they
+    state the same thing, or they stand side by side with nothing compared either way."""
+    found = [doc for doc, s in cells.items() if s is not None]
+    if len(found) < len(cells):
+        named = " and ".join(short_title(titles[doc]) for doc in found)
+        return "one", f"only {named} {'addresses' if len(found) == 1 else 'address'} it"
+    if _differs(cells):
+        return "differs", _difference(cells, titles)
+    shared = _agreement(cells)
+    if shared is not None:
+        return "same", shared
+    return "side", "each in its own terms, with no figure, duty or person bound that they " \
+        "share or set apart"
 
 
 def _points(items: list[tuple[Sentence, float]], vector_of: dict[int, Matrix]) -> list[Sentence]:
@@ -129,58 +180,6 @@ def _points(items: list[tuple[Sentence, float]], vector_of: dict[int, Matrix]) -
         return [near[0][0]]
     matrix = np.stack([vector_of[id(s)] for s, _ in near])
     return [near[i][0] for i in mmr([f for _, f in near], matrix, ASPECTS, diversity=0.5)]
-
-
-def _counterpart(sentence: Sentence, candidates: list[Sentence], used: set[int],
-                 vector_of: dict[int, Matrix]) -> Sentence | None:
-    free = [c for c in candidates if id(c) not in used]
-    if not free:
-        return None
-    scored = [(float(vector_of[id(c)] @ vector_of[id(sentence)]), c) for c in free]
-    cosine, best = max(scored, key=lambda pair: pair[0])
-    return best if cosine >= SAME_POINT else None
-
-
-def _aspect(sentence: Sentence) -> str:
-    section = sentence.hit.section_at(sentence.position)
-    if section:
-        name = _NUMBERING.sub("", section.split("›")[-1].strip()).strip()
-        if name and len(name) <= 80:
-            return name
-    clause = clause_of(sentence.hit, sentence.text)
-    return f"{short_title(sentence.hit.document_title)} {clause}" if clause else \
-        short_title(sentence.hit.document_title)
-
-
-def _told_apart(rows: list[tuple[str, dict[UUID, Sentence | None]]],
-                ) -> list[tuple[str, dict[UUID, Sentence | None]]]:
-    """Aspects under one heading ("Record keeping" four times) named apart by the clause of
-    their first provision ("Record keeping, MCR 13.3.2"): a reader must tell the rows apart."""
-    seen = Counter(aspect for aspect, _ in rows)
-    out = []
-    for aspect, cells in rows:
-        if seen[aspect] > 1:
-            named = [f"{short_title(s.hit.document_title)} {clause}" for s in cells.values()
-                     if s is not None and (clause := clause_of(s.hit, s.text))]
-            # The first provision's clause, and the others' when that one is not enough
-            # (three rows on items of one rule).
-            if named and named[0].split(" ", 1)[-1] not in aspect:
-                aspect = f"{aspect}, {named[0]}"
-                if len(named) > 1:
-                    aspect = f"{aspect} and {', '.join(named[1:])}"
-        out.append((aspect, cells))
-    return out
-
-
-# How binding a statement is, as the obligation register reads its modal: "may arise" or "may
-# be kept" bind no one, so they are not set against another document's "must".
-_FORCE = {"mandatory": "must", "prohibition": "must not", "restriction": "may only",
-          "recommendation": "should"}
-
-
-def modal(text: str) -> str | None:
-    found = find_modal(text)
-    return _FORCE[strength_of(found[0])] if found else None
 
 
 def _differs(cells: dict[UUID, Sentence | None]) -> bool:
@@ -261,29 +260,28 @@ def _difference(cells: dict[UUID, Sentence | None], titles: dict[UUID, str]) -> 
                                         for d in found)
     # What they agree on beside it: "binds … vs …; both state at least six years".
     shared = _agreement(cells)
-    return f"{stated}; {shared}" if shared.startswith("both state") else stated
+    return f"{stated}; {shared}" if shared and shared.startswith("both state") else stated
 
 
-def _agreement(cells: dict[UUID, Sentence | None]) -> str:
+def _agreement(cells: dict[UUID, Sentence | None]) -> str | None:
+    """The same fact or duty in every document: "both state at least six years", "both say
+    an Authorised Person must clearly disclose …"; None when they state nothing alike."""
     found = [s for s in cells.values() if s is not None]
     figs = figures(found[0].text) if found else []
     # "Both state" only what every one of them states.
     if figs and all(same_figures(found[0].text, s.text) for s in found[1:]):
         return f"both state {', '.join(figs)}"
-    verbs = {modal(s.text) for s in found}
-    verb = verbs.pop() if len(verbs) == 1 else None  # "must" only when every one says it
-    return f"both say the firm {verb} act on it" if verb else "both address it"
+    return same_duty(found)
 
 
-def _opening(topic: str, documents: Sequence[Document], differences: list[Statement],
-             common: list[Statement], only: list[Statement], *, far: Sequence[UUID] = ()
-             ) -> str:
-    """One sentence that answers the comparison, citing the provisions it rests on: the first
-    difference when there is one, else the first point in common; or, when documents do not
-    address the topic (``far``), which do."""
+def _opening(topic: str, documents: Sequence[Document], table: Sequence[ComparisonRow],
+             listed: dict[Status, list[Statement]], *, far: Sequence[UUID] = ()) -> str:
+    """One sentence that answers the comparison, citing the provisions it rests on: how many
+    of the table's rows differ (those one document alone addresses among them) and how many
+    state the same, counted from the rows themselves, then the first difference, else the
+    first point in common; or, when documents do not address the topic (``far``), which do."""
     names = " and ".join(short_title(d.title) for d in documents)
-    aspects = len(differences) + len(common) + len(only)
-    lead = differences[0] if differences else common[0] if common else only[0] if only else None
+    lead = next((listed[k][0] for k in ("differs", "same", "one", "side") if listed[k]), None)
     if lead is None:
         return f"On {topic}, {names} have no provision the search found."
     if far:
@@ -293,9 +291,14 @@ def _opening(topic: str, documents: Sequence[Document], differences: list[Statem
                 f"provisions to compare; {absent} {'has' if len(far) == 1 else 'have'} none "
                 f"close to it (the nearest are far less close), so none is set against them. "
                 f"{markers(lead.citations)}")
-    noun = "aspect" if aspects == 1 else "aspects"
-    differ = f"differ on {len(differences)} of {aspects} {noun}" if differences else \
-        f"differ in no figure, force or person bound on the {aspects} {noun} compared" \
-        if not only else \
-        f"were compared on {aspects} {noun}"
-    return f"On {topic}, {names} {differ}, first on {lead.text}. {markers(lead.citations)}"
+    rows, differ = len(table), sum(row.differs for row in table)
+    alone = sum(any(c.text == NOT_ADDRESSED for c in row.cells) for row in table)
+    noun = "aspect" if rows == 1 else "aspects"
+    said = f"differ on {differ} of {rows} {noun}" if differ else \
+        f"differ on none of the {rows} {noun} compared"
+    if alone:
+        said += f" ({alone} covered by one document only)" if len(documents) == 2 else \
+            f" ({alone} not covered by every document)"
+    if listed["same"]:
+        said += f" and state the same on {len(listed['same'])}"
+    return f"On {topic}, {names} {said}, first on {lead.text}. {markers(lead.citations)}"

@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from regintel.chat.engine import Composed
-from regintel.chat.offline import answer_kind, binding, guided_rule, whole_list
+from regintel.chat.offline import answer_kind, binding, guided_rule, part_lines, whole_list
 from regintel.chat.offline.ranking import (
     Kept,
     Sentence,
@@ -54,6 +54,9 @@ POINT_MARGIN = 0.2
 # few more answers without one. The sentence alone favours guidance that repeats the
 # question's words over the passage retrieval ranks first.
 CHUNK_WEIGHT = 0.5
+# How far below the best point a regulation's sentence may be and still lead an answer that
+# only the firm's own documents would otherwise give (``_with_a_regulation``).
+REGULATION_MARGIN = 0.3
 # A sentence stating the kind of fact the question asks for ("how often" and "annually") is
 # this much closer to it: about the gap between a near and a loose match of a question.
 KIND_BONUS = 0.08
@@ -340,6 +343,8 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
                 candidates, matrix @ (await embed(embedder, [follow_up]))[0]))
             lead = max(binding, key=lambda i: float(closest[i]))
             picked = [lead, *(i for i in picked if i != lead)][:INQUIRY_POINTS]
+    if not own:
+        picked = _with_a_regulation(picked, candidates, relevance)
     picked.sort(key=order)
     if requirements and not any(candidates[i].binds for i in picked):
         rule = _guided_rule_lines([candidates[i] for i in picked], hits, book)
@@ -347,6 +352,25 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
     if caution:
         lines += ["", CAUTION]
     return Composed(answer="\n".join(lines))
+
+
+def _with_a_regulation(picked: list[int], candidates: Sequence[Sentence],
+                       relevance: Sequence[float]) -> list[int]:
+    """``picked`` with the regulation's closest sentence leading when only the firm's own
+    documents made the cut: a question of what may or must be done is answered by the rule,
+    and the policy that restates it follows (it is no authority on it). Within
+    ``REGULATION_MARGIN`` of the best point only: a regulation that is not about the question
+    adds nothing."""
+    if any(candidates[i].hit.doc_type is DocType.REGULATION for i in picked):
+        return picked
+    rules = [i for i, s in enumerate(candidates) if s.hit.doc_type is DocType.REGULATION
+             and not s.is_heading]
+    if not rules:
+        return picked
+    best = max(rules, key=lambda i: relevance[i])
+    if relevance[best] < max(relevance) - REGULATION_MARGIN:
+        return picked
+    return [best, *picked][:INQUIRY_POINTS]
 
 
 # A question about the firm's own documents ("our policy", "the procedure") is answered from
@@ -398,6 +422,7 @@ async def summary(embedder: Embedder, documents: Sequence[Document],
         overview = cite(book, candidates[overview_at])
         level = outline.level_of(hits) if structured else None
         parts: list[SummaryPart] = []
+        walked_lines: list[part_lines.PartLine] = []
         coverage: str | None = None
         key: list[Statement] = []
         if level is not None:
@@ -407,9 +432,15 @@ async def summary(embedder: Embedder, documents: Sequence[Document],
                       if p.heading.strip().lower() not in {
                           document.title.lower(),
                           titled(document.title, document.version).lower()}]
-            parts = _walk(book, candidates, matrix, walked, level, skip=overview_at)
+            walked_lines = await part_lines.walk(embedder, book, document.id, hits, candidates,
+                                                 matrix, walked, level, overview=overview_at,
+                                                 kept=kept)
+            parts = [p.part for p in walked_lines]
             coverage = (f"{len(parts)} of {len(walked)} {outline.noun(walked)} summarised, "
                         "in the document's order")
+            if (none := part_lines.without_duty(walked_lines)) is not None:
+                coverage += (f"; {none} state no duty in the passages read, and their lines "
+                             "say what they set out")
         else:
             obligations = key_duties(candidates, exclude=overview_at)
             chosen = mmr([centrality[i] for i in obligations], matrix[obligations],
@@ -427,50 +458,8 @@ async def summary(embedder: Embedder, documents: Sequence[Document],
             lines += [f"Overview: {shown}", ""]
         if coverage:
             lines += [f"Coverage: {coverage}.", ""]
-        if parts:
-            lines += [f"- {p.heading}: {p.statement.text} {markers(p.statement.citations)}"
-                      for p in parts] + [""]
+        if walked_lines:
+            lines += [p.line for p in walked_lines] + [""]
         if key:
             lines += ["Key obligations:"] + [bullet(s) for s in key] + [""]
     return Composed(answer="\n".join(lines).strip(), summary=SummaryResult(sections=sections))
-
-
-PART_BINDING_BONUS = 0.05  # a part is summarised by a duty it states, when one is about as central
-
-
-def _walk(book: CitationBook, candidates: Sequence[Sentence], matrix: npt.NDArray[np.float32],
-          walked: Sequence[outline.Part], level: int, *, skip: int) -> list[SummaryPart]:
-    """Each part of the document in order with its most central statement (closest to what
-    the part's sampled sentences share); a part with nothing to state (a heading alone, a
-    glossary) is left out, and the coverage says so."""
-    by_part: dict[str, list[int]] = {}
-    for i, sentence in enumerate(candidates):
-        if i == skip or sentence.is_heading or _DEFINITION_LINE.search(sentence.clean):
-            continue
-        heading = outline.heading_at(sentence.hit, sentence.position, level)
-        if heading:
-            by_part.setdefault(heading, []).append(i)
-    parts: list[SummaryPart] = []
-    for part in walked:
-        members = by_part.get(part.heading, [])
-        if not members:
-            continue
-        centre = matrix[members].mean(axis=0)
-        scores = matrix[members] @ centre
-        best = max(range(len(members)), key=lambda j: float(scores[j])
-                   + PART_BINDING_BONUS * candidates[members[j]].binds
-                   - PART_BINDING_BONUS * bool(_LEANS_ON.match(candidates[members[j]].clean)))
-        statement = cite(book, candidates[members[best]])
-        if statement is not None:
-            parts.append(SummaryPart(heading=part.heading, statement=statement))
-    return parts
-
-
-# A sentence that leans on the one before ("However, …", "For the avoidance of doubt, …",
-# "Such a report …") does not stand alone as a part's summary.
-_LEANS_ON = re.compile(r"^(?:However|For the avoidance of doubt|Accordingly|Therefore|Thus|"
-                       r"Furthermore|Moreover|In addition|Additionally|Nevertheless|Similarly|"
-                       r"Also|This|These|That|Those|Such|It|They|"
-                       r"In (?:the above|that|this|such|those|these)\b)\b")
-# A glossary entry ("'Employee' means …") says what a word means, not what a part requires.
-_DEFINITION_LINE = re.compile(r"^\S.{0,80}?\s(?:[Mm]eans|has the meaning)\b")
