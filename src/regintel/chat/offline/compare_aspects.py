@@ -3,9 +3,9 @@ in words - never a rule number. A provision's topic is the title it carries ("Co
 Interest: If arrangements …", where a rulebook runs a rule's title into its text), else the
 heading it stands under ("Record-keeping"). A pair is named by both titles when they differ
 ("Complaints handling procedures for Retail Clients / Dispute resolution"). Rows that would
-share a name are told apart by the heading above ("Record-keeping (AML/TFS training and
+share a name are told apart by the heading above ("Record-keeping (staff training and
 awareness)"), and, under one heading, by the words of each row's provision that the others
-do not use ("Record keeping - communications with the FIU")."""
+do not use ("Record keeping - communications with the authority")."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def title_of(sentence: Sentence) -> str | None:
 
 
 def parent_of(sentence: Sentence) -> str | None:
-    """The heading above the provision's own ("AML/TFS training and awareness")."""
+    """The heading above the provision's own ("Staff training and awareness")."""
     place = place_of(sentence)
     parts = place.split(" › ") if place else []
     return _cased(parts[-2]) if len(parts) > 1 else None
@@ -80,7 +80,7 @@ def told_apart(rows: Sequence[tuple[str, Sequence[Sentence]]]) -> list[str]:
     """Each row's name, unique: a name several rows share is followed by the heading above
     its provisions where no other of those rows stands under the same one ("Record keeping
     (Representatives offices)"), else by its provision's own words ("Record keeping -
-    communications with the FIU")."""
+    communications with the authority")."""
     names = [n for n, _ in rows]
     groups: dict[str, list[int]] = {}
     for i, n in enumerate(names):
@@ -104,7 +104,7 @@ def told_apart(rows: Sequence[tuple[str, Sequence[Sentence]]]) -> list[str]:
 def phrase(sentence: Sentence, common: frozenset[str]) -> str:
     """The run of at most PHRASE_WORDS words of the provision, within one clause, that holds
     most of its content words not in ``common``: what this provision is about that the
-    others are not ("communications with the FIU")."""
+    others are not ("communications with the authority")."""
     text = sentence.clean
     if run_in := _RUN_IN.match(text):
         text = text[run_in.end():]
@@ -128,7 +128,7 @@ def phrase(sentence: Sentence, common: frozenset[str]) -> str:
     if best is None:
         return " ".join(text.split()[:PHRASE_WORDS]).rstrip(",;:.")
     start, end = best[2], best[3]
-    # A name is not cut in two ("Regulated Activities", "Relevant Person").
+    # A name is not cut in two ("Regulated Activities", "Authorised Person").
     while start > 0 and _capital(tokens[start - 1]) and _capital(tokens[start]):
         start -= 1
     while end < len(tokens) and _capital(tokens[end]) and _capital(tokens[end - 1]):
@@ -147,7 +147,7 @@ def _content(token: str, common: frozenset[str]) -> bool:
 
 def _cased(text: str) -> str:
     """A heading in capitals in sentence case ("GENERAL COMPLIANCE REQUIREMENTS" → "General
-    compliance requirements"); acronyms ("AML/TFS") and mixed case stay as written."""
+    compliance requirements"); acronyms ("IT/OT") and mixed case stay as written."""
     text = " ".join(text.split()).strip(" :.-–")
     letters = [c for c in text if c.isalpha()]
     if not letters or sum(c.isupper() for c in letters) < 0.8 * len(letters):

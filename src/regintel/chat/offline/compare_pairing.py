@@ -3,7 +3,7 @@ its topic, not only the comparison's. Two rules that both keep records for six y
 alike sentences ("These records must be kept for at least six years from the date …") about
 different records - a firm's training, an approved person's assessment - and the sentence
 alone cannot tell them apart. Where a provision stands mostly can: its place in the
-document, the headings above it ("AML/TFS training and awareness › Record-keeping" against
+document, the headings above it ("Staff training and awareness › Record-keeping" against
 "Application for Approved Person status"), and the sentence a "These records …" points back
 to. A provision is read as its sentence and its place together, and a pair is kept only when
 the two readings are at least ``SAME_TOPIC`` close; a provision with no such counterpart is
@@ -26,14 +26,14 @@ from regintel.ports.embedder import Embedder
 #   accepted (14) - one duty or point in both: disclosing conflicts when arrangements are not
 #   enough (GEN 3.3.23, 3.3.24 / COBS 3.5.4), reasonable steps to identify and manage
 #   conflicts (GEN 2.2.7 / COBS 3.5.1), complaint procedures and their timeliness (GEN 7.2.2,
-#   7.2.3, 7.3.2 / COBS 19.22.1), outsourcing (GEN 3.3.31, 3.3.32 / COBS 19.9.1), the MLRO's
-#   responsibilities (AML 12.3.1 / GEN 5.3.8): 0.649-0.861 read in their place;
+#   7.2.3, 7.3.2 / COBS 19.22.1), outsourcing (GEN 3.3.31, 3.3.32 / COBS 19.9.1), the
+#   reporting officer's responsibilities (12.3.1 / GEN 5.3.8): 0.649-0.861 in their place;
 #   rejected (29) - alike words, another subject: training records against a representative
-#   office's, an approved person's assessment or a client account's records (AML 13.3.2 /
+#   office's, an approved person's assessment or a client account's records (13.3.2 /
 #   GEN 9.13.1, 5.6.16, COBS 15.12.2), a sanctions report against a skilled person's report,
-#   screening employees against the MLRO's function: 0.378-0.679, 5 of them at 0.645 or more
-#   (AML 4.5.1 and 4.5.4 records against GEN 5.6.16's and COBS 2.7.2's, 15.12.2's: record-
-#   keeping rules whose subject neither sentence nor heading names).
+#   screening employees against the reporting officer's function: 0.378-0.679, 5 of them at
+#   0.645 or more (4.5.1 and 4.5.4 records against GEN 5.6.16's and COBS 2.7.2's, 15.12.2's:
+#   record-keeping rules whose subject neither sentence nor heading names).
 # The sentences alone tell them apart worse: accepted 0.546-0.946, rejected 0.421-0.795 (the
 # training and the assessment records' sentences, 0.795, are nearly the same words); at the
 # 0.5 pairs were held to before, 17 of the 29 rejected pairs were kept, and 11 at the lowest
@@ -50,7 +50,7 @@ _NUMBER = re.compile(
 
 def place_of(sentence: Sentence) -> str | None:
     """Where the provision stands, in words: its section path without numbers
-    ("AML/TFS TRAINING AND AWARENESS › Record-keeping")."""
+    ("STAFF TRAINING AND AWARENESS › Record-keeping")."""
     path = sentence.hit.section_at(sentence.position)
     if not path:
         return None
@@ -80,7 +80,7 @@ async def place_vectors(embedder: Embedder, sentences: Sequence[Sentence],
 def antecedents(sentences: Sequence[Sentence], chosen: Sequence[Sentence],
                 ) -> dict[int, Sentence]:
     """The sentence each chosen one points back to ("These records must be kept …" after "A
-    Relevant Person must maintain records of the training …"): the one before it in its
+    firm must maintain records of the training …"): the one before it in its
     chunk, among ``sentences``, when it opens with a word that points back."""
     by_chunk: dict[UUID, list[Sentence]] = {}
     for s in sentences:
