@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, Locator, Page, expect
 
 from regintel.adapters.embeddings.local import LocalEmbedder
 from regintel.adapters.llm.machine_speed import Speed, keep, speed_file
@@ -65,7 +65,10 @@ def stopping_server(data_dir: Path, e2e_db_url: str, embedder: LocalEmbedder,
                        timeout_s=STOPPED_AFTER_S)
 
 
-async def _chat_on_the_local_model(tab: Tab, who: str) -> Page:
+async def _answered_on_the_local_model(browser: Browser, server: str,
+                                       who: str) -> tuple[Tab, Locator]:
+    """A new user's question on the local model, and its answer once it is complete."""
+    tab = await open_tab(browser, server)
     page = tab.page
     await sign_up(tab, name=f"Lola {who}", organisation=f"{who} Bank",
                   email=new_email(who.lower()))
@@ -85,7 +88,10 @@ async def _chat_on_the_local_model(tab: Tab, who: str) -> Page:
     await mention(page, "rules", TITLE)
     await page.evaluate(WATCH_ANSWER)
     await ask(page, QUESTION)
-    return page
+    answer = page.locator(".msg.assistant").last
+    await expect(answer).not_to_have_class(re.compile("streaming"),
+                                           timeout=MODEL_ANSWER_TIMEOUT_MS)
+    return tab, answer
 
 
 def _words(text: str) -> list[str]:
@@ -104,11 +110,8 @@ async def _last_answer(page: Page) -> str:
 
 async def test_the_local_model_shows_only_what_its_answer_keeps(
         browser: Browser, local_server: str, screenshots: Path) -> None:
-    tab = await open_tab(browser, local_server)
-    page = await _chat_on_the_local_model(tab, "Local")
-    answer = page.locator(".msg.assistant").last
-    await expect(answer).not_to_have_class(re.compile("streaming"),
-                                           timeout=MODEL_ANSWER_TIMEOUT_MS)
+    tab, answer = await _answered_on_the_local_model(browser, local_server, "Local")
+    page = tab.page
     final = " ".join((await _last_answer(page)).split())
     shown = [" ".join(s.split()) for s in await page.evaluate("window.__shown")]
     badge = answer.locator(".badge.engine")
@@ -129,11 +132,7 @@ async def test_the_local_model_shows_only_what_its_answer_keeps(
 
 async def test_a_model_stopped_mid_answer_leaves_the_offline_answer_and_says_so(
         browser: Browser, stopping_server: str, screenshots: Path) -> None:
-    tab = await open_tab(browser, stopping_server)
-    page = await _chat_on_the_local_model(tab, "Stopped")
-    answer = page.locator(".msg.assistant").last
-    await expect(answer).not_to_have_class(re.compile("streaming"),
-                                           timeout=MODEL_ANSWER_TIMEOUT_MS)
+    tab, answer = await _answered_on_the_local_model(browser, stopping_server, "Stopped")
     await expect(answer).to_contain_text(
         f"The local model did not finish in {STOPPED_AFTER_S:g} s; this is the offline "
         "engine's answer.")
