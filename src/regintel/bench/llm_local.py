@@ -25,8 +25,6 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import httpx
-
 from regintel.adapters.llm import machine_speed
 from regintel.adapters.llm.machine_speed import Estimate, Speed
 from regintel.bench.metrics import percentile
@@ -82,16 +80,6 @@ class TimedModel:
                 call["tokens"] += 1
             yield chunk
         call["total_s"] = time.perf_counter() - start
-
-
-async def _prompt_tokens(base_url: str, text: str) -> int | None:
-    try:
-        async with httpx.AsyncClient(timeout=60) as client:
-            response = await client.post(f"{base_url.removesuffix('/v1')}/extras/tokenize/count",
-                                         json={"input": text})
-            return int(response.json()["count"])
-    except (httpx.HTTPError, KeyError, ValueError):
-        return None
 
 
 def _gold(rows: list[dict[str, Any]], key: str) -> dict[str, Any]:
@@ -205,12 +193,12 @@ async def run(container: Container, corpus_dir: Path, questions_path: Path, *,
                 continue
             timed = TimedModel(route.model)
             row = await _one(container, loaded, question, offline, route, timed)
-            # Where the server listens is known once the first call has started it (and a
-            # restarted server may listen elsewhere), so it is read after each question.
-            base_url = getattr(route.model, "_base_url", "")
+            # The server's own tokenizer counts each prompt (``count_tokens``: wherever the
+            # server listens now, a restarted one included).
+            count = getattr(route.model, "count_tokens", None)
             for call in timed.calls:
-                if call["first_s"] is not None and call.get("total_s") and base_url:
-                    call["prompt_tokens"] = await _prompt_tokens(base_url, call["prompt"])
+                if call["first_s"] is not None and call.get("total_s") and count is not None:
+                    call["prompt_tokens"] = await count(call["prompt"])
             row = {"question_id": question.question_id, "model": route.model_name, **row,
                    "calls": timed.calls}
             rows.append(row)

@@ -66,11 +66,6 @@ class VerifiedStatements:
         self._held = ""
         return self._released(out)
 
-    @property
-    def held(self) -> str:
-        """Checked text not yet released (no verified citation so far)."""
-        return self._held
-
     def _cut(self) -> int | None:
         newline = self._buffer.find("\n")
         end = _END.search(self._buffer)
