@@ -1,6 +1,7 @@
 """The measured scenario sets of issue 35 (``bench/data/answer_scenarios.json`` and
 ``bench/data/text_checks.json``): loading, the held-out rule, and how an expected rule is
-read and matched against a citation's clause.
+read and matched against a citation's clause. A scenario may instead, or as well, expect
+its answer to say a phrase (``expect_says``): ``bench.scenarios`` says how it is scored.
 
 An expected rule is a clause number of the scenario's document ("8.4.1", "8.1.1.(3)",
 "Art. 35"), or of another document when it names one first ("GEN 5.5.2", "GDPR Art. 5"). It
@@ -38,6 +39,9 @@ class AnswerScenario(TypedDict):
     expect_rules: list[str]
     expect_action: ExpectedAction
     kinds: list[str]
+    # A phrase the answer's first paragraph must contain (case-insensitive), e.g. "not in your
+    # library" for a question naming a rulebook the library does not hold (expect_rules [])
+    expect_says: NotRequired[str]
 
 
 class Breach(TypedDict):

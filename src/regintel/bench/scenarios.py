@@ -7,10 +7,15 @@ or the configured model when ``REGINTEL_LLM__BASE_URL`` is set) on the demo corp
 first sentence of its answer cites - through an ``[n]`` marker, that citation's document and
 clause - one of the expected rules (``bench.scenario_data`` says how rules match). The line
 naming the documents the copilot inferred ("Analyzing <titles>.", a paragraph of its own) is
-not the answer's first sentence: the one after it is. Beside the pass, two diagnostics say
-where a failing answer went wrong: whether its first ``[n]`` marker anywhere cites an expected
-rule (an answer opening with a lead-in sentence of its own), and whether any citation does
-(retrieval found the rule at all). Every turn
+not the answer's first sentence: the one after it is. A scenario may also expect the answer to
+say something (``expect_says``, e.g. "not in your library" for a question naming a rulebook the
+library does not hold): then it passes when its action is the expected one and its answer's
+first paragraph contains that phrase (case-insensitive) - and, when it expects rules too, its
+first sentence cites one of them; a scenario expecting no rule is scored on the phrase alone.
+Beside the pass, two diagnostics say where a failing answer went wrong: whether its first
+``[n]`` marker anywhere cites an expected rule (an answer opening with a lead-in sentence of
+its own), and whether any citation does (retrieval found the rule at all); these and the
+share leading with a rule are taken over the scenarios that expect rules. Every turn
 of these scenarios is a plain question, so one routed to an audit is counted apart: it must
 be none.
 
@@ -133,6 +138,8 @@ def score_answer(scenario: AnswerScenario, response: ChatResponse,
     action = response.action.value if response.action else None
     action_ok = action == scenario["expect_action"]
     leads = any(expected(c) for c in lead)
+    says = scenario.get("expect_says")
+    says_ok = None if says is None else says.casefold() in first_paragraph(body).casefold()
     return {
         "id": scenario["id"], "split": scenario["split"], "kinds": scenario["kinds"],
         "engine": response.engine.value,
@@ -148,8 +155,10 @@ def score_answer(scenario: AnswerScenario, response: ChatResponse,
         "first_cites": (f"{corpus.key_of(first.document_id) or first.title} "
                         f"{first.clause or '?'}") if first else None,
         "expected": scenario["expect_rules"],
+        "expected_says": says,
+        "says_ok": says_ok,
         "confidence": response.confidence.tier if response.confidence else None,
-        "passed": action_ok and leads,
+        "passed": action_ok and (leads or not rules) and says_ok is not False,
     }
 
 
@@ -168,12 +177,17 @@ def answer_body(response: ChatResponse) -> str:
     return _HEADINGS.sub("", body)
 
 
+def first_paragraph(answer: str) -> str:
+    """The answer's first paragraph: up to its first blank line."""
+    return answer.strip().split("\n\n", 1)[0]
+
+
 def first_sentence(answer: str) -> str:
     """The answer's lead: its first paragraph up to the citation markers that close its first
     cited statement ("Under AML, 10.2.1: A firm must: (a) …; and (b) …. [1]" is one statement,
     its list included: a sentence splitter would cut it at the list's first item); else its
     first sentence, with the markers right after its full stop."""
-    paragraph = answer.strip().split("\n\n", 1)[0]
+    paragraph = first_paragraph(answer)
     marked = _MARKER.search(paragraph)
     if marked:
         trailing = _CLOSING_MARKERS.match(paragraph, marked.start())
@@ -198,14 +212,18 @@ def _cited(sentence: str, citations: Sequence[Citation]) -> Iterable[Citation]:
 
 def answer_figures(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     n = len(rows)
+    ruled = [r for r in rows if r["expected"]]  # a scenario expecting no rule leads with none
+    saying = [r for r in rows if r["says_ok"] is not None]
     return {
         "scenarios": n,
         "passed": sum(r["passed"] for r in rows),
         "pass_rate": _share(sum(r["passed"] for r in rows), n),
         "action_ok": _share(sum(r["action_ok"] for r in rows), n),
-        "leads_with_rule": _share(sum(r["leads_with_rule"] for r in rows), n),
-        "first_citation_is_rule": _share(sum(r["first_citation_is_rule"] for r in rows), n),
-        "cites_rule_anywhere": _share(sum(r["cites_rule"] for r in rows), n),
+        "leads_with_rule": _share(sum(r["leads_with_rule"] for r in ruled), len(ruled)),
+        "first_citation_is_rule": _share(sum(r["first_citation_is_rule"] for r in ruled),
+                                         len(ruled)),
+        "cites_rule_anywhere": _share(sum(r["cites_rule"] for r in ruled), len(ruled)),
+        "says_expected": _share(sum(r["says_ok"] for r in saying), len(saying)),
         "high_confidence": _share(sum(r["confidence"] == "high" for r in rows), n),
         "asked_back": sum(r["asked"] is not None for r in rows),
         "follow_up_pass_rate": _share(sum(r["passed"] for r in rows if "follow-up" in r["kinds"]),
@@ -330,7 +348,8 @@ def table_rows(figures: dict[str, Any]) -> dict[str, list[list[Any]]]:
               r["action"] + ("" if r["action_ok"] else f" (want {r['expected_action']})")
               + (f", asked {r['asked']}" if r["asked"] else ""),
               ", ".join(r["lead_cites"]) or "-", r["first_cites"] or "-",
-              ", ".join(r["expected"]),
+              ", ".join([*r["expected"], *([f'says "{r["expected_says"]}"']
+                                          if r["expected_says"] else [])]),
               r["confidence"] or "-"] for r in answers["results"]]
     text_lines = [[_text_outcome(r), r["id"], r["split"], r["status"], r["findings"],
                    ", ".join(r["finding_clauses"][:6]) or "-"] for r in texts["results"]]

@@ -504,7 +504,8 @@ def bench_scenarios(
                           "follow-ups"],
                          rows["summary"]),
             f"plain questions routed to an audit: {f['answers']['plain_routed_to_audit']}\n"
-            "passed: the expected action, and the first sentence cites an expected rule; "
+            "passed: the expected action, and the first sentence cites an expected rule (and "
+            "the first paragraph says the expected phrase, where one is expected); "
             "1st citation: the answer's first [n] marker does; cites rule: any citation does",
             render_table("Text checks (pasted email audits)",
                          ["split", "texts", "breaching with expected finding",
