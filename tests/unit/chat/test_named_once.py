@@ -1,6 +1,6 @@
 """A document is named in full once per answer, then by its own short name."""
 
-from regintel.chat.offline.named_once import short_name, shortened
+from regintel.chat.named_once import short_name, shortened
 
 AML = "ADGM Anti-Money Laundering and Sanctions Rules and Guidance (AML)"
 GDPR = "GDPR (Regulation (EU) 2016/679)"

@@ -16,16 +16,20 @@ from langgraph.types import interrupt
 
 from regintel.chat import (
     concepts,
+    named_once,
     prefetch,
     projects,
     question_text,
+    repeats,
     tools,
     version_changes,
     web,
 )
+from regintel.chat.engine import Composed
 from regintel.chat.named_documents import without_document_names
 from regintel.chat.nodes.common import Rt, Update, documents_of, hits_of, note, request_of
 from regintel.chat.nodes.resolve import CONTINUE, TAG, WEB, answer_notice
+from regintel.chat.offline import answer_kind
 from regintel.chat.state import ChatState
 from regintel.chat.streaming import AnswerStream, plural, step
 from regintel.domain.chat import (
@@ -511,6 +515,11 @@ async def compose(state: ChatState, runtime: Rt) -> Update:
                                                          caution=tier == "medium",
                                                          stream=stream, follow_up=follow_up)
             streamed = stream.text
+            if not streamed:  # composed at once (the offline engine): its wording is ours
+                composed = replace(composed, answer="\n".join(named_once.shortened(
+                    composed.answer.splitlines(), (h.document_title for h in hits))))
+                if follow_up is not None:
+                    composed = _unless_repeated(composed, follow_up, state)
             if state.get("web"):
                 composed = replace(composed, answer=web.cite(composed.answer,
                                                              state.get("web") or [], book))
@@ -530,6 +539,25 @@ async def compose(state: ChatState, runtime: Rt) -> Update:
         asked = abbreviations.expand(state.get("query") or state.get("message", ""))
         out["confidence"] = _answer_confidence(asked, hits, book, runtime).model_dump()
     return out
+
+
+def _unless_repeated(composed: Composed, follow_up: str, state: ChatState) -> Composed:
+    """A follow-up's answer that only repeats the previous one says so first, unless it
+    states the kind of fact the follow-up asks for ("and for how long?" answered by the
+    provision already quoted, which gives the period) or speaks to the follow-up's own
+    words."""
+    previous = repeats.previous_answer(
+        state.get("memory") if request_of(state).use_memory else None)
+    if previous is None or not repeats.all_said(composed.answer, previous):
+        return composed
+    kind = answer_kind.asked(follow_up)
+    if kind is not None and answer_kind.states(kind, composed.answer):
+        return composed
+    message = state.get("message", "")
+    earlier = (state.get("query") or "").removesuffix(message)
+    if repeats.addresses(composed.answer, follow_up, earlier):
+        return composed
+    return replace(composed, answer=f"{repeats.NOTHING_MORE}\n\n{composed.answer}")
 
 
 def _searching(runtime: Rt, node: str, documents: list[Document]) -> None:

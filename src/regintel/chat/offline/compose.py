@@ -12,14 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from regintel.chat.engine import Composed
-from regintel.chat.offline import (
-    answer_kind,
-    binding,
-    guided_rule,
-    named_once,
-    part_lines,
-    whole_list,
-)
+from regintel.chat.offline import answer_kind, binding, guided_rule, part_lines, whole_list
 from regintel.chat.offline.ranking import (
     Kept,
     Sentence,
@@ -355,9 +348,7 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
     picked.sort(key=order)
     if requirements and not any(candidates[i].binds for i in picked):
         rule = _guided_rule_lines([candidates[i] for i in picked], hits, book)
-    lines = named_once.shortened(
-        _lead([*rule, *listed([candidates[i] for i in picked], book, hits)]),
-        (h.document_title for h in hits))
+    lines = _lead([*rule, *listed([candidates[i] for i in picked], book, hits)])
     if caution:
         lines += ["", CAUTION]
     return Composed(answer="\n".join(lines))
