@@ -222,3 +222,18 @@ async def test_demo_links_library_regulations(database: Database, service: Ontol
     ctx = await service.loader.load(tenant_id, made["project"].id, now=NOW)
     referencing = {e.id for e in ctx.neighbours(doc.id, K.REQUIREMENT, rel="references")}
     assert referencing == {made[k].id for k in ("req_ra", "req_edd", "req_str", "req_records")}
+
+
+async def test_a_question_of_two_parts_gets_both_with_states_in_words(
+        service: OntologyService, tenant_id: UUID, demo: dict[str, Entity]) -> None:
+    both = await _ask(service, tenant_id, demo,
+                      "What tasks are overdue, and which high risks have no mitigation?")
+    assert both is not None
+    text_, ids = both
+    assert demo["task_rescreen"].id in ids and demo["risk_backlog"].id in ids
+    assert len(text_.split("\n\n")) == 2  # one paragraph for each part asked
+    status = await _ask(service, tenant_id, demo, "What is the project status?")
+    assert status is not None
+    for answer in (text_, status[0]):
+        assert "in_progress" not in answer and "due no due date" not in answer
+    assert "in progress" in text_ + status[0]

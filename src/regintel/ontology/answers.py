@@ -64,6 +64,18 @@ def _due(entity: Entity) -> str:
     return short_date(entity.data.get("due_at")) or "no due date"
 
 
+def _due_on(entity: Entity) -> str:
+    """"due 12 Dec 2026", or "no due date" (never "due no due date")."""
+    date = short_date(entity.data.get("due_at"))
+    return f"due {date}" if date else "no due date"
+
+
+def _said(state: str | None) -> str:
+    """A workflow state in words: "in_progress" is "in progress", "todo" "to do"."""
+    words = (state or "").replace("_", " ").replace("-", " ").strip()
+    return {"todo": "to do"}.get(words, words)
+
+
 async def _unmitigated_risks(q: str, ctx: ProjectContext, tools: ProjectTools) -> ProjectAnswer:
     high_only = any(w in q for w in ("high", "critical", "major", "top", "severe"))
     c = _Composer("unmitigated_risks")
@@ -110,7 +122,7 @@ async def _blocking_goal(q: str, ctx: ProjectContext, tools: ProjectTools) -> Pr
     if goal is None:
         c.lines.append("Which goal do you mean? The project's goals are:")
         for g in ctx.ranked(ctx.members.get(EntityKind.GOAL, [])):
-            c.item(g, g.state)
+            c.item(g, _said(g.state))
         return c.answer()
     c.used[goal.id] = goal
     tasks = ctx.neighbours(goal.id, EntityKind.TASK)
@@ -132,7 +144,7 @@ async def _blocking_goal(q: str, ctx: ProjectContext, tools: ProjectTools) -> Pr
         c.item(task, "blocked" + (f": {reason}" if reason else ""))
         for dep in ctx.neighbours(task.id, EntityKind.TASK, rel="depends_on", incoming=False):
             if not is_done(dep):
-                c.item(dep, f"waiting on this task, {dep.state}, due {_due(dep)}", indent=1)
+                c.item(dep, f"waiting on this task, {_said(dep.state)}, {_due_on(dep)}", indent=1)
     for task in ctx.ranked(late):
         c.item(task, f"overdue since {_due(task)}")
     for milestone in milestones:
@@ -157,7 +169,7 @@ async def _overdue(q: str, ctx: ProjectContext, tools: ProjectTools) -> ProjectA
                    f"overdue as of {ctx.now:%Y-%m-%d}:")
     late.sort(key=lambda e: (e.data["due_at"], str(e.id)))
     for entity in late:
-        c.item(entity, f"{entity.kind.value}, due {_due(entity)}, {entity.state}")
+        c.item(entity, f"{entity.kind.value}, {_due_on(entity)}, {_said(entity.state)}")
     return c.answer()
 
 
@@ -178,7 +190,7 @@ async def _open_requirements(q: str, ctx: ProjectContext, tools: ProjectTools
             f"addressed by {len(work)} item(s)" if work else "nothing addresses it yet")
         c.item(req, detail)
         for w in work:
-            c.item(w, f"{w.kind.value}, {w.state}", indent=1)
+            c.item(w, f"{w.kind.value}, {_said(w.state)}", indent=1)
     return c.answer()
 
 
@@ -189,10 +201,10 @@ async def _blocked_tasks(q: str, ctx: ProjectContext, tools: ProjectTools) -> Pr
     c.lines.append(f"{len(blocked)} blocked task(s) in {cite(ctx.project)} "
                    f"{ctx.project.label}" + (":" if blocked else "."))
     for task in ctx.ranked(blocked):
-        c.item(task, f"due {_due(task)}")
+        c.item(task, _due_on(task))
         for dep in ctx.neighbours(task.id, EntityKind.TASK, rel="depends_on", incoming=False):
             if not is_done(dep):
-                c.item(dep, f"dependency, {dep.state}", indent=1)
+                c.item(dep, f"dependency, {_said(dep.state)}", indent=1)
     return c.answer()
 
 
@@ -212,8 +224,8 @@ async def _open_tasks(q: str, ctx: ProjectContext, tools: ProjectTools) -> Proje
                    + (":" if tasks else "."))
     for task in ctx.ranked(tasks):
         late = ", overdue" if is_overdue(task, ctx.now) else ""
-        c.item(task, f"priority {task.data.get('priority') or '-'}, {task.state}, "
-                     f"due {_due(task)}{late}")
+        c.item(task, f"priority {task.data.get('priority') or '-'}, {_said(task.state)}, "
+                     f"{_due_on(task)}{late}")
     return c.answer()
 
 
@@ -237,11 +249,12 @@ async def _status(q: str, ctx: ProjectContext, tools: ProjectTools) -> ProjectAn
     p = ctx.project
     c.used[p.id] = p
     counts = ", ".join(f"{len(v)} {k.plural}" for k, v in ctx.members.items() if v)
-    c.lines.append(f"{cite(p)} {p.label} is {p.state or 'active'}: {counts or 'no entities'}.")
+    c.lines.append(f"{cite(p)} {p.label} is {_said(p.state) or 'active'}: "
+                   f"{counts or 'no entities'}.")
     for goal in ctx.ranked(ctx.members.get(EntityKind.GOAL, []))[:10]:
         tasks = ctx.neighbours(goal.id, EntityKind.TASK)
         done = sum(1 for t in tasks if is_done(t))
-        c.item(goal, f"{goal.state}, {done}/{len(tasks)} tasks done")
+        c.item(goal, f"{_said(goal.state)}, {done}/{len(tasks)} tasks done")
     blocked = sum(1 for t in ctx.members.get(EntityKind.TASK, []) if t.state == "blocked")
     late = sum(1 for t in ctx.members.get(EntityKind.TASK, []) if is_overdue(t, ctx.now))
     c.lines.append(f"{blocked} blocked and {late} overdue task(s).")
@@ -282,36 +295,38 @@ _DECISIONS = ("decisions have", "decisions did", "decisions were", "decisions ma
 _STATUS = ("status", "overview", "progress", "how is", "how's", "summary")
 
 
-def _route(q: str) -> Handler | None:
+def _routes(q: str) -> list[Handler]:
+    """Every project question ``q`` asks, in a fixed order: "what is overdue and which risks
+    have no mitigation?" asks two, and an answer must address both."""
     def has(words: tuple[str, ...]) -> bool:
         return any(w in q for w in words)
 
-    if "risk" in q and has(_UNMITIGATED):
-        return _unmitigated_risks
-    if "goal" in q and has(_BLOCKING):
-        return _blocking_goal
-    if has(_OVERDUE):
-        return _overdue
-    if "requirement" in q and has(_OPEN):
-        return _open_requirements
-    if has(_BLOCKED_WORK):
-        return _blocked_tasks
-    if _OPEN_TASKS.search(q):
-        return _open_tasks
-    if has(_DECISIONS):
-        return _decisions
-    if has(("project", "programme", "program")) and has(_STATUS):
-        return _status
-    return None
+    asked = [
+        (_unmitigated_risks, "risk" in q and has(_UNMITIGATED)),
+        (_blocking_goal, "goal" in q and has(_BLOCKING)),
+        (_overdue, has(_OVERDUE)),
+        (_open_requirements, "requirement" in q and has(_OPEN)),
+        (_blocked_tasks, has(_BLOCKED_WORK)),
+        (_open_tasks, bool(_OPEN_TASKS.search(q))),
+        (_decisions, has(_DECISIONS)),
+        (_status, has(("project", "programme", "program")) and has(_STATUS)),
+    ]
+    return [handler for handler, wanted in asked if wanted]
 
 
 async def answer_project_question(question: str, context: ProjectContext,
                                   tools: ProjectTools) -> ProjectAnswer | None:
     """Answer ``question`` from the project graph, or None when it is not one of the project
     questions this answers (the caller then runs the normal document-grounded turn). Call it
-    only for a thread scoped to ``context``'s project."""
-    handler = _route(" ".join(question.lower().split()))
-    if handler is None:
+    only for a thread scoped to ``context``'s project. A question asking several of them gets
+    each answer in turn, one paragraph each."""
+    handlers = _routes(" ".join(question.lower().split()))
+    if not handlers:
         return None
-    return await handler(question.lower(), context, tools)
-
+    answers = [await handler(question.lower(), context, tools) for handler in handlers]
+    if len(answers) == 1:
+        return answers[0]
+    ids = list(dict.fromkeys(i for a in answers for i in a.entity_ids))
+    return ProjectAnswer(intent="+".join(a.intent for a in answers),
+                         text="\n\n".join(a.text for a in answers), entity_ids=ids,
+                         citations=list(dict.fromkeys(c for a in answers for c in a.citations)))
