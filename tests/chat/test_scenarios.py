@@ -72,13 +72,13 @@ async def test_hybrid_medium_confirms_between_two_candidates_then_resumes(
     assert resumed.audit is not None and resumed.audit.targets_checked == 1
 
 
-async def test_implicit_low_asks_instead_of_guessing(conversation: Conversation,
-                                                     corpus: Corpus) -> None:
-    await conversation.ask("Summarize this regulation", tagged_doc_ids=[corpus.aml.id])
-    r = await conversation.ask("What about the FSA guidelines?")
+async def test_implicit_low_asks_instead_of_guessing(conversation: Conversation) -> None:
+    # A reference with nothing to point at: no tag, no document in the thread (issue 49 made a
+    # named document the library lacks an answer that says so: tests/chat/test_document_names).
+    r = await conversation.ask("What do these regulations say about record keeping?")
     assert r.inference.confidence == "low"
     assert r.needs_input is not None and r.needs_input.kind == "choose_docs"
-    assert r.answer == ("I do not have FSA documents in this conversation. "
+    assert r.answer == ("I do not have the document you refer to in this conversation. "
                         "Would you like to:")
     # No web search is configured here: it is not offered (issue 38).
     assert [o.label for o in r.needs_input.options] == [

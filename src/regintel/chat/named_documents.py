@@ -56,12 +56,38 @@ def may_name_documents(message: str) -> bool:
     return bool(_ACRONYM.search(message) or references.document_phrases(message))
 
 
+def initials_of(name: str) -> str:
+    """The acronym a name's capitalised words make ("Anti-Money Laundering" is "AML"); the
+    small words between them do not count ("Markets in Financial Instruments" is "MFI")."""
+    return "".join(w[0] for w in re.findall(r"[A-Z][A-Za-z]*", name))
+
+
+def _slash_joined(text: str, start: int, end: int) -> str | None:
+    """The whole token when text[start:end] is one side of a slash-joined pair ("CDD" in
+    "KYC/CDD"), else None."""
+    if (start and text[start - 1] == "/") or text[end:end + 1] == "/":
+        left = re.search(r"[\w/-]*$", text[:start])
+        right = re.match(r"[\w/-]*", text[end:])
+        return (left.group(0) if left else "") + text[start:end] + (right.group(0)
+                                                                    if right else "")
+    return None
+
+
+def document_noun_at(text: str, at: int) -> bool:
+    """Whether a document noun follows ``at`` ("these rules", "this rulebook")."""
+    return references.before_document_noun(text, at)
+
+
 def named_documents(message: str, library: Sequence[Document]) -> list[Document]:
-    """The ready documents ``message`` names, in the order it names them."""
+    """The ready documents ``message`` names, in the order it names them.
+
+    A slash-joined abbreviation ("SAR/STR", "KYC/CDD") is a pair of concepts, not a name: it
+    names a document only when a title holds it whole ("AML/CFT" in "… AML/CFT Policy")."""
     text = re.sub(r"@\[[^\]]*\]|@\S+", " ", message)  # @mentions are tagged, not named
     ready = [d for d in library if d.status == DocStatus.READY]
     found: list[tuple[int, Document]] = []
-    phrases = references.document_phrases(text)
+    phrases = [p for p in references.document_phrases(text)
+               if _slash_joined(text, *p[2]) is None]
     for name, kind, (start, end) in phrases:
         fits = [d for d in ready if (kind is None or d.doc_type.value == kind)
                 and references.names(name, d.title)]
@@ -74,16 +100,46 @@ def named_documents(message: str, library: Sequence[Document]) -> list[Document]
     for m in _ACRONYM.finditer(text):
         # An acronym before a document noun is read with it: "our XYZ policy" is a policy, and
         # "the XYZ policies of a firm" are anyone's (``document_phrases`` tells them apart).
+        joined = _slash_joined(text, *m.span())
+        if joined is not None:
+            whole = [d for d in ready if re.search(rf"(?<![\w/]){re.escape(joined)}(?![\w/])",
+                                                   d.title)]
+            if len(whole) == 1:
+                found.append((m.start(), whole[0]))
+            continue
         if any(start <= m.start() < end for _, _, (start, end) in phrases) or \
                 references.before_document_noun(text, m.end()):
             continue
         doc = _by_acronym(m.group(0), ready)
         if doc is not None:
             found.append((m.start(), doc))
+    found += _spelled_out(text, ready)
     ordered: dict[str, Document] = {}
     for _, doc in sorted(found, key=lambda pair: pair[0]):
         ordered.setdefault(str(doc.id), doc)
     return list(ordered.values())
+
+
+def _spelled_out(text: str, ready: Sequence[Document]) -> list[tuple[int, Document]]:
+    """Documents named by the words their short name stands for ("the General Data Protection
+    Regulation" for "GDPR (…)"), or by their short name written in lower case before a
+    document noun ("the cobs rulebook")."""
+    found: list[tuple[int, Document]] = []
+    for m in re.finditer(r"(?:[A-Z][\w-]*\s+(?:(?:of|and|in|on|for)\s+)?){1,6}[A-Z][\w-]*",
+                         text):
+        words = m.group(0).split()
+        for cut in (len(words), len(words) - 1):  # with and without a closing noun
+            initials = initials_of(" ".join(words[:cut]))
+            doc = _by_acronym(initials, ready) if len(initials) >= _MIN_TITLE_ACRONYM else None
+            if doc is not None:
+                found.append((m.start(), doc))
+                break
+    for d in ready:
+        for name in short_names(d.title):
+            for m in re.finditer(rf"\b{re.escape(name.lower())}\b", text):
+                if references.before_document_noun(text, m.end()):
+                    found.append((m.start(), d))
+    return found
 
 
 def _by_acronym(acronym: str, ready: Sequence[Document]) -> Document | None:

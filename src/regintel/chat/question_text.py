@@ -12,6 +12,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from regintel.chat.named_documents import document_noun_at
+
 # A question that leans on the one before: it opens as a continuation, or it points back
 # ("it", "they", "that") without naming its subject again.
 _CONTINUES = re.compile(
@@ -32,7 +34,19 @@ def is_follow_up(question: str) -> bool:
     if not words or len(words) > FOLLOW_UP_MAX_WORDS:
         return False
     return len(words) <= BARE_MAX_WORDS or bool(_CONTINUES.search(question)) or \
-        bool(_POINTS_BACK.search(question))
+        bool(_POINTS_BACK.search(_without_documents_pointed_at(question)))
+
+
+def _without_documents_pointed_at(question: str) -> str:
+    """``question`` less "these rules", "this rulebook", "those documents": they point back at
+    documents (the resolver takes them), not at the subject — "what do these rules say about
+    training?" asks about training. "That rule" is a provision of the answer before: its
+    subject."""
+    for m in reversed(list(re.finditer(r"\b(?:this|these|that|those)\b", question, re.I))):
+        if document_noun_at(question, m.end()) and \
+                not re.match(r"\s+rule\b", question[m.end():], re.I):
+            question = question[:m.start()] + question[m.end():]
+    return question
 
 
 def earlier_questions(memory: Mapping[str, Any] | None) -> list[str]:

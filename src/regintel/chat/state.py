@@ -36,6 +36,7 @@ class ChatState(TypedDict, total=False):
     versions: list[str] | None       # a change question's two versions, old and new (ids)
     inference: dict[str, Any]        # Inference
     notice: str | None               # "Auditing A against B." before the answer
+    unheld: list[dict[str, Any]]     # instrument_names.Name the library has no document for
     pending: dict[str, Any] | None   # NeedsInput the next interrupt will ask
     halted: bool                     # the turn ends with a question or a refusal, no action
     # -- action

@@ -41,3 +41,34 @@ def test_a_name_that_fits_two_titles_alike_names_neither() -> None:
 def test_short_names_in_order_of_mention() -> None:
     assert _named("How do GEN and COBS differ on conflicts of interest?") == [
         "ADGM General Rulebook (GEN)", "ADGM Conduct of Business Rulebook (COBS)"]
+
+
+AML_LIBRARY = [_document("ADGM Anti-Money Laundering and Sanctions Rules and Guidance (AML)"),
+               _document("Falcon Crest Capital Ltd — AML/CFT Policy", DocType.POLICY)]
+
+
+def test_a_slash_joined_abbreviation_is_a_pair_of_concepts() -> None:
+    # Neither side of "SAR/STR" or "KYC/CDD" names a document, nor does "AML" in "AML/TFS".
+    for question in ("When does the MLRO have to file a SAR/STR?",
+                     "What do the KYC/CDD rules require?",
+                     "How often must we review our AML/TFS controls?"):
+        assert named_documents(question, AML_LIBRARY) == [], question
+
+
+def test_a_slash_joined_name_a_title_holds_whole_names_that_document() -> None:
+    # Not the AML Rules, whose short name is only one side of it.
+    assert [d.title for d in named_documents("What does the AML/CFT Policy say about training?",
+                                             AML_LIBRARY)] == [
+        "Falcon Crest Capital Ltd — AML/CFT Policy"]
+
+
+def test_a_document_is_named_by_the_words_its_short_name_stands_for() -> None:
+    assert _named("Does the General Data Protection Regulation apply to us?") == [
+        "General Data Protection Regulation (GDPR)"]
+    assert [d.title for d in named_documents("What do the Anti-Money Laundering Rules say?",
+                                             AML_LIBRARY)] == [AML_LIBRARY[0].title]
+
+
+def test_a_short_name_in_lower_case_before_a_document_noun_names_it() -> None:
+    assert _named("What is a Professional Client in the cobs rulebook?") == [
+        "ADGM Conduct of Business Rulebook (COBS)"]

@@ -26,6 +26,14 @@ def test_a_follow_up_is_read_with_the_questions_it_follows() -> None:
     assert in_context("and for how long?", []) == "and for how long?"  # nothing before it
 
 
+def test_pointing_at_documents_is_not_leaning_on_the_subject() -> None:
+    # "these rules" are the documents (the resolver reads them); the subject is training.
+    assert not is_follow_up("what do these rules say about training?")
+    assert not is_follow_up("What does this regulation say about outsourcing?")
+    # "that rule" is a provision of the answer before: its subject.
+    assert is_follow_up("does that rule apply to trusts?")
+
+
 def test_earlier_questions_are_the_users_own_messages() -> None:
     memory = {"recent": [{"role": "user", "content": PEPS},
                          {"role": "assistant", "content": "Under Rule 8.4.1 …"}]}

@@ -28,7 +28,7 @@ from regintel.chat import (
 from regintel.chat.engine import Composed
 from regintel.chat.named_documents import without_document_names
 from regintel.chat.nodes.common import Rt, Update, documents_of, hits_of, note, request_of
-from regintel.chat.nodes.resolve import CONTINUE, TAG, WEB, answer_notice
+from regintel.chat.nodes.resolve import CONTINUE, TAG, WEB, answer_notice, unheld_prefix
 from regintel.chat.offline import answer_kind
 from regintel.chat.state import ChatState
 from regintel.chat.streaming import AnswerStream, plural, step
@@ -449,12 +449,14 @@ async def check_confidence(state: ChatState, runtime: Rt) -> Update:
         return {}
     if state.get("web"):  # the web answers what the documents do not: go on, with the caveat
         return {"proceed_low": True, "context": note(state, "notices", [DISCLAIMER])}
-    ask = NeedsInput(kind="low_confidence", message=LOW_CONFIDENCE, options=[
-        InputOption(id=TAG, label="Tag specific documents"),
-        # Offered only where it works (a web search is configured).
-        *([InputOption(id=WEB, label="Search the web")] if runtime.context.web is not None
-          else []),
-        InputOption(id=CONTINUE, label="Continue anyway")])
+    # A named instrument the library lacks is said first: it is why little was found.
+    ask = NeedsInput(kind="low_confidence", message=unheld_prefix(state) + LOW_CONFIDENCE,
+                     options=[
+                         InputOption(id=TAG, label="Tag specific documents"),
+                         # Offered only where it works (a web search is configured).
+                         *([InputOption(id=WEB, label="Search the web")]
+                           if runtime.context.web is not None else []),
+                         InputOption(id=CONTINUE, label="Continue anyway")])
     answer = str(interrupt(ask.model_dump(mode="json"))).strip().lower()
     if answer in (CONTINUE, "3", "continue", "continue anyway", "yes", "proceed"):
         return {"proceed_low": True, "context": note(state, "notices", [DISCLAIMER])}

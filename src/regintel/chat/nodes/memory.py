@@ -23,7 +23,7 @@ async def load_session(state: ChatState, runtime: Rt) -> Update:
     update: Update = {
         "turn": state.get("turn", 0) + 1, "message": request.message.strip(),
         "triage": {}, "action": None, "resolved": [], "documents": [], "source_doc": None,
-        "inference": {},
+        "inference": {}, "unheld": [],
         "notice": None, "pending": None, "halted": False, "hits": [], "confidence": None,
         "proceed_low": False, "answer": "", "citations": [], "result": {}, "tool_log": [],
         "dropped_quotes": 0, "referenced_nodes": [], "validation": {}, "context": {},

@@ -8,9 +8,16 @@ from typing import Literal, assert_never
 
 from langgraph.types import interrupt
 
-from regintel.chat import prefetch, version_changes
+from regintel.chat import document_references, instrument_names, prefetch, version_changes
 from regintel.chat.named_documents import may_name_documents, named_documents
-from regintel.chat.nodes.common import Rt, Update, documents_of, request_of, resolution
+from regintel.chat.nodes.common import (
+    Rt,
+    Update,
+    documents_of,
+    hits_of,
+    request_of,
+    resolution,
+)
 from regintel.chat.question_text import is_follow_up
 from regintel.chat.state import ChatState, DocRef
 from regintel.domain.chat import Action, Inference, InputOption, NeedsInput, ResolvedDocument
@@ -72,15 +79,20 @@ async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
                      and d not in explicit]
     chosen: list[tuple[Document, str]] = [(d, "explicit") for d in explicit]
     registry = state.get("registry") or []
-    found = await deps.engine.resolve_references(state.get("message", ""), action, explicit,
-                                                 registry)
-    if library is None and (found.inference_confidence != "none" or registry
-                            or may_name_documents(state.get("message", ""))):
+    message = state.get("message", "")
+    found = await deps.engine.resolve_references(message, action, explicit, registry)
+    sources = instrument_names.sources(message)
+    if library is None and (found.inference_confidence != "none" or registry or sources
+                            or may_name_documents(message)):
         library = await deps.documents.list(deps.tenant_id)
     library = library or []
-    inference = Inference(confidence=found.inference_confidence, reasoning=found.reasoning)
     by_id = {str(d.id): d for d in library}
-    update: Update = {"inference": inference.model_dump(mode="json"), "pending": None}
+    unheld = [n for n in sources if not instrument_names.held(n.text, _ready(library))]
+    found = document_references.reread(found, message, explicit, registry, _ready(library),
+                                       state.get("memory"), deps.limits.max_documents)
+    inference = Inference(confidence=found.inference_confidence, reasoning=found.reasoning)
+    update: Update = {"inference": inference.model_dump(mode="json"), "pending": None,
+                      "unheld": [{"text": n.text, "plain": n.plain} for n in unheld]}
     if found.inference_confidence == "high":
         chosen += [(by_id[i], "inferred") for i in found.inferred_doc_ids if i in by_id]
         # The thread's documents the message refers back to, and any it names beside them
@@ -169,6 +181,10 @@ def _ids(pair: version_changes.Pair | None) -> list[str] | None:
     return [str(pair.old.id), str(pair.new.id)] if pair is not None else None
 
 
+def _ready(library: list[Document]) -> list[Document]:
+    return [d for d in library if d.status == DocStatus.READY]
+
+
 def _named(message: str, action: Action, explicit: list[Document],
            library: list[Document]) -> list[Document]:
     """The documents ``message`` names, chosen as @mentions would be; an audit's targets come
@@ -226,7 +242,7 @@ async def validate_inputs(state: ChatState, runtime: Rt) -> Update:
     options = [InputOption(id=str(d.id), label=d.title) for d in library
                if d.status == DocStatus.READY and d.id not in chosen
                and (wanted is None or d.doc_type == wanted)][:12]
-    return {"pending": NeedsInput(kind="missing_docs", message=problem,
+    return {"pending": NeedsInput(kind="missing_docs", message=unheld_prefix(state) + problem,
                                   options=options).model_dump(mode="json")}
 
 
@@ -312,11 +328,33 @@ def register(state: ChatState) -> list[DocRef]:
 
 def answer_notice(state: ChatState, resolved: list[ResolvedDocument],
                   fallback: str | None = None) -> str | None:
-    """What the answer starts with: that the model's answer was replaced by the offline
-    engine's (``fallback``, ``TurnRecord.notice``), then the brief professional notice of a
-    high-confidence inference (spec: "Proceeding")."""
+    """What the answer starts with: that an instrument the question names is not in the
+    library (issue 49: said first, with what was searched instead), that the model's answer
+    was replaced by the offline engine's (``fallback``, ``TurnRecord.notice``), then the brief
+    professional notice of a high-confidence inference (spec: "Proceeding")."""
+    missing = [] if state.get("halted") else unheld_names(state)
+    if missing:
+        opening = instrument_names.answer_opening(missing, hits_of(state),
+                                                  [r.title for r in resolved])
+        # The inference notice would name the documents searched a second time.
+        inferred = _inference_notice(state, resolved) \
+            if state.get("action") not in (None, Action.INQUIRE.value) else None
+        return "\n\n".join(n for n in (opening, fallback, inferred) if n)
     inferred = _inference_notice(state, resolved)
     return "\n\n".join(n for n in (fallback, inferred) if n) or None
+
+
+def unheld_names(state: ChatState) -> list[str]:
+    """The instruments the question names as sources that the library does not hold, less
+    the bare abbreviations the turn's evidence uses as terms ("under CDD")."""
+    names = [instrument_names.Name(**n) for n in state.get("unheld") or []]
+    return instrument_names.still_unheld(names, hits_of(state))
+
+
+def unheld_prefix(state: ChatState) -> str:
+    """"MiFID II is not in your library. " before a question asked back, when it is so."""
+    missing = unheld_names(state)
+    return f"{instrument_names.not_in_library(missing)}. " if missing else ""
 
 
 def _inference_notice(state: ChatState, resolved: list[ResolvedDocument]) -> str | None:
