@@ -61,3 +61,33 @@ def asked(question: str) -> Kind | None:
 
 def states(kind: Kind, sentence: str) -> bool:
     return bool(_STATES[kind].search(sentence))
+
+
+# "Can we outsource …?", "May a firm rely on …?", "Are we allowed to delay …?": whether the
+# rules let one do a thing is answered where they say "may <that act>" (or "may not", "must
+# not", "is permitted to"), not where the act is merely mentioned.
+_ASKS_LEAVE = re.compile(
+    r"\b(?:can|may|could)\s+(?:(?:a|an|the|our|any|one)\s+[\w-]+|we|i|you|they|one)\s+"
+    r"(?:still\s+|also\s+|ever\s+|just\s+)?(?P<verb>[a-z]{2,})\b|"
+    r"\b(?:allowed|permitted|able)\s+to\s+(?P<verb2>[a-z]{3,})\b", re.I)
+_NOT_ACTS = frozenset(("be", "do", "have", "get", "use", "make", "take", "still", "also", "just",
+                       "not"))
+STEM = 5  # letters of the asked act compared ("outsource" / "outsourcing")
+
+
+def asked_act(question: str) -> str | None:
+    """The act a question asks leave for, as a stem ("outso" for "Can we outsource …?")."""
+    found = _ASKS_LEAVE.search(question)
+    if not found:
+        return None
+    verb = (found["verb"] or found["verb2"] or "").lower()
+    return verb[:STEM] if verb and verb not in _NOT_ACTS else None
+
+
+def grants(act: str, sentence: str) -> bool:
+    """Whether the sentence gives or withholds leave for the act ("may outsource the role",
+    "may not rely", "must not outsource", "is permitted to outsource")."""
+    return bool(re.search(
+        r"\b(?:may|can|must not|shall not|is permitted to|are permitted to|is entitled to|"
+        rf"are entitled to)\s+(?:not\s+|only\s+|also\s+)?(?:\w+\s+){{0,2}}?{re.escape(act)}",
+        sentence, re.I))

@@ -307,10 +307,12 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
     # How well the sentence matches the question, and how relevant retrieval found its chunk.
     pointing = pointers(candidates)
     kind = answer_kind.asked(question)
+    act = answer_kind.asked_act(question)
     relevance = [(1 - CHUNK_WEIGHT) * float(similarity[i]) + CHUNK_WEIGHT * s.hit.score
                  - 0.05 * s.is_fragment - HEADING_PENALTY * s.is_heading
                  - HEADING_PENALTY * pointing[i]
                  + KIND_BONUS * bool(kind and answer_kind.states(kind, s.clean))
+                 + KIND_BONUS * bool(act and answer_kind.grants(act, s.clean))
                  for i, s in enumerate(candidates)]
     best = max(relevance)
     picked = [i for i in mmr(relevance, matrix, INQUIRY_POINTS)
@@ -325,13 +327,18 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
         # guidance.
         sentence = candidates[i]
         return (not own and sentence.hit.doc_type != DocType.REGULATION,
-                requirements and not sentence.binds)
+                requirements and not rules[i])
 
+    # The rules: what binds, and - asked whether something may be done - what gives or
+    # withholds that leave ("may outsource", outside guidance like any rule).
+    leave = [bool(act and answer_kind.grants(act, s.clean)) and "guidance" not in (
+        clause_of(s.hit, s.text) or "").lower() for s in candidates]
+    rules = [s.binds or leave[i] for i, s in enumerate(candidates)]
     if requirements:
         # What is required is led by the binding rule closest to the question, among those
         # close enough to be shown: a chunk retrieval ranked higher (a list of guidance) must
         # not push the rule itself out of the answer.
-        binding = [i for i, s in enumerate(candidates) if s.binds and (
+        binding = [i for i, s in enumerate(candidates) if rules[i] and (
             own or s.hit.doc_type == DocType.REGULATION) and relevance[i] >= best - POINT_MARGIN]
         if binding:
             # A follow-up was searched with the thread's earlier questions (they keep it on
@@ -341,17 +348,25 @@ async def inquiry(embedder: Embedder, question: str, hits: Sequence[ChunkHit],
             # rule nor by another subject's records.
             closest = similarity if not follow_up else np.minimum(similarity, under_headings(
                 candidates, matrix @ (await embed(embedder, [follow_up]))[0]))
-            lead = max(binding, key=lambda i: float(closest[i]))
+            lead = max(binding, key=lambda i: float(closest[i]) + KIND_BONUS * leave[i])
             picked = [lead, *(i for i in picked if i != lead)][:INQUIRY_POINTS]
     if not own:
         picked = _with_a_regulation(picked, candidates, relevance)
     picked.sort(key=order)
-    if requirements and not any(candidates[i].binds for i in picked):
+    # A bare piece of a list after the lead ("where applicable, the contact details of the
+    # officer; …": an item whose lead-in is neither shown nor read) says nothing on its own.
+    picked = picked[:1] + [i for i in picked[1:] if not _bare_piece(candidates[i])]
+    if requirements and not any(rules[i] for i in picked):
         rule = _guided_rule_lines([candidates[i] for i in picked], hits, book)
     lines = _lead([*rule, *listed([candidates[i] for i in picked], book, hits)])
     if caution:
         lines += ["", CAUTION]
     return Composed(answer="\n".join(lines))
+
+
+def _bare_piece(sentence: Sentence) -> bool:
+    """A list item or a sentence's tail shown without the words that give it its sense."""
+    return sentence.is_fragment and sentence.lead_in is None
 
 
 def _with_a_regulation(picked: list[int], candidates: Sequence[Sentence],
