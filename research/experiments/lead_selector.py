@@ -15,29 +15,14 @@ import httpx
 from regintel.bench.scenario_corpus import ingest
 from regintel.bench.scenario_data import load_answer_scenarios, parse_rule, rule_matches
 from regintel.bench.scenarios import TENANT, score_answer
+from research.experiments.scenario_leads import seen  # its capture of the composer's ranking
 from regintel.builders import build_local_llm
-from regintel.chat.offline import compose
 from regintel.cli.app import open_container
 from regintel.domain.chat import ChatRequest
 from regintel.retrieval.evidence import clause_of
 from regintel.settings import get_settings
 
 CHOICES = 5
-seen: dict[str, object] = {}
-_sentences_of, _mmr = compose.sentences_of, compose.mmr
-
-
-def sentences_of(*a, **k):
-    seen["candidates"] = out = _sentences_of(*a, **k)
-    return out
-
-
-def mmr(relevance, *a, **k):
-    seen.setdefault("relevance", list(relevance))
-    return _mmr(relevance, *a, **k)
-
-
-compose.sentences_of, compose.mmr = sentences_of, mmr
 
 PROMPT = """Question: {question}
 

@@ -61,4 +61,5 @@ async def main(ids: list[str]) -> None:
                       f"{key} {clause} | {x.clean[:110]}")
 
 
-asyncio.run(main(sys.argv[1:]))
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1:]))
