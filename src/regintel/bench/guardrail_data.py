@@ -10,12 +10,23 @@ injections); applied to ``bipia_text_attack_train.json`` it holds out 13 of the 
 strings (7 of the 25 task kinds, 6 of the 50 output-directed kinds). ObliQA questions are split
 by ``obliqa_fold``: SHA-256 of the QuestionID mod 2; fold 0 (1,369 of 2,788) may be trained on,
 fold 1 (1,419) is where the benign false-positive rate is measured. Neither rule was used
-before this split was fixed: nothing was tuned against the held-out rows."""
+before this split was fixed: nothing was tuned against the held-out rows.
+
+Unseen source (issue 50): ``bench/data/jailbreak_classification.json``, the
+jackhhao/jailbreak-classification prompts (MIT; attribution inside the file): 1,291 distinct
+prompts, 653 jailbreaks and 638 benign role-play instructions and general questions, from a
+source no training file comes from. No row of it is trained on or tuned against; the trainer
+reads it only to leave out any training row that shares at least ``OVERLAP_SHARE`` of its
+word ``OVERLAP_NGRAM``-grams with it (``overlap_share``): the deepset file holds four of its
+jailbreaks word for word."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
+from collections.abc import Iterable
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +41,10 @@ OBLIQA_MEASURE_FOLD = 1
 BIPIA_TASK_KINDS = frozenset({"Information Retrieval", "Content Creation",
                               "Learning and Tutoring", "Language Translation",
                               "Programming Help"})
+UNSEEN_FILE = "jailbreak_classification.json"
+OVERLAP_NGRAM = 8
+OVERLAP_SHARE = 0.2
+_WORD = re.compile(r"\w+")
 
 
 def _digest(text: str) -> int:
@@ -62,12 +77,63 @@ def _jsonl(path: Path) -> list[dict[str, Any]]:
 
 
 def read_labelled(path: Path) -> tuple[list[str], list[int]]:
-    """A JSONL of ``{"text", "label"}`` (1 = injection)."""
-    rows = _jsonl(path)
+    """A JSONL of ``{"text", "label"}`` (1 = injection), or a JSON file of such rows under
+    ``"rows"`` (the shape of the unseen-source file)."""
+    rows = _labelled_rows(path)
     try:
         return [str(r["text"]) for r in rows], [int(r["label"]) for r in rows]
     except (KeyError, TypeError, ValueError) as exc:
         raise InvalidRequest(f"{path}: every line needs a text and a 0/1 label") from exc
+
+
+def _labelled_rows(path: Path) -> list[dict[str, Any]]:
+    """JSON lines, or one JSON object whose ``rows`` are the lines."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError:
+        return _jsonl(path)
+    if isinstance(document, dict) and isinstance(document.get("rows"), list):
+        return list(document["rows"])
+    return _jsonl(path)
+
+
+def read_unseen(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The unseen-source file: its description (name, licence, …) and its rows, each
+    ``{"text", "label", "split"}``."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        rows = document["rows"]
+        meta = {k: v for k, v in document.items() if k != "rows"}
+        for row in rows:
+            row["text"], row["label"] = str(row["text"]), int(row["label"])
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+        raise InvalidRequest(f"{path}: expected an object with name and rows of "
+                             "{text, label, split}") from exc
+    return meta, list(rows)
+
+
+def shipped_unseen() -> Path:
+    """The unseen source that ships with the bench (``bench/data``)."""
+    return Path(str(resources.files("regintel.bench").joinpath("data", UNSEEN_FILE)))
+
+
+def shingles(text: str, n: int = OVERLAP_NGRAM) -> set[tuple[str, ...]]:
+    """The text's word n-grams (lower-cased; a shorter text is one n-gram of all its words)."""
+    words = _WORD.findall(text.lower())
+    return {tuple(words[i:i + n]) for i in range(max(1, len(words) - n + 1))} if words else set()
+
+
+def overlap_share(text: str, others: set[tuple[str, ...]]) -> float:
+    """The share of ``text``'s word n-grams found in ``others`` (the union of another set's)."""
+    own = shingles(text)
+    return len(own & others) / len(own) if own else 0.0
+
+
+def shingle_union(texts: Iterable[str]) -> set[tuple[str, ...]]:
+    out: set[tuple[str, ...]] = set()
+    for text in texts:
+        out |= shingles(text)
+    return out
 
 
 def read_benign(path: Path) -> list[str]:

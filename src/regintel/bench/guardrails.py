@@ -11,6 +11,15 @@ German or other) — the embedder is English-centric.
 Benign false-positive rate: the share of benign questions flagged as injections. For the ObliQA
 file the model was trained on, only fold 1 (``obliqa_fold``) is scored; fold 0 was trained on.
 
+Unseen source (``--unseen``, by default the shipped ``bench/data/jailbreak_classification.json``,
+jackhhao/jailbreak-classification, MIT): a whole public source no training row comes from,
+scored once, every row: accuracy, precision, recall and the false-positive rate on its own
+benign prompts (role-play instructions and general questions), overall and by its published
+split: the figure the issue-50 target (accuracy >= 0.95) is read from. A model trained with
+``--unseen`` on this file left out the training rows that overlap it
+(``guardrail_data.overlap_share``; recorded in the model); the shipped model predates that and
+trained on three deepset rows that copy its jailbreaks (of 653).
+
 Attacks as user messages (``--attacks``): the BIPIA strings of the held-out rule (13 of 75 in
 the shipped file; all rows of another file) scored as chat messages: recall (= accuracy, every
 row is an attack), for the output-directed kinds and the task kinds apart — the task kinds
@@ -52,6 +61,7 @@ from regintel.bench.guardrail_data import (
     read_labelled,
     read_obliqa,
     read_pii,
+    read_unseen,
     sha256_file,
 )
 from regintel.guardrails.injection import InjectionDetector
@@ -141,6 +151,38 @@ def evaluate_benign(detector: InjectionDetector, path: Path) -> dict[str, Any]:
             "flagged": sum(flagged), "fpr": round(sum(flagged) / max(1, len(kept)), 4),
             "rules_flagged": sum(bool(rule_hits(q)) for q in kept),
             "flagged_questions": [q for q, f in zip(kept, flagged, strict=True) if f]}
+
+
+def evaluate_unseen(detector: InjectionDetector, path: Path) -> dict[str, Any]:
+    """A source the model never saw, every row scored; its benign rows give its own FPR."""
+    meta, rows = read_unseen(path)
+    digest = sha256_file(path)
+    model = detector.model
+    trained_on = digest in {model.split.get("data_sha256"), model.extra.get("sha256")}
+    if digest == model.unseen.get("sha256"):
+        left_out = sum(model.unseen.get("left_out_training_rows", {}).values())
+        scope = (f"whole source, never trained or tuned on ({left_out} training rows sharing "
+                 f"its text were left out of training)")
+    else:
+        scope = "all rows (the model records no overlap left out for this file)"
+    if trained_on:
+        scope = "all rows of a TRAINING file: not an unseen figure"
+    texts = [r["text"] for r in rows]
+    gold = [r["label"] for r in rows]
+    flagged = [s.injection for s in detector.score_many(texts)]
+    by_split = {}
+    for split in sorted({str(r.get("split", "all")) for r in rows}):
+        keep = [i for i, r in enumerate(rows) if str(r.get("split", "all")) == split]
+        by_split[split] = {**_rates([flagged[i] for i in keep], [gold[i] for i in keep]),
+                           "n": len(keep)}
+    rates = _rates(flagged, gold)
+    return {"source": meta.get("name", path.name), "licence": meta.get("licence"),
+            "file": path.name, "sha256": digest, "scope": scope, "trained_on": trained_on,
+            "n": len(rows), "injections": sum(gold), "benign": len(gold) - sum(gold),
+            **rates, "benign_fpr": rates["fpr"], "by_split": by_split,
+            "missed": [t for t, g, f in zip(texts, gold, flagged, strict=True) if g and not f],
+            "false_positives": [t for t, g, f in zip(texts, gold, flagged, strict=True)
+                                if f and not g]}
 
 
 def evaluate_attacks(detector: InjectionDetector, path: Path) -> dict[str, Any]:
@@ -262,8 +304,8 @@ def evaluate_passages(detector: InjectionDetector, attacks: Path, corpus: Path, 
 
 
 def run(detector: InjectionDetector, pii: PiiDetector, *, injection: Path, pii_file: Path,
-        benign: Path, attacks: Path | None = None,
-        passages: Path | None = None) -> dict[str, Any]:
+        benign: Path, attacks: Path | None = None, passages: Path | None = None,
+        unseen: Path | None = None) -> dict[str, Any]:
     injection_figures = evaluate_injection(detector, injection)
     benign_figures = evaluate_benign(detector, benign)
     figures: dict[str, Any] = {"injection": injection_figures,
@@ -272,6 +314,13 @@ def run(detector: InjectionDetector, pii: PiiDetector, *, injection: Path, pii_f
                "injection_rows": injection_figures["n"],
                "injection_scope": injection_figures["scope"],
                "benign_fpr": figures["benign_fpr"], "benign_scope": benign_figures["scope"]}
+    if unseen:
+        figures["unseen"] = evaluate_unseen(detector, unseen)
+        summary |= {"unseen_source": figures["unseen"]["source"],
+                    "unseen_accuracy": figures["unseen"]["accuracy"],
+                    "unseen_benign_fpr": figures["unseen"]["benign_fpr"],
+                    "unseen_rows": figures["unseen"]["n"],
+                    "unseen_scope": figures["unseen"]["scope"]}
     if attacks:
         figures["attacks"] = evaluate_attacks(detector, attacks)
         summary |= {"attack_recall": figures["attacks"]["recall"],
@@ -296,6 +345,11 @@ def table_rows(figures: dict[str, Any]) -> dict[str, list[list[Any]]]:
                                  *((f"shipped, language {k} (n={v['n']})", v)
                                    for k, v in inj["by_language"].items()))]
     pii = figures["pii"]
+    unseen = figures.get("unseen")
+    unseen_rows = [] if unseen is None else [
+        [name, f["n"], f["accuracy"], f["precision"], f["recall"], f["fpr"]]
+        for name, f in (("all rows", unseen), *((f"published {k} split", v)
+                                                 for k, v in unseen["by_split"].items()))]
     entities = [[e, f["precision"], f["recall"], f["f2"], f["support"], f["coverage"]]
                 for e, f in pii["by_entity"].items()]
     entities += [["overall: pattern-based types", pii["precision"], pii["recall"], pii["f2"],
@@ -308,4 +362,4 @@ def table_rows(figures: dict[str, Any]) -> dict[str, list[list[Any]]]:
                  ["overall: all types", pii["all_types"]["precision"],
                   pii["all_types"]["recall"], pii["all_types"]["f2"],
                   sum(f["support"] for f in pii["by_entity"].values()), ""]]
-    return {"detection": detection, "entities": entities}
+    return {"detection": detection, "entities": entities, "unseen": unseen_rows}

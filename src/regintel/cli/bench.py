@@ -331,18 +331,25 @@ def bench_guardrails(
              "passages too with --passages.")] = None,
     passages: Annotated[Path | None, typer.Option(
         exists=True, file_okay=False, help="ObliQA passages directory (N.json files).")] = None,
+    unseen: Annotated[Path | None, typer.Option(
+        exists=True, dir_okay=False,
+        help="A labelled source the model never trained on, scored whole (default: the "
+             "shipped jackhhao/jailbreak-classification file).")] = None,
     json_out: JsonOption = False,
 ) -> None:
-    """Injection accuracy/precision/recall/FPR, benign FPR, PII precision/recall/F2."""
+    """Injection accuracy/precision/recall/FPR (held-out slice and an unseen source), benign
+    FPR, PII precision/recall/F2."""
     from regintel.adapters.embeddings.local import LocalEmbedder
     from regintel.bench import guardrails
+    from regintel.bench.guardrail_data import shipped_unseen
     from regintel.guardrails.injection import InjectionDetector
     from regintel.guardrails.pii import PiiDetector
 
     try:
         figures = guardrails.run(InjectionDetector(LocalEmbedder()), PiiDetector(),
                                  injection=injection, pii_file=pii, benign=benign,
-                                 attacks=attacks, passages=passages)
+                                 attacks=attacks, passages=passages,
+                                 unseen=unseen or shipped_unseen())
     except RegintelError as exc:
         fail(exc)
     if json_out:
@@ -358,6 +365,11 @@ def bench_guardrails(
                                                 ben["excluded_as_training"]],
                       ["flagged", ben["flagged"]],
                       ["benign FPR", f"{figures['benign_fpr']:.4f}"]]),
+        render_table(f"Unseen source: {figures['unseen']['source']} "
+                     f"({figures['unseen']['injections']} injections, "
+                     f"{figures['unseen']['benign']} benign; {figures['unseen']['scope']})",
+                     ["rows", "n", "accuracy", "precision", "recall", "benign fpr"],
+                     rows["unseen"]),
         render_table(f"PII ({pf['texts']} texts, {pf['ms_per_text']} ms each; overlap match by "
                      f"type; NER model: {'yes' if pf['ner_model'] else 'no'})",
                      ["entity", "precision", "recall", "f2", "support", "coverage"],

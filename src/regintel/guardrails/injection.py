@@ -13,7 +13,11 @@ out rule (``bench.guardrail_data.is_heldout``: sha256(text) mod 5 == 0), ObliQA 
 questions and hand-written chat follow-ups as in-domain benign rows, and the output-directed
 BIPIA attack strings outside the held-out rule as extra injections. Design and threshold were
 chosen by cross-validation on those rows alone; ``regintel bench guardrails`` measures the
-held-out rows and ObliQA fold 1. At run time only numpy is needed, and a message costs one
+held-out rows, ObliQA fold 1 and a whole public source the model never trained on
+(jackhhao/jailbreak-classification). The trainer can widen the rows with public sets
+(``--extra``, recorded in ``extra``) and leave out what overlaps the unseen source
+(``--unseen``, recorded in ``unseen``); the widened candidate of issue 50 is not shipped
+(docs/measurements.md). At run time only numpy is needed, and a message costs one
 MiniLM encode call."""
 
 from __future__ import annotations
@@ -64,6 +68,13 @@ class InjectionModel(BaseModel):
         description="The ObliQA fold rule, file sha256 and counts of the benign rows.")
     attacks: dict[str, Any] = Field(
         default_factory=dict, description="The BIPIA file, its held-out and trained rows.")
+    extra: dict[str, Any] = Field(
+        default_factory=dict,
+        description="The public training rows beyond deepset: file, sha256, rows by source.")
+    unseen: dict[str, Any] = Field(
+        default_factory=dict,
+        description="The unseen test source (never trained on): file, sha256, and the "
+                    "training rows left out for overlapping it.")
     metrics: dict[str, Any] = Field(default_factory=dict)
     trained_with: dict[str, str] = Field(default_factory=dict)
 

@@ -20,6 +20,8 @@ OBLIQA = SHARED / "obliqa"
 INJECTIONS = GUARD_DATA / "prompt_injections_train.jsonl"
 BIPIA = GUARD_DATA / "bipia_text_attack_train.json"
 RULEBOOKS = OBLIQA / "rulebooks_txt"
+PUBLIC = (Path(__file__).resolve().parents[3] / "research" / "training" / "data"
+          / "injection_public_train.jsonl")
 
 
 @pytest.fixture(scope="session")
