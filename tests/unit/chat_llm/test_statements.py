@@ -61,3 +61,11 @@ def test_a_plain_sentence_cites_the_passage_that_holds_it() -> None:
     assert book.citations[0].quote == "Books must be returned within 21 days of the loan."
     assert supported(cited, book.citations) == (
         "Books must be returned within 21 days of the loan [1].", 0)
+
+
+def test_a_statement_citing_only_a_heading_is_dropped() -> None:
+    heading = Citation(n=3, title="Library Rules", clause="4.2", quote="4.2 Late returns")
+    answer = ("Rule 4.2 Late returns [3].\n"
+              "- A late return costs one unit for each day [2].")
+    kept, dropped = supported(answer, [KEEP, FEE, heading])
+    assert (kept, dropped) == ("- A late return costs one unit for each day [2].", 1)

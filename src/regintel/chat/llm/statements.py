@@ -22,6 +22,15 @@ _MARKER = re.compile(r"\[(\d+)\]")
 _SENTENCE = re.compile(r"(?:[^.!?\n]|\.(?=\d))+[.!?]?")  # "Rule 4.5.1 …" is one sentence
 
 
+# A heading: a short line without a sentence's closing stop ("4.2 Suspicious transactions").
+_HEADING_WORDS = 12
+_CLOSED = re.compile(r"[.;:!?)\]]\s*$")
+
+
+def _heading(quote: str) -> bool:
+    return len(quote.split()) <= _HEADING_WORDS and not _CLOSED.search(quote)
+
+
 def cite_uncited(answer: str, evidence: Sequence[ChunkHit], book: CitationBook) -> str:
     """``answer`` where a sentence the model left without a marker cites the evidence item
     that holds it, when one does by the support measure (the 0.5B model answered a plain
@@ -92,6 +101,8 @@ def _holds(statement: str, by_number: dict[int, Citation], shown_with: frozenset
     cited = [by_number[n] for n in numbers if n in by_number]
     if not cited or len(cited) < len(numbers):
         return False
+    if all(_heading(c.quote) for c in cited):
+        return False  # a copied heading ("Rule 4.2 Suspicious transactions [3].") says nothing
     shown = content_words(" ".join(f"{c.title} {c.clause or ''}" for c in cited))
     words = content_words(_MARKER.sub(" ", statement)) - shown - shown_with
     quoted = content_words(" ".join(c.quote for c in cited))
