@@ -2,7 +2,7 @@
 read again without the questions back a compliance officer would find needless (issue 49):
 
 - a name that is no document of the library is searched for, not asked about: it is a
-  concept ("the KYC/CDD rules"), or an instrument the library lacks, which the answer says
+  concept ("the ABC/XYZ rules"), or an instrument the library lacks, which the answer says
   first (``instrument_names``);
 - "these regulations", "this rulebook" are the tagged documents, else the thread's latest,
   else those the thread's last answer cited (a turn that searched the whole library has

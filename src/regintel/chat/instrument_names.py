@@ -8,9 +8,9 @@ title-case words, with a version or year after them ("II", "2017", "2015/849"). 
 instrument when the question uses it as one: it ends in a capitalised instrument noun ("…
 Regulations 2017", "the FCA Handbook"), or stands where a source stands ("under X",
 "according to X", "X says", "X Article 5"; "in X" only with a version: "in MiFID II"). The
-abbreviations questions use for concepts ("file a SAR", "KYC/CDD checks", "the MLRO", "a
-PEP") stand as objects and modifiers, so they are none of these; a slash-joined pair is a
-pair of concepts. A bare abbreviation used as a source ("under CDD") that the evidence itself
+abbreviations questions use for concepts ("file a report", "ABC/XYZ checks", "the officer", "a
+KPI") stand as objects and modifiers, so they are none of these; a slash-joined pair is a
+pair of concepts. A bare abbreviation used as a source ("under XYZ") that the evidence itself
 uses is a term the library covers, not a missing document (``still_unheld``)."""
 
 from __future__ import annotations
@@ -37,21 +37,21 @@ _RUN = re.compile(
     rf"(?<![\w/-])(?:{_ABBREVIATION}|{_WORD})(?:\s+(?:{_JOIN}\s+)?(?:{_ABBREVIATION}|{_WORD}))*"
     rf"(?:\s+{_VERSION}\b)*(?![\w/])")
 # Nouns that make a capitalised name an instrument by themselves: "the Companies Act" is one,
-# "the Client Money Rules" may be a chapter of a rulebook, "Retail Client" a defined term.
+# "the Conduct Rules" may be a chapter of a rulebook, "Retail Client" a defined term.
 _INSTRUMENT = re.compile(r"(?:Regulations?|Act|Directive|Rulebook|Handbook|Sourcebook|Code|"
                          r"Law|Ordinance|Decree|Guidelines|Convention|Treaty)")
 # The same nouns in lower case name an instrument after an abbreviation ("the FSA
-# guidelines"); "rules" is left out, as questions say "the CDD rules" for a topic.
+# guidelines"); "rules" is left out, as questions say "the XYZ rules" for a topic.
 _LOWER_INSTRUMENT = re.compile(r"\s+(?:regulations?|act|directive|rulebook|handbook|sourcebook|"
                                r"code|guidelines)\b")
-# A provision after a name: the name is the instrument it belongs to ("GDPR Article 39").
+# A provision after a name: the name is the instrument it belongs to ("MAR Article 39").
 _PROVISION = re.compile(r"(?:Article|Art\.|Section|Rule|Chapter|Part|Schedule|Annex|Recital|"
                         r"Paragraph)\s*\d", re.I)
 _BEFORE_SOURCE = re.compile(r"\b(?P<cue>under|according\s+to|pursuant\s+to|per|in|of|from|"
                             r"summari[sz]e|compare|against|versus|vs\.?)\s+(?:the\s+)?$", re.I)
 # The second document of a comparison: "compare MiFID II and COBS".
 _SECOND_COMPARED = re.compile(r"\bcompare\b[^.?!;]*\b(?:and|with)\s+(?:the\s+)?$", re.I)
-# "in CDD" is a topic, "in MiFID II" a source: these cues need a name with a version.
+# "in XYZ" is a topic, "in MiFID II" a source: these cues need a name with a version.
 _VERSIONED_ONLY = {"in", "of", "from"}
 _SOURCE_VERB = re.compile(r"\s+(?:says?|said|states?|stated|requires?|required|provides?|"
                           r"prescribes?|stipulates?|mandates?|defines?)\b", re.I)
@@ -80,7 +80,7 @@ def sources(message: str) -> list[Name]:
             tokens = tokens[1:]
         provision = next((i for i, (_, at) in enumerate(tokens) if _PROVISION.match(text, at)),
                          None)
-        tokens = tokens[:provision]  # "GDPR Article 39": the instrument is "GDPR"
+        tokens = tokens[:provision]  # "MAR Article 39": the instrument is "MAR"
         while tokens and re.fullmatch(_JOIN, tokens[-1][0]):
             tokens = tokens[:-1]
         if not tokens:
@@ -108,7 +108,7 @@ def sources(message: str) -> list[Name]:
 
 def _runs(text: str) -> list[list[tuple[str, int]]]:
     """Each run of capitalised words as (word, offset) pairs, split at an "and" between two
-    names ("MiFID II and COBS"), kept whole between title words ("Anti-Money Laundering and
+    names ("MiFID II and COBS"), kept whole between title words ("Market Conduct and
     Sanctions Rules")."""
     out: list[list[tuple[str, int]]] = []
     for run in _RUN.finditer(text):
@@ -145,11 +145,11 @@ def _kind(words: list[str]) -> str | None:
 
 def held(name: str, library: Sequence[Document]) -> bool:
     """Whether ``name`` is a name the library itself gives one of its documents: a title or
-    its words, a short name or acronym ("ADGM"; "EU GDPR" is the GDPR's acronym beside a
-    word of its title), or the words an acronym of a title stands for ("General Data
-    Protection Regulation" for "GDPR (…)")."""
-    # A year or version the name gives must be the document's own: "the Money Laundering
-    # Regulations 2017" is not "Anti-Money Laundering … Rules (VER09)".
+    its words, a short name or acronym ("FSMR"; "EU MAR" is the MAR's acronym beside a
+    word of its title), or the words an acronym of a title stands for ("Market Abuse
+    Regulation" for "MAR (…)")."""
+    # A year or version the name gives must be the document's own: "the Market Conduct
+    # Regulations 2017" is not "Market Conduct … Rules (VER09)".
     versions = [w for w in name.split()[1:] if re.fullmatch(_VERSION, w)]
     library = [d for d in library
                if all(v in d.title or v in (d.version or "") for v in versions)]
@@ -198,7 +198,7 @@ def answer_opening(names: Sequence[str], hits: Sequence[ChunkHit],
 
 def still_unheld(names: Sequence[Name], hits: Sequence[ChunkHit]) -> list[str]:
     """``names`` less the bare abbreviations the evidence itself uses as terms: those are what
-    the library's documents talk about ("under CDD"), not documents missing from it."""
+    the library's documents talk about ("under XYZ"), not documents missing from it."""
     text = " ".join(h.text for h in hits)
     return [n.text for n in names if not (n.plain and re.search(
         rf"\b{re.escape(_head(n.text))}\b", text))]

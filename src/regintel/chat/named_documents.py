@@ -57,14 +57,14 @@ def may_name_documents(message: str) -> bool:
 
 
 def initials_of(name: str) -> str:
-    """The acronym a name's capitalised words make ("Anti-Money Laundering" is "AML"); the
+    """The acronym a name's capitalised words make ("Market Conduct Rules" is "MCR"); the
     small words between them do not count ("Markets in Financial Instruments" is "MFI")."""
     return "".join(w[0] for w in re.findall(r"[A-Z][A-Za-z]*", name))
 
 
 def _slash_joined(text: str, start: int, end: int) -> str | None:
-    """The whole token when text[start:end] is one side of a slash-joined pair ("CDD" in
-    "KYC/CDD"), else None."""
+    """The whole token when text[start:end] is one side of a slash-joined pair ("XYZ" in
+    "ABC/XYZ"), else None."""
     if (start and text[start - 1] == "/") or text[end:end + 1] == "/":
         left = re.search(r"[\w/-]*$", text[:start])
         right = re.match(r"[\w/-]*", text[end:])
@@ -81,8 +81,8 @@ def document_noun_at(text: str, at: int) -> bool:
 def named_documents(message: str, library: Sequence[Document]) -> list[Document]:
     """The ready documents ``message`` names, in the order it names them.
 
-    A slash-joined abbreviation ("SAR/STR", "KYC/CDD") is a pair of concepts, not a name: it
-    names a document only when a title holds it whole ("AML/CFT" in "… AML/CFT Policy")."""
+    A slash-joined abbreviation ("PQR/XYZ", "ABC/XYZ") is a pair of concepts, not a name: it
+    names a document only when a title holds it whole ("ABC/XYZ" in "… ABC/XYZ Policy")."""
     text = re.sub(r"@\[[^\]]*\]|@\S+", " ", message)  # @mentions are tagged, not named
     ready = [d for d in library if d.status == DocStatus.READY]
     found: list[tuple[int, Document]] = []
@@ -121,8 +121,8 @@ def named_documents(message: str, library: Sequence[Document]) -> list[Document]
 
 
 def _spelled_out(text: str, ready: Sequence[Document]) -> list[tuple[int, Document]]:
-    """Documents named by the words their short name stands for ("the General Data Protection
-    Regulation" for "GDPR (…)"), or by their short name written in lower case before a
+    """Documents named by the words their short name stands for ("the Market Abuse Regulation"
+    for "MAR (…)"), or by their short name written in lower case before a
     document noun ("the cobs rulebook")."""
     found: list[tuple[int, Document]] = []
     for m in re.finditer(r"(?:[A-Z][\w-]*\s+(?:(?:of|and|in|on|for)\s+)?){1,6}[A-Z][\w-]*",

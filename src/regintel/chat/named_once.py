@@ -1,10 +1,10 @@
 """A document named once per answer: its first provision carries the full title, every later
-one the document's short name ("ADGM Anti-Money Laundering and Sanctions Rules and Guidance
-(AML), 14.3.4: …" then "AML 14.3.3: …"), as an officer writes a memo. A 62-character title
+one the document's short name ("Market Conduct and Listing Rules and
+Guidance (MCR), 14.3.4: …" then "MCR 14.3.3: …"), as an officer writes a memo. A 62-character title
 on every bullet buries the rules under it.
 
 The short name is the document's own: the abbreviation its title gives in parentheses
-("… Rulebook (COBS)"), or one that opens the title ("GDPR (Regulation (EU) 2016/679)"). A
+("… Rulebook (COBS)"), or one that opens the title ("MAR (Regulation (EU) No 596/2014)"). A
 title without one, or whose short name another document of the answer shares, is repeated
 whole: a shortened name must never leave the reader unsure which document is cited."""
 

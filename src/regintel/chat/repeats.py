@@ -45,7 +45,7 @@ def all_said(answer: str, previous: str) -> bool:
 def addresses(answer: str, follow_up: str, earlier: str) -> bool:
     """Whether ``answer`` speaks to what the follow-up adds to the questions before it: one of
     its own words ("live", "UAE" in "does that person have to live in the UAE?" after "Who
-    has to be appointed as MLRO?") is in the answer, by its stem. A repeat that holds the new
+    has to be appointed as the officer?") is in the answer, by its stem. A repeat that holds the new
     point is an answer, not a repeat."""
     before = {_stem(w) for w in _WORD.findall(earlier)}
     new = {_stem(w) for w in _WORD.findall(follow_up) if w.lower() not in _FUNCTION_WORDS} \

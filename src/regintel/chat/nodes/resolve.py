@@ -346,7 +346,7 @@ def answer_notice(state: ChatState, resolved: list[ResolvedDocument],
 
 def unheld_names(state: ChatState) -> list[str]:
     """The instruments the question names as sources that the library does not hold, less
-    the bare abbreviations the turn's evidence uses as terms ("under CDD")."""
+    the bare abbreviations the turn's evidence uses as terms ("under XYZ")."""
     names = [instrument_names.Name(**n) for n in state.get("unheld") or []]
     return instrument_names.still_unheld(names, hits_of(state))
 
