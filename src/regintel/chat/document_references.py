@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from regintel.chat import repeats
 from regintel.chat.engine import ReferenceResolution
 from regintel.chat.named_documents import document_noun_at, named_documents
 from regintel.chat.state import DocRef
@@ -57,9 +58,9 @@ def reread(found: ReferenceResolution, message: str, explicit: Sequence[Document
 
 def last_cited(memory: Mapping[str, Any] | None, ready: set[str]) -> list[str]:
     """The ready documents the thread's last answer cited, in the order it cited them."""
-    for m in reversed((memory or {}).get("recent") or []):
-        if m.get("role") == "assistant":
-            cited = [str(c.get("document_id")) for c in
-                     (m.get("metadata") or {}).get("citations") or []]
-            return [i for i in dict.fromkeys(cited) if i in ready]
-    return []
+    answer = repeats.last_answer(memory)
+    if answer is None:
+        return []
+    cited = [str(c.get("document_id")) for c in
+             (answer.get("metadata") or {}).get("citations") or []]
+    return [i for i in dict.fromkeys(cited) if i in ready]

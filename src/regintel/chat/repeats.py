@@ -27,11 +27,16 @@ _MARKERS = re.compile(r"\s*\[\d{1,3}\]")
 _OPENING = re.compile(r"^\s*(?:- |Under )?")
 
 
-def previous_answer(memory: Mapping[str, Any] | None) -> str | None:
-    """The thread's last answer, when memory holds one."""
+def last_answer(memory: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    """The thread's last answer as memory holds it (its content and metadata), if any."""
     recent = (memory or {}).get("recent") or []
-    answers = [str(m.get("content") or "") for m in recent if m.get("role") == "assistant"]
-    return answers[-1] if answers else None
+    return next((m for m in reversed(recent) if m.get("role") == "assistant"), None)
+
+
+def previous_answer(memory: Mapping[str, Any] | None) -> str | None:
+    """The text of the thread's last answer, when memory holds one."""
+    answer = last_answer(memory)
+    return None if answer is None else str(answer.get("content") or "")
 
 
 def all_said(answer: str, previous: str) -> bool:
