@@ -26,6 +26,7 @@ from regintel.chat.named_documents import (
     title_acronyms,
 )
 from regintel.domain.documents import ChunkHit, Document
+from regintel.retrieval import abbreviations
 
 _ABBREVIATION = r"[A-Z][A-Za-z]*[A-Z][A-Za-z0-9]*"        # MLR, MiFID, PSD2, UK
 _WORD = r"[A-Z][a-z]+(?:-[A-Z]?[a-z]+)*"                    # Companies, Anti-Money
@@ -98,12 +99,38 @@ def sources(message: str) -> list[Name]:
             or bool(_SOURCE_VERB.match(after)) or bool(_SECOND_COMPARED.search(text[:start]))
             or provision is not None or bool(_PROVISION.match(after.lstrip())))
         named_as = _LOWER_INSTRUMENT.match(after) if kind == "plain" else None
+        if named_as is not None and _topic(words[-1], named_as.group(0)):
+            continue
         if named_as is not None:  # "the FSA guidelines": the name with its noun
             end += named_as.end()
         if kind == "instrument" or used_as_source or named_as is not None:
             name = text[start:end]
             found.setdefault(name, Name(name, plain=kind == "plain"))
     return list(found.values())
+
+
+# The lower-case nouns after an abbreviation of a concept that make a topic, not a source:
+# "the ABC guidelines" are the rules on ABC wherever they stand.
+_TOPIC_NOUN = re.compile(r"\s+(?:guidelines|regulations?)", re.I)
+
+
+def _topic(abbreviation: str, noun: str) -> bool:
+    """Whether "the <abbreviation> <noun>" names a topic's rules: the abbreviation is one
+    practitioners write for a concept (its usual expansion is a common noun phrase, "know
+    your customer", not a proper name, "Financial Action Task Force") and the noun is one
+    questions put after a topic ("guidelines", "regulations"), not a book ("rulebook")."""
+    table = abbreviations.bundled()
+    long = table.get(abbreviation) or table.get(abbreviation.removesuffix("s"))
+    return bool(long) and long == long.lower() and bool(_TOPIC_NOUN.fullmatch(noun))
+
+
+def without_unheld(message: str, library: Sequence[Document]) -> str:
+    """``message`` less the instruments it names that the library lacks: "the Market Conduct
+    Regulations 2017" names no document, so its title words must not narrow the search to
+    the library's "Market Conduct Rules" while the answer says that instrument is missing."""
+    for name in unheld(message, library):
+        message = message.replace(name.text, " ")
+    return message
 
 
 def _runs(text: str) -> list[list[tuple[str, int]]]:

@@ -22,11 +22,12 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
-from regintel.chat import question_text, tools
+from regintel.chat import instrument_names, question_text, tools
 from regintel.chat.ahead import Ahead, Searched
 from regintel.chat.deps import TurnDeps
 from regintel.chat.engine import IntentGuess
 from regintel.chat.named_documents import may_name_documents, named_documents
+from regintel.domain.documents import DocStatus
 from regintel.ports.llm import request_sent
 from regintel.retrieval import abbreviations, reading
 
@@ -92,8 +93,10 @@ async def _named_scope(deps: TurnDeps, question: str) -> tuple[UUID, ...]:
     question names ("under COBS"), as ``resolve_documents`` will decide."""
     if not may_name_documents(question):
         return ()
-    return tuple(d.id for d in named_documents(question,
-                                               await deps.documents.list(deps.tenant_id)))
+    library = await deps.documents.list(deps.tenant_id)
+    ready = [d for d in library if d.status == DocStatus.READY]
+    return tuple(d.id for d in named_documents(instrument_names.without_unheld(question, ready),
+                                               library))
 
 
 async def take_search(deps: TurnDeps, question: str, document_ids: Sequence[UUID],

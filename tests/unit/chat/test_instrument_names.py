@@ -15,7 +15,9 @@ from regintel.chat.instrument_names import (
     sources,
     still_unheld,
     unheld,
+    without_unheld,
 )
+from regintel.chat.named_documents import named_documents
 from regintel.domain.documents import ChunkHit, DocStatus, DocType, Document
 
 
@@ -81,9 +83,25 @@ def test_a_name_the_library_gives_its_documents_is_held(question: str) -> None:
     "Who is a Relevant Person?",
     "What does the Regulation say about consent?",  # no name before the noun
     "How did COVID 19 affect reporting deadlines?",
+    # A concept's abbreviation before "guidelines" or "regulations" is a topic's rules.
+    "What do the KYC guidelines say about beneficial owners?",
+    "What do the CDD regulations require for a trust?",
 ])
 def test_concepts_and_capitalised_words_are_not_sources(question: str) -> None:
     assert sources(question) == []
+
+
+def test_a_proper_name_before_guidelines_is_still_an_instrument() -> None:
+    assert _unheld("What do the FSA guidelines say about this?") == ["FSA guidelines"]
+    assert _unheld("What does the FATF guidelines require?") == ["FATF guidelines"]
+
+
+def test_a_missing_instrument_does_not_name_the_document_sharing_its_words() -> None:
+    question = "What is required under the Money Laundering Regulations 2017?"
+    assert [d.title for d in named_documents(question, LIBRARY)] == [LIBRARY[0].title]
+    assert named_documents(without_unheld(question, LIBRARY), LIBRARY) == []
+    held_name = "What do the AML Rules require under 8.3.1?"
+    assert without_unheld(held_name, LIBRARY) == held_name
 
 
 def test_held_reads_the_library_titles_only() -> None:

@@ -194,6 +194,7 @@ def _named(message: str, action: Action, explicit: list[Document],
     # A document with versions is named by its title, which its versions share: the name is
     # the current version's (a question naming a version is read in ``_versions``).
     current = [d for d in library if d.family_id is None or d.is_current]
+    message = instrument_names.without_unheld(message, _ready(current))
     return [d for d in named_documents(message, current) if d.id not in {e.id for e in explicit}]
 
 
