@@ -121,7 +121,7 @@ def _topic(abbreviation: str, noun: str) -> bool:
     questions put after a topic ("guidelines", "regulations"), not a book ("rulebook")."""
     table = abbreviations.bundled()
     long = table.get(abbreviation) or table.get(abbreviation.removesuffix("s"))
-    return bool(long) and long == long.lower() and bool(_TOPIC_NOUN.fullmatch(noun))
+    return long is not None and long == long.lower() and bool(_TOPIC_NOUN.fullmatch(noun))
 
 
 def without_unheld(message: str, library: Sequence[Document]) -> str:
