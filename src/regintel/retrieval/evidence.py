@@ -4,7 +4,7 @@ shown, and numbered once per turn so ``[n]`` in an answer maps to one citation."
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from uuid import UUID
 
@@ -177,6 +177,17 @@ class CitationBook:
             self._keys = {k: n for k, n in self._keys.items() if n != c.n}
         self.verified -= len(self._citations[mark:])
         del self._citations[mark:]
+
+    def keep_shown(self, shown: Mapping[int, int], mark: int) -> None:
+        """Of the citations after ``mark``, keep those an answer shows, under the numbers it
+        shows them by (``shown``: old number -> new); the others cited only statements the
+        answer dropped."""
+        kept = [c.model_copy(update={"n": shown[c.n]}) for c in self._citations[mark:]
+                if c.n in shown]
+        self.verified -= len(self._citations) - mark - len(kept)
+        self._citations[mark:] = sorted(kept, key=lambda c: c.n)
+        self._keys = {k: (n if n <= mark else shown[n]) for k, n in self._keys.items()
+                      if n <= mark or n in shown}
 
     def cite_sentence(self, hit: ChunkHit, sentence: str) -> int | None:
         """The citation of ``sentence`` of ``hit``: quoted whole from the chunk before when

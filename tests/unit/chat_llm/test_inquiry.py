@@ -284,10 +284,15 @@ async def test_a_small_models_answer_shows_only_checked_statements(
                   context_tokens=4096, output_tokens=320)
     engine = LlmEngine(TenantRoutes({r: small for r in RouteName}), offline)
     client = Client()
-    composed = await engine.compose_inquiry(QUESTION, hits, CitationBook(), caution=False,
+    book = CitationBook()
+    composed = await engine.compose_inquiry(QUESTION, hits, book, caution=False,
                                             stream=AnswerStream(client))
     assert not engine.fell_back
     assert "book" not in composed.answer and "skip" not in composed.answer
+    # The dropped statements' citations go with them: the numbers shown run 1, 2, … in
+    # order, and each is a citation of the book (no "[1] … [3]" with no 2 in Sources).
+    numbers = list(dict.fromkeys(int(n) for n in re.findall(r"\[(\d+)\]", composed.answer)))
+    assert numbers == [c.n for c in book.citations] == list(range(1, len(numbers) + 1))
     assert composed.answer.startswith("A Relevant Person must identify the customer")
     assert re.search(r"monitor and detect suspicious activity \[\d\]\.$", composed.answer)
     assert client.shown == composed.answer and {"reset": True} not in client.events

@@ -399,7 +399,8 @@ class LlmEngine:
         self._account(route, None)  # named as used even when it never finishes
         citing = StreamedCitations(evidence, book)
         small = route.context_tokens <= SMALL_CONTEXT_TOKENS and not tool_names
-        verified = VerifiedStatements(self._check(step, evidence, book, small=small))
+        verified = VerifiedStatements(self._check(step, evidence, book, small=small),
+                                      first=book.checkpoint())
         concepts: list[dict[str, Any]] | None = [] if tools else None
         for round_ in range(MAX_TOOL_ROUNDS + 1):
             calls: list[ToolChunk] = []
@@ -429,7 +430,7 @@ class LlmEngine:
                             # last cited statement stands; a cut before any does not.
                             if stream is not None:
                                 stream.write(released)
-                            return self._finished(verified, stream, whole_only=True,
+                            return self._finished(verified, stream, book, whole_only=True,
                                                   uncited=False), concepts
                     if stream is not None:
                         stream.write(released)
@@ -437,7 +438,7 @@ class LlmEngine:
                 break
             messages += await self._tool_messages("".join(written), calls)
         # A small model's kept statements each cite what supports them (``_check``).
-        return self._finished(verified, stream, whole_only=False,
+        return self._finished(verified, stream, book, whole_only=False,
                               uncited=not small and not tool_names and not citing.cited
                               ), concepts
 
@@ -466,12 +467,13 @@ class LlmEngine:
         return check
 
     @staticmethod
-    def _finished(verified: VerifiedStatements, stream: AnswerStream | None, *,
-                  whole_only: bool, uncited: bool) -> str:
+    def _finished(verified: VerifiedStatements, stream: AnswerStream | None,
+                  book: CitationBook, *, whole_only: bool, uncited: bool) -> str:
         """The answer once the model is done: its checked statements, the text held for a
         later citation released only when the whole answer passes (``StepFailed`` when it
         does not; nothing unchecked was shown). ``uncited``: none of the model's markers
-        named verified evidence, which fails an answer."""
+        named verified evidence, which fails an answer. The book keeps the citations the
+        answer shows, numbered as shown."""
         shown = verified.text
         tail = verified.close(whole_only=whole_only)
         answer = (shown + tail).strip()
@@ -482,6 +484,7 @@ class LlmEngine:
             raise StepFailed("no statement of the answer cites verifiable evidence")
         if stream is not None:
             stream.write(tail)
+        book.keep_shown(verified.shown, verified.first)
         return answer
 
     async def _tool_messages(self, text: str, calls: Sequence[ToolChunk]) -> list[ChatMessage]:

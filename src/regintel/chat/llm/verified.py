@@ -29,6 +29,7 @@ Check = Callable[[str], str]  # a statement -> what of it stands ("" when nothin
 _END = re.compile(r"(?:\[\d+\])+[.;]?(?=[^\S\n]+[^\s\[])|[.;](?:\s*\[\d+\])+(?=[^\S\n]+[^\s\[])")
 _STATEMENT_END = re.compile(r"(?:\[\d+\])+[.;]?|[.;](?:\s*\[\d+\])+")
 _CITED = re.compile(r"\[\d+\]")
+_MARKER = re.compile(r"\[(\d+)\]")
 _WORD = re.compile(r"[a-z0-9]+")
 PHRASE_WORDS = 4  # a worked example's phrase: four words in a row
 
@@ -38,8 +39,13 @@ class VerifiedStatements:
     returns the rest of a finished answer (``whole_only``: an answer cut at the token limit,
     whose last statement is unfinished, keeps its finished ones)."""
 
-    def __init__(self, check: Check) -> None:
+    def __init__(self, check: Check, *, first: int = 0) -> None:
         self._check = check
+        # Citation numbers above ``first`` (the book's mark when the answer began) as shown:
+        # numbered in the order the released text first uses them, so a dropped statement's
+        # citation leaves no gap ("[1] … [3]"); ``CitationBook.keep_shown`` applies it.
+        self.first = first
+        self.shown: dict[int, int] = {}
         self._buffer = ""
         self._held = ""       # checked text without a verified marker, waiting
         self._at_line_start = True
@@ -97,8 +103,15 @@ class VerifiedStatements:
         return out
 
     def _released(self, out: str) -> str:
+        out = _MARKER.sub(self._shown_number, out)
         self.text += out
         return out
+
+    def _shown_number(self, m: re.Match[str]) -> str:
+        n = int(m.group(1))
+        if n <= self.first:
+            return m.group(0)
+        return f"[{self.shown.setdefault(n, self.first + len(self.shown) + 1)}]"
 
 
 def phrases(*texts: str) -> frozenset[tuple[str, ...]]:
