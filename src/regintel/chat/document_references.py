@@ -19,6 +19,7 @@ from typing import Any
 from regintel.chat import repeats
 from regintel.chat.engine import ReferenceResolution
 from regintel.chat.named_documents import document_noun_at, named_documents
+from regintel.chat.offline import references
 from regintel.chat.state import DocRef
 from regintel.domain.documents import Document
 
@@ -28,9 +29,11 @@ _THESE = re.compile(r"\b(?:this|these)(?=\s+\w)", re.I)
 
 def reread(found: ReferenceResolution, message: str, explicit: Sequence[Document],
            registry: Sequence[DocRef], ready: Sequence[Document],
-           memory: Mapping[str, Any] | None, limit: int) -> ReferenceResolution:
+           memory: Mapping[str, Any] | None, limit: int, *,
+           ask_only: bool = True) -> ReferenceResolution:
     """``found`` with its needless low or medium readings replaced (``ready``: the library's
-    ready documents; ``memory``: the thread's, for what its last answer cited)."""
+    ready documents; ``memory``: the thread's, for what its last answer cited; ``ask_only``:
+    the turn asks a question, which needs no particular document, unlike a comparison)."""
     if found.inference_confidence not in ("low", "medium"):
         return found
     these = [m.group(0).lower() for m in _THESE.finditer(message)
@@ -53,6 +56,14 @@ def reread(found: ReferenceResolution, message: str, explicit: Sequence[Document
     if not found.unmatched and not explicit and not registry and cited:
         return ReferenceResolution(True, cited, "high",
                                    "the phrase refers to the documents the last answer cited")
+    if not found.unmatched and not explicit and not registry and ask_only \
+            and references.generic_reference(message):
+        # "What are the rules on gifts?" opening a conversation speaks of the rules in
+        # general, not of a document the user has in front of them: the library is searched
+        # and the answer names what it drew on. "These rules", "this rulebook", "it" still
+        # point at something in particular, and are asked about.
+        return ReferenceResolution(False, [], "none", "a document noun used generally, with "
+                                   "nothing in this conversation: the library is searched")
     return found
 
 

@@ -63,3 +63,18 @@ def test_these_rules_after_an_untagged_answer_are_the_documents_it_cited() -> No
     assert (out.inference_confidence, out.inferred_doc_ids) == ("high", [str(AML.id)])
     # With nothing in front of the user, the question back stays.
     assert reread(LOW, "What do these rules say?", [], [], READY, None, 5) is LOW
+
+
+def test_the_rules_in_general_opening_a_conversation_search_the_library() -> None:
+    for message in ("What are the rules on gifts and hospitality?",
+                    "What does the regulation say about outsourcing to a cloud provider?",
+                    "Under the rulebook, what must a firm do about conflicts?"):
+        out = reread(LOW, message, [], [], READY, None, 5)
+        assert (out.inference_confidence, out.inferred_doc_ids) == ("none", []), message
+    # Pointing at something in particular, or a comparison that needs its documents: asked.
+    for message in ("Does this rulebook apply to a representative office?",
+                    "What do those rules say about training?",
+                    "What does the regulation above say?", "Summarise it"):
+        assert reread(LOW, message, [], [], READY, None, 5) is LOW, message
+    assert reread(LOW, "Compare the policy with the rulebook on training", [], [], READY,
+                  None, 5, ask_only=False) is LOW

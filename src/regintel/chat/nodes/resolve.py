@@ -89,7 +89,8 @@ async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
     by_id = {str(d.id): d for d in library}
     unheld = [n for n in sources if not instrument_names.held(n.text, _ready(library))]
     found = document_references.reread(found, message, explicit, registry, _ready(library),
-                                       state.get("memory"), deps.limits.max_documents)
+                                       state.get("memory"), deps.limits.max_documents,
+                                       ask_only=action is Action.INQUIRE)
     inference = Inference(confidence=found.inference_confidence, reasoning=found.reasoning)
     update: Update = {"inference": inference.model_dump(mode="json"), "pending": None,
                       "unheld": [{"text": n.text, "plain": n.plain} for n in unheld]}

@@ -88,6 +88,20 @@ def document_phrases(message: str) -> list[tuple[str, str | None, tuple[int, int
     return found
 
 
+def generic_reference(message: str) -> bool:
+    """Whether the message's only reference to documents is "the <noun>" used generically
+    ("What are the rules on gifts?", "What does the regulation say about outsourcing?"): no
+    demonstrative ("this rulebook", "those rules"), no pronoun ("summarise it"), which point
+    at something in particular."""
+    text = re.sub(r"@\[[^\]]*\]|@\S+", " ", message)
+    phrases = [m.group(0) for m in _PHRASE.finditer(text)]
+    return bool(phrases) and all(re.match(r"(?i)the\s+(?!same|previous|earlier|above|last|"
+                                          r"other|first|second|two|three)", p)
+                                 and not re.search(r"(?i)\b(?:above|earlier|before|"
+                                                   r"mentioned)$", p) for p in phrases) \
+        and not _PRONOUN.search(text)
+
+
 def _clean(name: str) -> str:
     words = re.sub(r"['\u2019]s$", "", name).split()  # "the Act's rules" names the Act
     while words and words[0] in _STOP_NAMES:
