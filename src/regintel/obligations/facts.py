@@ -70,6 +70,10 @@ _DATE = re.compile(rf"\b(?:by|before|no later than|not later than)\s+(?:the\s+en
                    rf"(?P<end>{_MONTH})|(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<month>{_MONTH})"
                    rf"|(?P<month2>{_MONTH})\s+(?P<day2>\d{{1,2}})\b)")
 _CURRENCY = r"(?:[A-Z]{3}|US\$|\$|€|£)"
+# After "<number> <code>", what makes the pair a legal citation, not a sum: a section number,
+# "§", or a part of the code ("22 CFR 120.1", "31 USC § 5318", "12 CFR Part 1026").
+_CITED_SECTION = re.compile(r"\s*(?:§|\d(?![\d.,]*\s+(?:times|per|each)\b)|"
+                            r"(?:Part|Chapter|Section|sec\.|pt\.)\s*\d)", re.I)
 _REFERENCE = re.compile(r"\d+\.\d\Z|\d+(?:\.\d+){2,}\Z")
 _AMOUNT = re.compile(
     rf"(?:(?P<cmp>{_AT_LEAST}|{_AT_MOST}|exceeding|above|below|over|under|more than|less than)"
@@ -204,6 +208,8 @@ def amounts(sentence: str) -> list[TypedFact]:
             continue
         if currency.isalpha() and not (m["mult"] or m["mult2"]) and _REFERENCE.match(digits):
             continue  # "GEN 7.2", "COBS 3.5.1": a rule cited by its rulebook's short name
+        if m["cur2"] and _CITED_SECTION.match(sentence, m.end()):
+            continue  # "22 CFR 120.1", "31 USC § 5318": a title of a code, then its section
         value = number(re.sub(r"[ ,](?=\d{3}\b)", "", digits))
         if value is None:
             continue

@@ -53,6 +53,16 @@ def test_a_rule_cited_by_its_rulebooks_short_name_is_no_amount() -> None:
         ("USD 15,000", 15000.0), ("AED 1.5 million", 1_500_000.0)]
 
 
+def test_a_title_of_a_code_cited_with_its_section_is_no_amount() -> None:
+    for sentence in ("Exports must comply with 22 CFR 120.1.",
+                     "Records must be kept as 31 USC § 5318 requires.",
+                     "A lender must disclose the rate under 12 CFR Part 1026."):
+        assert not [f for f in facts_of(sentence, "must") if f.kind == "amount"], sentence
+    fee = [f for f in facts_of("A fee of 500 USD must be paid 3 times a year.", "must")
+           if f.kind == "amount"]
+    assert [(f.value, f.unit) for f in fee] == [(500.0, "USD")]
+
+
 def test_a_line_break_inside_the_comparator_keeps_it() -> None:
     # PDF text breaks lines anywhere: "for at / least six years" is still at least six years.
     (period,) = facts_of("Records must be kept for at\nleast six years.", "mandatory")[:1]
