@@ -2,7 +2,8 @@
 
 A small model on a few CPU cores can take a minute to its first token; offering it as an equal
 choice without saying so breaks the user's trust at the first question. So the product times
-the installed model once (``measure``: a prompt of a known size, then a short generation),
+the installed model once (``measure``: prompts of a typical turn's size, each followed by a
+short generation),
 keeps prefill and generation tokens/s per model in ``<data_dir>/llm/speed.json``, and every
 place that offers the local model states what a typical turn costs here (``Estimate``). Where
 the first token of a typical turn would take longer than ``SLOW_FIRST_TOKEN_S``, the offline
@@ -18,6 +19,7 @@ import contextlib
 import json
 import logging
 import os
+import statistics
 import time
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -31,12 +33,23 @@ TYPICAL_PROMPT_TOKENS = 1260
 TYPICAL_ANSWER_TOKENS = 150
 SLOW_FIRST_TOKEN_S = 20.0
 MEASURE_TOKENS = 24  # generated tokens timed: enough for a rate, short enough to wait for
+# Timed calls; their median is kept. One call on a prompt a third of a turn's once overstated
+# the first token 2.8 times (91 s estimated, 33 s measured p50 by ``regintel bench llm``): a
+# fixed cost scaled up with the tokens, and a moment of load taken for the machine's speed.
+MEASURE_CALLS = 3
 CHARS_PER_PROSE_TOKEN = 4.5  # English prose, when no tokenizer can count it
-# A prompt of ordinary regulatory prose, about 400 tokens: prefill is timed on it.
+# A prompt of ordinary regulatory prose the size of a typical turn's (about 1,260 tokens):
+# prefill is timed on it.
 _PROSE = ("A firm must keep records of each transaction for at least six years from the date "
           "the business relationship ends, and must make them available to the regulator on "
           "request without delay. ")
-MEASURE_PROMPT = _PROSE * 8 + "\nRepeat the first sentence above, word for word."
+MEASURE_PROMPT = _PROSE * 25 + "\nRepeat the first sentence above, word for word."
+
+
+def measure_prompt(call: int) -> str:
+    """``MEASURE_PROMPT`` opening with the call's own line: a server that keeps the last
+    prompt's cache would otherwise answer the next call from it, and time nothing."""
+    return f"Measurement {call + 1}.\n{MEASURE_PROMPT}"
 
 
 @dataclass(frozen=True)
@@ -98,24 +111,32 @@ def keep(data_dir: Path, speed: Speed) -> None:
     os.replace(part, path)
 
 
-async def measure(model: ChatModel, *, timeout_s: float = 300.0) -> Speed:
-    """Time ``model`` on ``MEASURE_PROMPT``: prefill is the prompt's tokens over the time to
-    the first token, generation the next ``MEASURE_TOKENS`` tokens over their time. Raises
+async def measure(model: ChatModel, *, timeout_s: float = 300.0,
+                  calls: int = MEASURE_CALLS) -> Speed:
+    """Time ``model`` on prompts of a typical turn's size (``measure_prompt``): prefill is
+    the prompt's tokens over the time to the first token, generation the next
+    ``MEASURE_TOKENS`` tokens over their time; the median of ``calls`` calls of each. Raises
     ``RuntimeError`` when the model answers nothing (it is then not measured)."""
-    messages = [ChatMessage(role="user", content=MEASURE_PROMPT)]
     # A first short call loads the model (and warms its cache of the chat template), so the
-    # timed call measures the machine, not the disk.
+    # timed calls measure the machine, not the disk.
     await _tokens(model, [ChatMessage(role="user", content="Say yes.")], 1, timeout_s)
-    start = time.perf_counter()
-    first, tokens, end = await _tokens(model, messages, MEASURE_TOKENS, timeout_s, start)
-    if first is None or tokens < 2 or end <= first:
-        raise RuntimeError("the model generated too little to be timed")
     counted = getattr(model, "count_tokens", None)  # the local server counts exactly
-    prompt_tokens = (await counted(MEASURE_PROMPT) if counted is not None else None) \
-        or len(MEASURE_PROMPT) / CHARS_PER_PROSE_TOKEN
+    prefill: list[float] = []
+    generation: list[float] = []
+    for call in range(calls):
+        prompt = measure_prompt(call)
+        start = time.perf_counter()
+        first, tokens, end = await _tokens(model, [ChatMessage(role="user", content=prompt)],
+                                           MEASURE_TOKENS, timeout_s, start)
+        if first is None or tokens < 2 or end <= first:
+            raise RuntimeError("the model generated too little to be timed")
+        prompt_tokens = (await counted(prompt) if counted is not None else None) \
+            or len(prompt) / CHARS_PER_PROSE_TOKEN
+        prefill.append(prompt_tokens / first)
+        generation.append((tokens - 1) / (end - first))
     return Speed(model=model.model_name,
-                 prefill_tokens_per_s=round(prompt_tokens / first, 1),
-                 generation_tokens_per_s=round((tokens - 1) / (end - first), 1),
+                 prefill_tokens_per_s=round(statistics.median(prefill), 1),
+                 generation_tokens_per_s=round(statistics.median(generation), 1),
                  measured_at=datetime.now(UTC).isoformat(timespec="seconds"))
 
 
