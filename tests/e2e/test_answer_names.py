@@ -1,6 +1,7 @@
 """Issue 49 in the browser, how an answer names its documents: a rulebook the library does not
-hold is said plainly before the answer from the documents that were searched, and a document
-is named in full once per answer, then by its own short name."""
+hold is said plainly before the answer from the documents that were searched, a document is
+named in full once per answer, then by its own short name, and "the rules" in general is
+answered from the library, not asked about."""
 
 from __future__ import annotations
 
@@ -45,5 +46,15 @@ async def test_an_answer_names_what_it_lacks_and_its_documents_once(
     assert text.count(TITLE) == 1, text  # in full once: where the answer first cites it
     assert re.search(r"\bPDBR Article \d+", text), text  # then by its short name
     await tab.shot(screenshots, "49-06-short-names")
+
+    # "the rules" in general, opening a conversation, is a question to the library, not a
+    # reference to ask about.
+    await page.get_by_role("button", name="New chat").click()
+    await ask(page, "What do the rules say about telling individuals of a breach?")
+    await last_answer_done(page)
+    answer = page.locator(".msg.assistant").last
+    await expect(answer.locator(".cite.doc").first).to_be_visible()
+    await expect(answer).not_to_contain_text("I do not have the document you refer to")
+    await tab.shot(screenshots, "49-07-the-rules-in-general")
     tab.assert_clean()
     await tab.context.close()
