@@ -5,6 +5,7 @@ reads what the document says on that focus."""
 
 from __future__ import annotations
 
+from regintel.chat.repeats import NOTHING_MORE
 from regintel.chat.service import ChatService
 from regintel.domain.chat import Action
 from tests.chat.conftest import Conversation, Corpus
@@ -62,3 +63,14 @@ async def test_a_requirement_question_is_not_answered_with_definitions(
     for c in r.citations:
         assert not c.clause or not c.clause.startswith("3."), [x.clause for x in r.citations]
         assert " Means " not in c.quote and " means " not in c.quote[:60], c.quote
+
+
+async def test_a_follow_up_that_finds_nothing_new_says_so_and_claims_no_high_confidence(
+        offline_chat: ChatService, corpus: Corpus) -> None:
+    thread = Conversation(offline_chat, corpus.tenant_id)
+    await thread.ask("Who has to be appointed as MLRO under the AML Rulebook?")
+    second = await thread.ask("does that person have to live in the UAE?")
+    # The rulebook's passages found say nothing of residence: the answer says it rests on
+    # what was already shown, and its confidence cannot be High.
+    assert NOTHING_MORE in second.answer, second.answer[:300]
+    assert second.confidence is not None and second.confidence.tier != "high"

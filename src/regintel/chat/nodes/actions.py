@@ -267,15 +267,19 @@ async def _version_answer(state: ChatState, runtime: Rt) -> Update:
 
 
 def _answer_confidence(question: str, hits: list[ChunkHit], book: CitationBook,
-                       runtime: Rt) -> ConfidenceOut:
+                       runtime: Rt, *, repeated: bool = False) -> ConfidenceOut:
     """Low too when the best passage retrieved scores under the retrieval tier's Low line:
-    the model learnt on questions that all have an answer in the library."""
+    the model learnt on questions that all have an answer in the library. At most Medium
+    when the answer says its passages add nothing to the previous answer (``repeated``):
+    what the follow-up asked was not found, whatever the passages' match to the thread."""
     floor = runtime.context.limits.medium_threshold
     assessed = calibration.load_model().assess(question, hits, book.citations, floor=floor)
     tier = assessed.tier
     if tier is Tier.LOW and max((h.score for h in hits), default=0.0) >= floor:
         # A low probability on evidence retrieval found strong enough is shown as Medium
         # (with its caution), not asked back after the answer is written.
+        tier = Tier.MEDIUM
+    if repeated and tier is Tier.HIGH:
         tier = Tier.MEDIUM
     return ConfidenceOut(tier=tier.value, score=assessed.score)
 
@@ -539,7 +543,9 @@ async def compose(state: ChatState, runtime: Rt) -> Update:
                    "streamed": streamed, "concepts": composed.concepts}
     if action == Action.INQUIRE.value:  # the confidence of the answer given, from its citations
         asked = abbreviations.expand(state.get("query") or state.get("message", ""))
-        out["confidence"] = _answer_confidence(asked, hits, book, runtime).model_dump()
+        out["confidence"] = _answer_confidence(
+            asked, hits, book, runtime,
+            repeated=composed.answer.startswith(repeats.NOTHING_MORE)).model_dump()
     return out
 
 
