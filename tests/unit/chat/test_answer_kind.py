@@ -10,6 +10,7 @@ from regintel.chat.offline.answer_kind import asked, asked_act, grants, states
     ("How long do we have to keep the records?", "period"),
     ("Who has to sign off the assessment?", "person"),
     ("What is the maximum fine?", "amount"),
+    ("What's the penalty for a late return?", "amount"),
     ("What must we do with client money?", None),
 ])
 def test_the_kind_a_question_asks_for(question: str, kind: str | None) -> None:

@@ -24,7 +24,8 @@ _ASKED: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     ("period", re.compile(r"\bhow (?:long|quickly|soon|fast)\b|\bdeadline\b|\bby when\b|"
                           r"\btime ?limit\b|\bwithin how\b", re.I)),
     ("amount", re.compile(r"\bhow much\b|\bmaximum\b|\bminimum\b|\bthreshold\b|"
-                          r"\bwhat (?:is|are) the (?:fines?|penalt(?:y|ies)|fees?|limits?)\b",
+                          r"\bwhat(?:'s|\u2019s| is| are) the "
+                          r"(?:fines?|penalt(?:y|ies)|fees?|limits?)\b",
                           re.I)),
     ("person", re.compile(r"^\W*(?:and |so |but )?who(?:m|se)?\b|\bwho (?:has|must|should|"
                           r"needs?|is|are|can|may|approves?|signs?|decides?)\b", re.I)),
