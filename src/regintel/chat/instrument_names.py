@@ -124,11 +124,12 @@ def _topic(abbreviation: str, noun: str) -> bool:
     return long is not None and long == long.lower() and bool(_TOPIC_NOUN.fullmatch(noun))
 
 
-def without_unheld(message: str, library: Sequence[Document]) -> str:
-    """``message`` less the instruments it names that the library lacks: "the Market Conduct
-    Regulations 2017" names no document, so its title words must not narrow the search to
-    the library's "Market Conduct Rules" while the answer says that instrument is missing."""
-    for name in unheld(message, library):
+def without(message: str, names: Sequence[Name]) -> str:
+    """``message`` less ``names`` (the instruments it names that the library lacks): "the
+    Market Conduct Regulations 2017" names no document, so its title words must not narrow
+    the search to the library's "Market Conduct Rules" while the answer says that instrument
+    is missing."""
+    for name in names:
         message = message.replace(name.text, " ")
     return message
 

@@ -95,7 +95,8 @@ async def _named_scope(deps: TurnDeps, question: str) -> tuple[UUID, ...]:
         return ()
     library = await deps.documents.list(deps.tenant_id)
     ready = [d for d in library if d.status == DocStatus.READY]
-    return tuple(d.id for d in named_documents(instrument_names.without_unheld(question, ready),
+    unheld = instrument_names.unheld(question, ready)
+    return tuple(d.id for d in named_documents(instrument_names.without(question, unheld),
                                                library))
 
 

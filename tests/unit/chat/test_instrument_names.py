@@ -15,7 +15,7 @@ from regintel.chat.instrument_names import (
     sources,
     still_unheld,
     unheld,
-    without_unheld,
+    without,
 )
 from regintel.chat.named_documents import named_documents
 from regintel.domain.documents import ChunkHit, DocStatus, DocType, Document
@@ -99,9 +99,9 @@ def test_a_proper_name_before_guidelines_is_still_an_instrument() -> None:
 def test_a_missing_instrument_does_not_name_the_document_sharing_its_words() -> None:
     question = "What is required under the Money Laundering Regulations 2017?"
     assert [d.title for d in named_documents(question, LIBRARY)] == [LIBRARY[0].title]
-    assert named_documents(without_unheld(question, LIBRARY), LIBRARY) == []
+    assert named_documents(without(question, unheld(question, LIBRARY)), LIBRARY) == []
     held_name = "What do the AML Rules require under 8.3.1?"
-    assert without_unheld(held_name, LIBRARY) == held_name
+    assert without(held_name, unheld(held_name, LIBRARY)) == held_name
 
 
 def test_held_reads_the_library_titles_only() -> None:

@@ -28,8 +28,7 @@ Check = Callable[[str], str]  # a statement -> what of it stands ("" when nothin
 # a marker run still arriving ("[1]" then "[2]") is not cut.
 _END = re.compile(r"(?:\[\d+\])+[.;]?(?=[^\S\n]+[^\s\[])|[.;](?:\s*\[\d+\])+(?=[^\S\n]+[^\s\[])")
 _STATEMENT_END = re.compile(r"(?:\[\d+\])+[.;]?|[.;](?:\s*\[\d+\])+")
-_CITED = re.compile(r"\[\d+\]")
-_MARKER = re.compile(r"\[(\d+)\]")
+_CITED = re.compile(r"\[(\d+)\]")
 _WORD = re.compile(r"[a-z0-9]+")
 PHRASE_WORDS = 4  # a worked example's phrase: four words in a row
 
@@ -103,7 +102,7 @@ class VerifiedStatements:
         return out
 
     def _released(self, out: str) -> str:
-        out = _MARKER.sub(self._shown_number, out)
+        out = _CITED.sub(self._shown_number, out)
         self.text += out
         return out
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Literal, assert_never
 
 from langgraph.types import interrupt
@@ -98,7 +99,7 @@ async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
         chosen += [(by_id[i], "inferred") for i in found.inferred_doc_ids if i in by_id]
         # The thread's documents the message refers back to, and any it names beside them
         # ("and how do COBS and GEN differ on it?" after a turn on GEN): both are meant.
-        named = _named(state.get("message", ""), action, explicit, library)
+        named = _named(state.get("message", ""), action, explicit, library, unheld)
         held = {d.id for d, _ in chosen}
         chosen += [(d, "search") for d in named if d.id not in held]
         order = {d.id: n for n, d in enumerate(named)}  # as the message names them
@@ -116,7 +117,7 @@ async def resolve_documents(state: ChatState, runtime: Rt) -> Update:
     else:
         # A document the message names ("COBS", "the General Rulebook") is chosen as an
         # @mention would be; an audit's targets come from its tags, not from the audited text.
-        named = _named(state.get("message", ""), action, explicit, library)
+        named = _named(state.get("message", ""), action, explicit, library, unheld)
         if not named and not explicit and action is Action.INQUIRE and registry and \
                 found.inference_confidence == "none" and is_follow_up(state.get("message", "")):
             # "for how long?" after a question about one rulebook stays in that rulebook.
@@ -186,8 +187,8 @@ def _ready(library: list[Document]) -> list[Document]:
     return [d for d in library if d.status == DocStatus.READY]
 
 
-def _named(message: str, action: Action, explicit: list[Document],
-           library: list[Document]) -> list[Document]:
+def _named(message: str, action: Action, explicit: list[Document], library: list[Document],
+           unheld: Sequence[instrument_names.Name]) -> list[Document]:
     """The documents ``message`` names, chosen as @mentions would be; an audit's targets come
     from its tags, not from the audited text."""
     if action is Action.AUDIT and explicit:
@@ -195,7 +196,7 @@ def _named(message: str, action: Action, explicit: list[Document],
     # A document with versions is named by its title, which its versions share: the name is
     # the current version's (a question naming a version is read in ``_versions``).
     current = [d for d in library if d.family_id is None or d.is_current]
-    message = instrument_names.without_unheld(message, _ready(current))
+    message = instrument_names.without(message, unheld)
     return [d for d in named_documents(message, current) if d.id not in {e.id for e in explicit}]
 
 

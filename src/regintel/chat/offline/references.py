@@ -95,11 +95,14 @@ def generic_reference(message: str) -> bool:
     at something in particular."""
     text = re.sub(r"@\[[^\]]*\]|@\S+", " ", message)
     phrases = [m.group(0) for m in _PHRASE.finditer(text)]
-    return bool(phrases) and all(re.match(r"(?i)the\s+(?!same|previous|earlier|above|last|"
-                                          r"other|first|second|two|three)", p)
-                                 and not re.search(r"(?i)\b(?:above|earlier|before|"
-                                                   r"mentioned)$", p) for p in phrases) \
-        and not _PRONOUN.search(text)
+    generic = [p for p in phrases if p.lower().startswith("the ") and not _PARTICULAR.search(p)]
+    return bool(phrases) and generic == phrases and not _PRONOUN.search(text)
+
+
+# "the same rules", "the previous document", "the two policies", "the regulation above":
+# the definite article pointing back at particular documents.
+_PARTICULAR = re.compile(r"^the\s+(?:same|previous|earlier|above|last|other|first|second|"
+                         r"two|three)\b|\b(?:above|earlier|before|mentioned)$", re.I)
 
 
 def _clean(name: str) -> str:
